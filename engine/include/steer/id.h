@@ -1,0 +1,38 @@
+/// steer/id.h: generation-checked handles.
+///
+/// An id is {index, generation}. {0, 0} is the null id. Removing an object
+/// bumps its slot's generation, so an old id is detected as stale by the
+/// `*_is_valid` functions and never dereferenced.
+#ifndef STEER_ID_H
+#define STEER_ID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Handle of an agent inside one world.
+typedef struct steer_agent_id {
+    uint32_t index;      ///< slot index + 1 (0 in the null id)
+    uint32_t generation; ///< slot generation at creation
+} steer_agent_id;
+
+/// Handle of a static shape inside one world.
+typedef struct steer_shape_id {
+    uint32_t index;
+    uint32_t generation;
+} steer_shape_id;
+
+static const steer_agent_id steer_null_agent = {0, 0};
+static const steer_shape_id steer_null_shape = {0, 0};
+
+static inline bool steer_agent_id_is_null(steer_agent_id id) { return id.index == 0; }
+static inline bool steer_agent_id_equal(steer_agent_id a, steer_agent_id b)
+{
+    return a.index == b.index && a.generation == b.generation;
+}
+static inline bool steer_shape_id_is_null(steer_shape_id id) { return id.index == 0; }
+static inline bool steer_shape_id_equal(steer_shape_id a, steer_shape_id b)
+{
+    return a.index == b.index && a.generation == b.generation;
+}
+
+#endif

@@ -1,0 +1,207 @@
+/// steer/steer.h: the steering engine, one line per function.
+///
+/// A world owns agents, static geometry and random streams. Behaviours are
+/// reference-counted objects, independent of any world: one behaviour can
+/// drive many agents (in several worlds); whatever belongs to one agent (wander
+/// angle, path progress) lives with the agent. See docs/engine.md.
+///
+/// Misuse (bad definitions, stale ids, NaN) goes to the assert hook and the
+/// call is refused harmlessly; there are no error codes.
+#ifndef STEER_STEER_H
+#define STEER_STEER_H
+
+#include "id.h"
+#include "math.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- assert hook ---------------------------------------------------------- */
+
+/// Install the assert hook (NULL restores the default). Process-wide.
+void steer_set_assert_fn(steer_assert_fn *fn, void *context);
+
+/* ---- defaults --------------------------------------------------------------- */
+
+steer_world_def steer_default_world_def(void);
+steer_agent_def steer_default_agent_def(void);
+steer_limits steer_default_limits(void);
+/// The notes' defaults for a behaviour type (time_to_target = 0.1, ...).
+steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type);
+steer_path_def steer_default_path_def(void);
+steer_ray_filter steer_default_ray_filter(void);
+
+/* ---- world ------------------------------------------------------------------ */
+
+/// Create a world; NULL if def is invalid (assert) or memory ran out.
+steer_world *steer_world_create(const steer_world_def *def);
+/// Destroy a world, its agents and shapes; releases the behaviours they held.
+void steer_world_destroy(steer_world *world);
+/// One tick: rebuild the neighbour grid, evaluate every agent against the
+/// state at the start of the tick, integrate. dt in seconds, finite, >= 0.
+void steer_world_step(steer_world *world, float dt);
+/// Number of live agents.
+int steer_world_agent_count(const steer_world *world);
+/// The i-th live agent, 0 <= i < count (order changes on removal).
+steer_agent_id steer_world_agent_at(const steer_world *world, int i);
+/// Agents whose position is within radius of center (distance < radius),
+/// in a deterministic order. Writes up to capacity ids, returns the total.
+int steer_world_query(steer_world *world, steer_vec2 center, float radius, steer_agent_id *out,
+                      int capacity);
+/// Order-independent digest of every agent's state, memory and random stream.
+uint64_t steer_world_hash(const steer_world *world);
+/// Steps taken so far.
+uint64_t steer_world_step_count(const steer_world *world);
+steer_integrator steer_world_get_integrator(const steer_world *world);
+void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
+float steer_world_get_cell_size(const steer_world *world);
+/// cell_size > 0, finite.
+void steer_world_set_cell_size(steer_world *world, float cell_size);
+bool steer_world_get_resolve_contacts(const steer_world *world);
+void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
+/// The first error a callback behaviour reported in the last step (its
+/// context's message is the host's business); 0 when none failed.
+int steer_world_callback_errors(const steer_world *world);
+
+/* ---- agents ----------------------------------------------------------------- */
+
+/// Create an agent; null id if def is invalid (assert).
+steer_agent_id steer_agent_create(steer_world *world, const steer_agent_def *def);
+/// Remove an agent; its id becomes stale. Stale ids are ignored (assert-free).
+void steer_agent_destroy(steer_world *world, steer_agent_id id);
+/// True while the agent exists.
+bool steer_agent_is_valid(const steer_world *world, steer_agent_id id);
+steer_kinematic steer_agent_get_state(const steer_world *world, steer_agent_id id);
+/// Replace position, orientation (wrapped), velocity and rotation (finite).
+void steer_agent_set_state(steer_world *world, steer_agent_id id, const steer_kinematic *state);
+steer_vec2 steer_agent_get_position(const steer_world *world, steer_agent_id id);
+void steer_agent_set_position(steer_world *world, steer_agent_id id, steer_vec2 position);
+steer_vec2 steer_agent_get_velocity(const steer_world *world, steer_agent_id id);
+void steer_agent_set_velocity(steer_world *world, steer_agent_id id, steer_vec2 velocity);
+float steer_agent_get_orientation(const steer_world *world, steer_agent_id id);
+steer_limits steer_agent_get_limits(const steer_world *world, steer_agent_id id);
+/// Replace the limits (all finite, >= 0).
+void steer_agent_set_limits(steer_world *world, steer_agent_id id, const steer_limits *limits);
+bool steer_agent_get_kinematic(const steer_world *world, steer_agent_id id);
+void steer_agent_set_kinematic(steer_world *world, steer_agent_id id, bool kinematic);
+bool steer_agent_get_face_velocity(const steer_world *world, steer_agent_id id);
+void steer_agent_set_face_velocity(steer_world *world, steer_agent_id id, bool face_velocity);
+/// The agent's behaviour (borrowed), or NULL.
+steer_behaviour *steer_agent_get_behaviour(const steer_world *world, steer_agent_id id);
+/// Set the behaviour (retained; the old one released). The agent's behaviour
+/// memory (wander angle, path progress) is reset unless keep_memory.
+void steer_agent_set_behaviour(steer_world *world, steer_agent_id id, steer_behaviour *behaviour,
+                               bool keep_memory);
+uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
+void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
+void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
+/// The steering the last step applied to the agent (zero before any step).
+steer_steering steer_agent_get_last_steering(const steer_world *world, steer_agent_id id);
+
+/* ---- behaviours ------------------------------------------------------------- */
+
+/// Create a behaviour (reference count 1); NULL if def is invalid (assert).
+steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def);
+/// Add a reference.
+steer_behaviour *steer_behaviour_retain(steer_behaviour *behaviour);
+/// Drop a reference; the last one destroys it and releases its children.
+void steer_behaviour_release(steer_behaviour *behaviour);
+steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *behaviour);
+/// snake_case name of a type ("arrive", "look_where_you_are_going", ...).
+const char *steer_behaviour_type_name(steer_behaviour_type type);
+/// The current parameters (children, callback and path included, borrowed).
+const steer_behaviour_def *steer_behaviour_get_def(const steer_behaviour *behaviour);
+/// Evaluate for one agent without stepping (the notes' getSteering). Uses a
+/// copy of the agent's memory and random stream, so it changes nothing.
+/// Returns false for "no steering". Callback behaviours are called.
+bool steer_behaviour_get_steering(const steer_behaviour *behaviour, steer_world *world,
+                                  steer_agent_id agent, float dt, steer_steering *out);
+
+/// Reflected parameters of a type, for hosts (bindings) that set them by name.
+int steer_behaviour_param_count(steer_behaviour_type type);
+const steer_param_info *steer_behaviour_param(steer_behaviour_type type, int i);
+/// The parameter of a type by name, or NULL.
+const steer_param_info *steer_behaviour_find_param(steer_behaviour_type type, const char *name);
+/// Check a value for a parameter against def (cross-field rules included).
+/// NULL when fine, else a phrase such as "must be a positive number".
+const char *steer_param_check(const steer_behaviour_def *def, const steer_param_info *param,
+                              double value, char *buffer, size_t size);
+/// Read a parameter as a number (bools 0/1, enums their index).
+double steer_behaviour_get_param(const steer_behaviour *behaviour, const steer_param_info *param);
+/// Write a parameter; asserts and returns false when steer_param_check fails.
+bool steer_behaviour_set_param(steer_behaviour *behaviour, const steer_param_info *param,
+                               double value);
+/// Replace the target (agent targets are looked up in the evaluating world).
+void steer_behaviour_set_target(steer_behaviour *behaviour, steer_target target);
+/// Replace follow_path's path (retained; NULL clears).
+void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *path);
+/// Combinators: number of children, and replace them all (retained). Refused
+/// (assert, false) if it would make the behaviour contain itself.
+int steer_behaviour_child_count(const steer_behaviour *behaviour);
+steer_child steer_behaviour_get_child(const steer_behaviour *behaviour, int i);
+bool steer_behaviour_set_children(steer_behaviour *behaviour, const steer_child *children,
+                                  int count);
+/// True if `inner` is `outer` or nested anywhere inside it.
+bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviour *inner);
+
+/* ---- paths ------------------------------------------------------------------ */
+
+/// Create a path (reference count 1); NULL if def is invalid (assert).
+steer_path *steer_path_create(const steer_path_def *def);
+steer_path *steer_path_retain(steer_path *path);
+void steer_path_release(steer_path *path);
+int steer_path_point_count(const steer_path *path);
+steer_vec2 steer_path_point(const steer_path *path, int i);
+bool steer_path_is_loop(const steer_path *path);
+/// Total length in metres (the closing segment included when looped).
+float steer_path_length(const steer_path *path);
+/// Point at a distance along the path: clamped to [0, length] when open,
+/// wrapped when looped.
+steer_vec2 steer_path_position(const steer_path *path, float param);
+/// Distance along the path of the point nearest to `position` (the notes'
+/// getParam). With a last_param >= 0 the search prefers the stretch near
+/// it, so self-crossing paths are followed in order; pass -1 for a global search.
+float steer_path_param(const steer_path *path, steer_vec2 position, float last_param,
+                       float window);
+
+/* ---- static geometry and rays ----------------------------------------------- */
+
+/// Add a wall segment a-b (a != b).
+steer_shape_id steer_world_add_segment(steer_world *world, steer_vec2 a, steer_vec2 b);
+/// Add a chain of walls through count >= 2 points; loop closes it.
+steer_shape_id steer_world_add_polyline(steer_world *world, const steer_vec2 *points, int count,
+                                        bool loop);
+/// Add a solid circle (radius > 0).
+steer_shape_id steer_world_add_circle(steer_world *world, steer_vec2 center, float radius);
+/// Add a solid axis-aligned box with corners lower < upper.
+steer_shape_id steer_world_add_box(steer_world *world, steer_vec2 lower, steer_vec2 upper);
+/// Add a solid convex polygon (3 to STEER_MAX_POLYGON_VERTICES points, any winding).
+steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *points, int count);
+#define STEER_MAX_POLYGON_VERTICES 16
+/// Remove a shape; stale ids are ignored.
+void steer_shape_destroy(steer_world *world, steer_shape_id id);
+bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
+steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
+/// Category bits tested against a ray filter's mask (default 1).
+void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
+int steer_world_shape_count(const steer_world *world);
+
+/// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance
+/// (direction need not be unit; a zero direction hits nothing). False if none.
+bool steer_world_raycast(steer_world *world, steer_vec2 origin, steer_vec2 direction,
+                         float max_distance, const steer_ray_filter *filter, steer_ray_hit *hit);
+/// Visits hits in order of distance. The callback returns the clip: a value
+/// < 0 ignores this hit and goes on; 0 stops; d > 0 goes on with hits up to
+/// distance d (return hit->distance to keep only ties; max_distance for all).
+typedef float steer_ray_fn(const steer_ray_hit *hit, void *context);
+void steer_world_raycast_all(steer_world *world, steer_vec2 origin, steer_vec2 direction,
+                             float max_distance, const steer_ray_filter *filter, steer_ray_fn *fn,
+                             void *context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

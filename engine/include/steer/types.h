@@ -1,0 +1,285 @@
+/// steer/types.h: definition structs, state structs and enums.
+///
+/// Every creatable object has a `steer_<x>_def` and a `steer_default_<x>_def()`
+/// that fills it with the defaults (all defaults live in engine/src/defaults.c).
+/// Units: metres, seconds, radians.
+#ifndef STEER_TYPES_H
+#define STEER_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "id.h"
+#include "math.h"
+
+typedef struct steer_world steer_world;
+typedef struct steer_behaviour steer_behaviour;
+typedef struct steer_path steer_path;
+
+/// Assert hook: called when a precondition fails (bad definition, stale id,
+/// NaN input...). The engine then refuses the call harmlessly (returns a null
+/// id, false, or leaves state unchanged). The default hook prints to stderr
+/// and aborts in debug builds (NDEBUG undefined); in release builds it prints.
+typedef void steer_assert_fn(const char *condition, const char *file, int line, void *context);
+
+/// How a world integrates accelerations (the notes' update functions).
+typedef enum steer_integrator {
+    /// position += velocity*t; orientation += rotation*t;
+    /// velocity += linear*t; rotation += angular*t (the notes' order).
+    STEER_INTEGRATOR_EULER = 0,
+    /// As euler plus the 0.5*a*t^2 terms on position and orientation.
+    STEER_INTEGRATOR_NEWTON = 1,
+} steer_integrator;
+
+/// Parameters of a world.
+typedef struct steer_world_def {
+    uint64_t seed;               ///< root of every random stream (default 0)
+    steer_integrator integrator; ///< default STEER_INTEGRATOR_EULER
+    /// Side of a neighbour-grid cell in metres (> 0, default 4). Best near the
+    /// largest neighbour radius in use; any value gives the same results.
+    float cell_size;
+    int agent_capacity; ///< agents allocated up front (0: default 64)
+    /// After integration, push agents out of static geometry and remove their
+    /// velocity into it (default false).
+    bool resolve_contacts;
+    int cookie; ///< set by steer_default_world_def, checked on create
+} steer_world_def;
+
+/// Position, orientation and their rates: the notes' Kinematic.
+typedef struct steer_kinematic {
+    steer_vec2 position; ///< metres
+    float orientation;   ///< radians in (-pi, pi], heading (sin a, cos a)
+    steer_vec2 velocity; ///< metres/second
+    float rotation;      ///< radians/second
+} steer_kinematic;
+
+/// An agent's physical limits.
+typedef struct steer_limits {
+    float radius;                   ///< metres, >= 0 (default 0.5)
+    float max_speed;                ///< metres/second, >= 0, finite (default 5)
+    float max_acceleration;         ///< metres/second^2, >= 0 (default 10)
+    float max_rotation;             ///< radians/second, >= 0 (default pi)
+    float max_angular_acceleration; ///< radians/second^2, >= 0 (default 2 pi)
+    /// Linear drag per second, >= 0 (default 0): velocity /= 1 + drag*t each step.
+    float drag;
+} steer_limits;
+
+/// Parameters of a new agent.
+typedef struct steer_agent_def {
+    steer_kinematic state;
+    steer_limits limits;
+    /// Kinematic agent: the behaviour's output is a velocity and a rotation,
+    /// taken directly (the notes' kinematic movement). Default false.
+    bool kinematic;
+    /// Orientation follows the velocity after each step (the notes'
+    /// getNewOrientation; kept when stopped). Default false.
+    bool face_velocity;
+    steer_behaviour *behaviour; ///< retained by the agent; may be NULL
+    /// Identity for random streams and tie-breaks (0: the world assigns
+    /// 1, 2, 3... in spawn order). Give unique keys to make a run independent
+    /// of spawn order.
+    uint64_t key;
+    void *user_data;
+    int cookie;
+} steer_agent_def;
+
+/// A steering output: the notes' SteeringOutput. For kinematic behaviours
+/// `linear` is a velocity and `angular` a rotation.
+typedef struct steer_steering {
+    steer_vec2 linear; ///< metres/second^2 (or metres/second when kinematic)
+    float angular;     ///< radians/second^2 (or radians/second when kinematic)
+} steer_steering;
+
+/// Every behaviour type.
+typedef enum steer_behaviour_type {
+    STEER_KINEMATIC_SEEK,
+    STEER_KINEMATIC_FLEE,
+    STEER_KINEMATIC_ARRIVE,
+    STEER_KINEMATIC_WANDER,
+    STEER_SEEK,
+    STEER_FLEE,
+    STEER_ARRIVE,
+    STEER_ALIGN,
+    STEER_VELOCITY_MATCH,
+    STEER_PURSUE,
+    STEER_EVADE,
+    STEER_FACE,
+    STEER_LOOK_WHERE_YOU_ARE_GOING,
+    STEER_WANDER,
+    STEER_FOLLOW_PATH,
+    STEER_SEPARATION,
+    STEER_COHESION,
+    STEER_ALIGNMENT,
+    STEER_COLLISION_AVOIDANCE,
+    STEER_OBSTACLE_AVOIDANCE,
+    STEER_BLEND,
+    STEER_PRIORITY,
+    STEER_CALLBACK,
+    STEER_BEHAVIOUR_TYPE_COUNT
+} steer_behaviour_type;
+
+/// What a behaviour aims at.
+typedef enum steer_target_kind {
+    STEER_TARGET_NONE = 0,
+    STEER_TARGET_POINT,
+    STEER_TARGET_AGENT,
+} steer_target_kind;
+
+typedef struct steer_target {
+    steer_target_kind kind;
+    steer_vec2 point;     ///< when kind == STEER_TARGET_POINT
+    steer_agent_id agent; ///< when kind == STEER_TARGET_AGENT (looked up in the evaluating world)
+} steer_target;
+
+/// Separation strength law (the notes give both).
+typedef enum steer_separation_law {
+    /// strength = min(decay_coefficient / distance^2, max_acceleration)
+    STEER_LAW_INVERSE_SQUARE = 0,
+    /// strength = max_acceleration * (radius - distance) / radius
+    STEER_LAW_LINEAR = 1,
+} steer_separation_law;
+
+/// Ray layout of obstacle_avoidance.
+typedef enum steer_ray_layout {
+    STEER_RAYS_SINGLE = 0,   ///< one ray along the velocity
+    STEER_RAYS_WHISKERS = 1, ///< a central ray plus two shorter side rays at an angle
+    STEER_RAYS_PARALLEL = 2, ///< two rays offset sideways by the agent's radius
+} steer_ray_layout;
+
+/// What a callback behaviour returns.
+typedef enum steer_callback_result {
+    STEER_CALLBACK_NONE = 0,     ///< no steering
+    STEER_CALLBACK_STEERING = 1, ///< *out holds the steering
+    STEER_CALLBACK_ERROR = -1,   ///< failed: the agent's whole output is zero this step
+} steer_callback_result;
+
+/// A behaviour written by the host (for example in Lua). Called from the
+/// serial evaluation pass only.
+typedef steer_callback_result steer_callback_fn(steer_world *world, steer_agent_id agent, float dt,
+                                                steer_steering *out, void *context);
+/// Releases a callback behaviour's context when the behaviour is destroyed.
+typedef void steer_release_fn(void *context);
+
+/// A child of a combinator: for a blend its weight, for a priority a group.
+typedef struct steer_child {
+    steer_behaviour *behaviour;
+    float weight; ///< blend weight, finite (priority ignores it)
+} steer_child;
+
+/// Parameters of a behaviour. One struct for every type: each type reads the
+/// fields its notes name (see steer_behaviour_param_info); the rest are
+/// ignored. `steer_default_behaviour_def(type)` gives the notes' defaults.
+typedef struct steer_behaviour_def {
+    steer_behaviour_type type;
+    steer_target target;
+    steer_path *path; ///< follow_path's path (retained)
+
+    /// Overrides of the character's limits for this behaviour and everything
+    /// under it; negative (the default, -1) inherits the agent's value.
+    float max_speed, max_acceleration, max_rotation, max_angular_acceleration;
+
+    /// kinematic_arrive: satisfaction radius. separation, cohesion,
+    /// alignment, collision_avoidance: how far to look for neighbours.
+    float radius;
+    float time_to_target; ///< seconds > 0 (0.25 kinematic_arrive, else 0.1)
+    float target_radius;  ///< arrive: metres; align family: radians
+    float slow_radius;    ///< arrive: metres; align family: radians (>= target_radius)
+    float orientation;    ///< align's target orientation when target is not an agent
+    float max_prediction; ///< pursue, evade: seconds > 0
+    /// pursue: arrive at the predicted point instead of seeking it when the
+    /// pursuer would overshoot (uses target_radius, slow_radius).
+    bool arrive_on_overshoot;
+    float wander_offset, wander_radius; ///< metres
+    float wander_rate;                  ///< radians, max change of the wander orientation a step
+    float path_offset;                  ///< metres along the path ahead of the agent
+    float predict_time;                 ///< seconds; 0: not predictive
+    float decay_coefficient;            ///< separation inverse-square constant k
+    steer_separation_law law;
+    /// collision_avoidance: engage only neighbours inside the cone
+    /// heading . direction > cone_threshold (a cosine); use_cone enables it.
+    float cone_threshold;
+    bool use_cone;
+    float lookahead;      ///< obstacle_avoidance: ray length in metres
+    float avoid_distance; ///< obstacle_avoidance: metres off the wall to seek
+    steer_ray_layout rays;
+    float whisker_angle; ///< radians between the central and a side whisker
+    float whisker_scale; ///< side whisker length / lookahead, in (0, 1]
+    /// obstacle_avoidance: lookahead scales with speed / max_speed
+    /// (never shorter than the agent's radius).
+    bool scale_lookahead;
+    float epsilon; ///< priority: a group's output must exceed this
+
+    const steer_child *children; ///< blend, priority (copied and retained)
+    int child_count;
+
+    steer_callback_fn *callback; ///< STEER_CALLBACK
+    void *context;
+    steer_release_fn *release;
+    int cookie;
+} steer_behaviour_def;
+
+/// Kind of a reflected behaviour parameter.
+typedef enum steer_param_kind {
+    STEER_PARAM_FLOAT,       ///< float field
+    STEER_PARAM_LIMIT,       ///< float override: negative means "inherit"
+    STEER_PARAM_BOOL,        ///< bool field
+    STEER_PARAM_ENUM,        ///< int-sized enum field; `choices` names its values
+    /// float that may be unset: a bool at flag_offset says whether it is set
+    STEER_PARAM_OPTIONAL,
+} steer_param_kind;
+
+/// Range rule of a float parameter.
+typedef enum steer_param_rule {
+    STEER_RULE_FINITE,      ///< any finite number
+    STEER_RULE_NONNEGATIVE, ///< finite, >= 0
+    STEER_RULE_POSITIVE,    ///< finite, > 0
+    STEER_RULE_COSINE,      ///< finite, in [-1, 1]
+    STEER_RULE_UNIT,        ///< finite, in (0, 1]
+} steer_param_rule;
+
+/// A parameter of a behaviour type, for hosts that expose parameters by name
+/// (the Lua bindings read and write every option through this table).
+typedef struct steer_param_info {
+    const char *name;           ///< snake_case, as in the Lua API
+    steer_param_kind kind;
+    steer_param_rule rule;
+    size_t offset;              ///< offset of the field in steer_behaviour_def
+    const char *const *choices; ///< ENUM: names, NULL-terminated, in enum order
+    const char *unit;           ///< documentation: "m", "s", "rad", ...
+    size_t flag_offset;         ///< OPTIONAL: offset of its bool "is set"
+} steer_param_info;
+
+/// Parameters of a path: a polyline through `points`.
+typedef struct steer_path_def {
+    const steer_vec2 *points; ///< copied; at least 2, consecutive points distinct
+    int count;
+    bool loop; ///< closed: the last point joins the first
+    int cookie;
+} steer_path_def;
+
+/// Kind of a static shape.
+typedef enum steer_shape_type {
+    STEER_SHAPE_SEGMENT,
+    STEER_SHAPE_POLYLINE,
+    STEER_SHAPE_CIRCLE,
+    STEER_SHAPE_BOX,
+    STEER_SHAPE_POLYGON,
+} steer_shape_type;
+
+/// Result of a ray cast.
+typedef struct steer_ray_hit {
+    steer_vec2 point;     ///< where the ray meets the surface
+    steer_vec2 normal;    ///< unit surface normal, pointing back against the ray
+    float distance;       ///< metres from the origin along the unit direction
+    steer_shape_id shape; ///< the shape hit (null when an agent was hit)
+    steer_agent_id agent; ///< the agent hit (null when a shape was hit)
+} steer_ray_hit;
+
+/// What a ray cast considers.
+typedef struct steer_ray_filter {
+    uint32_t mask;          ///< shapes whose category & mask != 0 (default all bits)
+    bool include_agents;    ///< also test agents as circles (default false)
+    steer_agent_id ignore;  ///< an agent to skip (the caster), may be null
+} steer_ray_filter;
+
+#endif

@@ -1,0 +1,236 @@
+// core.h: engine internals shared by the engine's .c files (and tests).
+#ifndef STEER_CORE_H
+#define STEER_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "steer/steer.h"
+
+/* ---- asserts ---------------------------------------------------------------- */
+
+void steer__assert_failed(const char *condition, const char *file, int line);
+
+/// Check a precondition; on failure call the hook and evaluate to false, so
+/// the caller can refuse the call: `if (!STEER_CHECK(x > 0)) return;`.
+#define STEER_CHECK(cond) ((cond) ? 1 : (steer__assert_failed(#cond, __FILE__, __LINE__), 0))
+#define STEER_COOKIE 0x57EE7
+
+/* ---- memory ------------------------------------------------------------------- */
+
+void *steer__alloc(size_t size);
+void *steer__realloc(void *p, size_t size);
+void steer__free(void *p);
+
+/* ---- random ----------------------------------------------------------------- */
+
+/// splitmix64: one 64-bit word of state per stream.
+static inline uint64_t steer__rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/// Uniform in [0, 1), 24 bits.
+static inline float steer__rng_float(uint64_t *state)
+{
+    return (float)(steer__rng_next(state) >> 40) * (1.0f / 16777216.0f);
+}
+/// The notes' randomBinomial: random() - random(), in (-1, 1), most often near 0.
+static inline float steer__rng_binomial(uint64_t *state)
+{
+    float a = steer__rng_float(state);
+    float b = steer__rng_float(state);
+    return a - b;
+}
+/// Stream seed of an agent: a mix of the world seed and the agent's key.
+uint64_t steer__stream_seed(uint64_t world_seed, uint64_t key);
+/// 64-bit mixing (finaliser of splitmix64).
+uint64_t steer__mix64(uint64_t x);
+
+/* ---- agents ----------------------------------------------------------------- */
+
+/// Floats of behaviour memory per agent. Stateful behaviours (wander: 1,
+/// follow_path: 1) take slots in depth-first order of the agent's tree.
+#define STEER_MEMORY_FLOATS 8
+
+typedef struct agent_memory {
+    float value[STEER_MEMORY_FLOATS];
+} agent_memory;
+
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2 };
+
+typedef struct agent_slot {
+    uint32_t generation; ///< bumped when the agent is removed
+    uint32_t dense;      ///< index into the dense arrays, or next free slot
+    bool alive;
+} agent_slot;
+
+/* ---- neighbour grid ----------------------------------------------------------- */
+
+/// Spatial hash rebuilt every step: agents sorted by bucket with a counting
+/// sort, then by key inside a bucket, so every scan is in a canonical order.
+typedef struct neighbour_grid {
+    float cell_size, inv_cell;
+    uint32_t bucket_mask;  ///< bucket count - 1 (a power of two)
+    int width_bits;        ///< the table is 2^width_bits buckets wide
+    uint32_t *bucket_start; ///< bucket_mask + 2 entries
+    // proxies in bucket order (structure of arrays)
+    float *x, *y, *vx, *vy;
+    uint32_t *agent;    ///< dense index of the proxy's agent
+    uint32_t *proxy_of; ///< dense index -> proxy index
+    uint32_t *bucket_of; ///< scratch: bucket of each dense agent
+    int count, capacity, bucket_capacity;
+    bool dirty;
+} neighbour_grid;
+
+/* ---- world -------------------------------------------------------------------- */
+
+struct steer_geometry;
+
+struct steer_world {
+    steer_world_def def;
+    uint64_t steps;
+
+    // handles
+    agent_slot *slots;
+    int slot_count, slot_capacity;
+    uint32_t free_slot; ///< head of the free list (slot index + 1), 0 when empty
+
+    // dense agent arrays, `count` live entries
+    int count, capacity;
+    steer_kinematic *state;
+    steer_limits *limits;
+    steer_behaviour **behaviour;
+    steer_steering *out;
+    agent_memory *memory;
+    uint64_t *rng;
+    uint64_t *key;
+    uint32_t *slot_of; ///< dense -> slot index
+    uint8_t *flags;
+    void **user_data;
+    uint64_t next_key;
+
+    neighbour_grid grid;
+    struct eval_scratch *scratch;
+    struct steer_geometry *geometry;
+    int callback_errors;
+};
+
+/// Dense index of a live id, or -1.
+int steer__agent_dense(const steer_world *w, steer_agent_id id);
+/// The id of a dense index.
+steer_agent_id steer__agent_id_of(const steer_world *w, int dense);
+
+/* ---- grid ------------------------------------------------------------------- */
+
+bool steer__grid_reserve(neighbour_grid *g, int capacity);
+void steer__grid_free(neighbour_grid *g);
+/// Rebuild from the world's dense arrays if dirty.
+void steer__grid_update(steer_world *w);
+
+/// Iterate over the buckets covering a disc's bounding cells. Each bucket is
+/// visited once; callers test the distance of every proxy in [begin, end).
+typedef struct grid_cursor {
+    int32_t x0, x1, y0, y1, cx, cy;
+    bool all; ///< the window is wider than the table: one pass over all agents
+    bool done;
+} grid_cursor;
+void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center,
+                             float radius);
+/// Next bucket range; false when finished.
+bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin,
+                             uint32_t *end);
+
+/* ---- evaluation --------------------------------------------------------------- */
+
+/// Neighbours gathered for one agent: proxy indices and squared distances,
+/// in canonical order.
+typedef struct eval_scratch {
+    uint32_t *proxy;
+    float *dist_sq;
+    int capacity;
+} eval_scratch;
+
+/// Everything a behaviour reads while evaluating one agent.
+typedef struct eval_ctx {
+    steer_world *w;
+    int self;             ///< dense index
+    uint32_t self_proxy;  ///< grid proxy index
+    steer_kinematic me;   ///< state at the start of the step
+    steer_limits lim;     ///< limits in force (overrides applied)
+    uint64_t key;
+    float dt;
+    agent_memory *mem;    ///< the agent's memory (a copy while previewing)
+    int mem_cursor;       ///< next free float in mem
+    uint64_t *rng;
+    float overflow[2];    ///< memory for stateful behaviours past the slots
+    bool allow_callbacks;
+    bool failed;          ///< a callback reported an error
+    // neighbour cache: the last gather and its radius
+    eval_scratch *scratch;
+    int neighbour_count;
+    float gathered_radius; ///< < 0: nothing gathered yet
+} eval_ctx;
+
+/// Evaluate a behaviour node; false for "no steering".
+bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// Claim `n` floats of behaviour memory for a stateful node.
+float *steer__memory_claim(eval_ctx *ctx, int n);
+
+/// Gather the neighbours within radius (excluding self) into ctx->scratch;
+/// returns their count. Cached across the behaviours of one evaluation.
+int steer__gather_neighbours(eval_ctx *ctx, float radius);
+
+bool steer__scratch_reserve(eval_scratch *s, int capacity);
+void steer__scratch_free(eval_scratch *s);
+
+/// Resolve a target to a position and velocity (and orientation); false if
+/// the target is none or a stale agent.
+typedef struct target_state {
+    steer_vec2 position, velocity;
+    float orientation;
+    bool is_agent;
+} target_state;
+bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
+
+/* ---- behaviour internals -------------------------------------------------------- */
+
+struct steer_behaviour {
+    int refcount;
+    steer_behaviour_def def; ///< children points at `children` below
+    steer_child *children;
+};
+
+/// Family evaluators (one per source file).
+bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_follow_path(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
+                                    steer_steering *out);
+bool steer__eval_combinator(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// Building blocks shared by delegating behaviours (steering.c).
+/// Seek (flee when away) a point with full max_acceleration.
+void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
+/// Arrive at a point with the given radii and time; false inside target_radius.
+bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius,
+                         float slow_radius, float time_to_target, steer_steering *out);
+/// Align to an orientation; false inside target_radius.
+bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius,
+                              float slow_radius, float time_to_target, steer_steering *out);
+
+/* ---- integration and geometry ------------------------------------------------- */
+
+void steer__integrate(steer_world *w, float dt);
+/// Free the world's static geometry (geometry.c).
+void steer__geometry_destroy(struct steer_geometry *g);
+/// Contact resolution after integration (geometry.c).
+void steer__resolve_contacts(steer_world *w);
+
+#endif

@@ -1,0 +1,212 @@
+// evaluate.c: dispatch of one behaviour node, limit overrides, behaviour
+// memory, targets, the neighbour gather, and the two combinators.
+#include "core.h"
+
+bool steer__scratch_reserve(eval_scratch *s, int capacity)
+{
+    // one spare entry: the branch-free gather writes one past the last kept
+    size_t n = (size_t)capacity + 1;
+    uint32_t *p = steer__realloc(s->proxy, sizeof *p * n);
+    if (p == NULL) return false;
+    s->proxy = p;
+    float *d = steer__realloc(s->dist_sq, sizeof *d * n);
+    if (d == NULL) return false;
+    s->dist_sq = d;
+    s->capacity = capacity;
+    return true;
+}
+
+void steer__scratch_free(eval_scratch *s)
+{
+    steer__free(s->proxy);
+    steer__free(s->dist_sq);
+    s->proxy = NULL;
+    s->dist_sq = NULL;
+    s->capacity = 0;
+}
+
+float *steer__memory_claim(eval_ctx *ctx, int n)
+{
+    if (ctx->mem_cursor + n <= STEER_MEMORY_FLOATS) {
+        float *p = &ctx->mem->value[ctx->mem_cursor];
+        ctx->mem_cursor += n;
+        return p;
+    }
+    // Past the agent's slots: the behaviour runs with memory that lasts one
+    // evaluation (documented limit of STEER_MEMORY_FLOATS per agent).
+    ctx->overflow[0] = ctx->overflow[1] = 0.0f;
+    return ctx->overflow;
+}
+
+bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
+{
+    switch (t->kind) {
+    case STEER_TARGET_POINT:
+        out->position = t->point;
+        out->velocity = steer_v2(0.0f, 0.0f);
+        out->orientation = 0.0f;
+        out->is_agent = false;
+        return true;
+    case STEER_TARGET_AGENT: {
+        int j = steer__agent_dense(ctx->w, t->agent);
+        if (j < 0) return false; // removed target: no steering
+        const steer_kinematic *s = &ctx->w->state[j];
+        out->position = s->position;
+        out->velocity = s->velocity;
+        out->orientation = s->orientation;
+        out->is_agent = true;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+int steer__gather_neighbours(eval_ctx *ctx, float radius)
+{
+    if (ctx->gathered_radius >= radius) return ctx->neighbour_count;
+    const neighbour_grid *g = &ctx->w->grid;
+    eval_scratch *s = ctx->scratch;
+    const float cx = ctx->me.position.x, cy = ctx->me.position.y;
+    const float r2 = radius * radius;
+    const uint32_t self = ctx->self_proxy;
+    uint32_t *list = s->proxy;
+    float *dist = s->dist_sq;
+    int n = 0;
+    grid_cursor c;
+    uint32_t begin, end;
+    steer__grid_cursor_init(g, &c, ctx->me.position, radius);
+    while (steer__grid_cursor_next(g, &c, &begin, &end)) {
+        // Branch-free compaction: about a third of the candidates are in
+        // range in no predictable pattern, so a branch per candidate would
+        // mispredict (PERFORMANCE.md); write always, advance conditionally.
+        for (uint32_t k = begin; k < end; ++k) {
+            float dx = g->x[k] - cx, dy = g->y[k] - cy;
+            float d2 = dx * dx + dy * dy;
+            list[n] = k;
+            dist[n] = d2;
+            n += (d2 < r2) & (k != self);
+        }
+    }
+    ctx->neighbour_count = n;
+    ctx->gathered_radius = radius;
+    return n;
+}
+
+static float clamp_abs(float v, float limit) { return steer_clampf(v, -limit, limit); }
+
+// Clamp a combined output to the character's limits: accelerations for
+// steering agents, speed and rotation for kinematic ones.
+static void clamp_output(const eval_ctx *ctx, steer_steering *s)
+{
+    bool kinematic = (ctx->w->flags[ctx->self] & AGENT_KINEMATIC) != 0;
+    float lin = kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
+    float ang = kinematic ? ctx->lim.max_rotation : ctx->lim.max_angular_acceleration;
+    s->linear = steer_clamp_length(s->linear, lin);
+    s->angular = clamp_abs(s->angular, ang);
+}
+
+bool steer__eval_combinator(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    const steer_behaviour_def *d = &b->def;
+    if (d->type == STEER_BLEND) {
+        // weighted blending: sum of weighted outputs, then clamped
+        steer_steering sum = {{0.0f, 0.0f}, 0.0f};
+        bool any = false;
+        for (int i = 0; i < d->child_count; ++i) {
+            steer_steering s;
+            if (!steer__evaluate(ctx, b->children[i].behaviour, &s)) continue;
+            float wgt = b->children[i].weight;
+            sum.linear = steer_mul_add(sum.linear, s.linear, wgt);
+            sum.angular += s.angular * wgt;
+            any = true;
+        }
+        if (!any) return false;
+        clamp_output(ctx, &sum);
+        *out = sum;
+        return true;
+    }
+    // Priority: groups in order; per channel (linear, angular) the first
+    // group whose output exceeds epsilon wins. When none does, the last group
+    // that gave any steering is used, as in the notes' fallback.
+    const float eps = d->epsilon;
+    bool have_lin = false, have_ang = false, any = false;
+    steer_steering result = {{0.0f, 0.0f}, 0.0f}, last = result;
+    for (int i = 0; i < d->child_count && !(have_lin && have_ang); ++i) {
+        steer_steering s;
+        if (!steer__evaluate(ctx, b->children[i].behaviour, &s)) continue;
+        any = true;
+        last = s;
+        if (!have_lin && steer_length(s.linear) > eps) {
+            result.linear = s.linear;
+            have_lin = true;
+        }
+        if (!have_ang && steer_absf(s.angular) > eps) {
+            result.angular = s.angular;
+            have_ang = true;
+        }
+    }
+    if (!any) return false;
+    if (!have_lin) result.linear = last.linear;
+    if (!have_ang) result.angular = last.angular;
+    *out = result;
+    return true;
+}
+
+static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+{
+    steer_steering s = {{0.0f, 0.0f}, 0.0f};
+    steer_agent_id id = steer__agent_id_of(ctx->w, ctx->self);
+    steer_callback_result r = d->callback(ctx->w, id, ctx->dt, &s, d->context);
+    if (r == STEER_CALLBACK_ERROR) {
+        ctx->failed = true;
+        return false;
+    }
+    if (r != STEER_CALLBACK_STEERING) return false;
+    if (!steer_vec2_is_finite(s.linear) || !isfinite(s.angular)) {
+        ctx->failed = true; // a host bug; never let it into the state
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    const steer_behaviour_def *d = &b->def;
+    // limit overrides hold for this node and everything under it
+    const steer_limits saved = ctx->lim;
+    if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
+    if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
+    if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
+    if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
+    bool has = false;
+    switch (d->type) {
+    case STEER_KINEMATIC_SEEK:
+    case STEER_KINEMATIC_FLEE:
+    case STEER_KINEMATIC_ARRIVE:
+    case STEER_KINEMATIC_WANDER: has = steer__eval_kinematic(ctx, d, out); break;
+    case STEER_SEEK:
+    case STEER_FLEE:
+    case STEER_ARRIVE:
+    case STEER_ALIGN:
+    case STEER_VELOCITY_MATCH: has = steer__eval_basic(ctx, d, out); break;
+    case STEER_PURSUE:
+    case STEER_EVADE:
+    case STEER_FACE:
+    case STEER_LOOK_WHERE_YOU_ARE_GOING:
+    case STEER_WANDER: has = steer__eval_delegated(ctx, d, out); break;
+    case STEER_FOLLOW_PATH: has = steer__eval_follow_path(ctx, d, out); break;
+    case STEER_SEPARATION:
+    case STEER_COHESION:
+    case STEER_ALIGNMENT:
+    case STEER_COLLISION_AVOIDANCE: has = steer__eval_group(ctx, d, out); break;
+    case STEER_OBSTACLE_AVOIDANCE: has = steer__eval_obstacle_avoidance(ctx, d, out); break;
+    case STEER_BLEND:
+    case STEER_PRIORITY: has = steer__eval_combinator(ctx, b, out); break;
+    case STEER_CALLBACK: has = eval_callback(ctx, d, out); break;
+    default: break;
+    }
+    ctx->lim = saved;
+    return has;
+}

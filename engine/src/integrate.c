@@ -1,0 +1,58 @@
+// integrate.c: the notes' Newton-Euler update, applied to every agent.
+#include "core.h"
+
+// Speed clamp computed in double, so even 1e30-sized vectors keep their
+// direction instead of overflowing to infinity.
+static steer_vec2 clamp_speed(steer_vec2 v, float max_speed)
+{
+    double x = v.x, y = v.y;
+    double len2 = x * x + y * y;
+    if (len2 <= (double)max_speed * (double)max_speed) return v;
+    double s = (double)max_speed / sqrt(len2);
+    return steer_v2((float)(x * s), (float)(y * s));
+}
+
+static float clamp_huge(float v) { return steer_clampf(v, -1e30f, 1e30f); }
+
+void steer__integrate(steer_world *w, float dt)
+{
+    const bool newton = w->def.integrator == STEER_INTEGRATOR_NEWTON;
+    const float half_t2 = 0.5f * dt * dt;
+    for (int i = 0; i < w->count; ++i) {
+        steer_kinematic *s = &w->state[i];
+        const steer_limits *l = &w->limits[i];
+        steer_steering a = w->out[i];
+        // a behaviour output is finite for finite input; never let one that
+        // is not into the state
+        if (!steer_vec2_is_finite(a.linear) || !isfinite(a.angular)) a = (steer_steering){{0, 0}, 0};
+        a.linear = steer_v2(clamp_huge(a.linear.x), clamp_huge(a.linear.y));
+        a.angular = clamp_huge(a.angular);
+
+        if (w->flags[i] & AGENT_KINEMATIC) {
+            // kinematic movement: the output is the velocity and rotation
+            s->velocity = clamp_speed(a.linear, l->max_speed);
+            s->rotation = steer_clampf(a.angular, -l->max_rotation, l->max_rotation);
+            s->position = steer_mul_add(s->position, s->velocity, dt);
+            s->orientation += s->rotation * dt;
+        } else {
+            // the notes' update, in the notes' order
+            s->position = steer_mul_add(s->position, s->velocity, dt);
+            s->orientation += s->rotation * dt;
+            if (newton) {
+                s->position = steer_mul_add(s->position, a.linear, half_t2);
+                s->orientation += a.angular * half_t2;
+            }
+            s->velocity = steer_mul_add(s->velocity, a.linear, dt);
+            s->rotation += a.angular * dt;
+            if (l->drag > 0.0f) s->velocity = steer_scale(s->velocity, 1.0f / (1.0f + l->drag * dt));
+            s->velocity = clamp_speed(s->velocity, l->max_speed);
+            s->rotation = steer_clampf(s->rotation, -l->max_rotation, l->max_rotation);
+        }
+        // positions stay finite even for absurd speeds and steps
+        s->position = steer_v2(clamp_huge(s->position.x), clamp_huge(s->position.y));
+        s->rotation = clamp_huge(s->rotation);
+        s->orientation = clamp_huge(s->orientation);
+        if (w->flags[i] & AGENT_FACE_VELOCITY) s->orientation = steer_new_orientation(s->orientation, s->velocity);
+        s->orientation = steer_wrap_angle(s->orientation);
+    }
+}

@@ -1,0 +1,174 @@
+// neighbours.c: the neighbour grid, rebuilt in O(N) every step.
+//
+// Cells of side cell_size tile the plane; cell (cx, cy) lives in bucket
+// (cx mod W, cy mod H) of a W x H table with W*H >= capacity. Any query
+// window up to W x H cells therefore visits distinct buckets (no bucket
+// twice, no deduplication); agents of far cells that share a bucket are
+// rejected by the distance test. Agents are counting-sorted by bucket and
+// then by key inside a bucket, so every scan visits neighbours in an order
+// that depends only on positions and keys, never on spawn or storage order.
+#include "core.h"
+
+enum { MIN_BUCKET_BITS = 10 };
+
+static int ceil_log2(uint32_t n)
+{
+    int b = 0;
+    while ((1u << b) < n) ++b;
+    return b;
+}
+
+bool steer__grid_reserve(neighbour_grid *g, int capacity)
+{
+    size_t n = (size_t)capacity;
+#define GROW(field)                                                             \
+    do {                                                                        \
+        void *p = steer__realloc(g->field, sizeof *g->field * n);               \
+        if (p == NULL) return false;                                            \
+        g->field = p;                                                           \
+    } while (0)
+    GROW(x);
+    GROW(y);
+    GROW(vx);
+    GROW(vy);
+    GROW(agent);
+    GROW(proxy_of);
+    GROW(bucket_of);
+#undef GROW
+    int bits = ceil_log2((uint32_t)capacity);
+    if (bits < MIN_BUCKET_BITS) bits = MIN_BUCKET_BITS;
+    int buckets = 1 << bits;
+    if (buckets > g->bucket_capacity) {
+        uint32_t *p = steer__realloc(g->bucket_start, sizeof *p * (size_t)(buckets + 2));
+        if (p == NULL) return false;
+        g->bucket_start = p;
+        g->bucket_capacity = buckets;
+        g->bucket_mask = (uint32_t)buckets - 1;
+        g->width_bits = (bits + 1) / 2;
+    }
+    g->capacity = capacity;
+    g->dirty = true;
+    return true;
+}
+
+void steer__grid_free(neighbour_grid *g)
+{
+    steer__free(g->x);
+    steer__free(g->y);
+    steer__free(g->vx);
+    steer__free(g->vy);
+    steer__free(g->agent);
+    steer__free(g->proxy_of);
+    steer__free(g->bucket_of);
+    steer__free(g->bucket_start);
+    memset(g, 0, sizeof *g);
+}
+
+// Cell coordinate of a position, clamped so that huge coordinates stay
+// inside int range (they only cost precision of the bucketing, never results).
+static inline int32_t cell_coord(float v, float inv_cell)
+{
+    float c = floorf(v * inv_cell);
+    if (c > 1.0e9f) c = 1.0e9f;
+    if (c < -1.0e9f) c = -1.0e9f;
+    return (int32_t)c;
+}
+
+static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32_t cy)
+{
+    uint32_t wmask = (1u << g->width_bits) - 1u;
+    return (((uint32_t)cx & wmask) | ((uint32_t)cy << g->width_bits)) & g->bucket_mask;
+}
+
+void steer__grid_update(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    if (!g->dirty) return;
+    int n = w->count;
+    uint32_t buckets = g->bucket_mask + 1u;
+    uint32_t *start = g->bucket_start;
+    memset(start, 0, sizeof *start * (size_t)(buckets + 2));
+    // count per bucket (shifted by one for the prefix sum)
+    for (int i = 0; i < n; ++i) {
+        steer_vec2 p = w->state[i].position;
+        uint32_t b = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
+        g->bucket_of[i] = b;
+        ++start[b + 2];
+    }
+    for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
+    // scatter: start[b + 1] is the next free place of bucket b
+    for (int i = 0; i < n; ++i) {
+        uint32_t k = start[g->bucket_of[i] + 1]++;
+        g->agent[k] = (uint32_t)i;
+    }
+    // inside each bucket, order by key (insertion sort: buckets hold a few agents)
+    for (uint32_t b = 0; b < buckets; ++b) {
+        uint32_t lo = start[b], hi = start[b + 1];
+        for (uint32_t k = lo + 1; k < hi; ++k) {
+            uint32_t a = g->agent[k];
+            uint64_t key = w->key[a];
+            uint32_t j = k;
+            while (j > lo && w->key[g->agent[j - 1]] > key) {
+                g->agent[j] = g->agent[j - 1];
+                --j;
+            }
+            g->agent[j] = a;
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        uint32_t a = g->agent[k];
+        const steer_kinematic *s = &w->state[a];
+        g->x[k] = s->position.x;
+        g->y[k] = s->position.y;
+        g->vx[k] = s->velocity.x;
+        g->vy[k] = s->velocity.y;
+        g->proxy_of[a] = (uint32_t)k;
+    }
+    g->count = n;
+    g->dirty = false;
+}
+
+void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius)
+{
+    c->x0 = cell_coord(center.x - radius, g->inv_cell);
+    c->x1 = cell_coord(center.x + radius, g->inv_cell);
+    c->y0 = cell_coord(center.y - radius, g->inv_cell);
+    c->y1 = cell_coord(center.y + radius, g->inv_cell);
+    int width = 1 << g->width_bits;
+    int height = (int)((g->bucket_mask + 1u) >> g->width_bits);
+    // wider than the table: one pass over every agent instead
+    c->all = (int64_t)c->x1 - c->x0 >= width || (int64_t)c->y1 - c->y0 >= height;
+    c->cx = c->x0;
+    c->cy = c->y0;
+    c->done = false;
+}
+
+bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin, uint32_t *end)
+{
+    if (c->done) return false;
+    if (c->all) {
+        c->done = true;
+        *begin = 0;
+        *end = (uint32_t)g->count;
+        return g->count > 0;
+    }
+    for (;;) {
+        if (c->cy > c->y1) {
+            c->done = true;
+            return false;
+        }
+        uint32_t b = bucket_of_cell(g, c->cx, c->cy);
+        if (c->cx < c->x1) {
+            ++c->cx;
+        } else {
+            c->cx = c->x0;
+            ++c->cy;
+        }
+        uint32_t lo = g->bucket_start[b], hi = g->bucket_start[b + 1];
+        if (lo < hi) {
+            *begin = lo;
+            *end = hi;
+            return true;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+// steering.c: the notes' basic steering behaviours: seek, flee, arrive,
+// align, velocity matching; and the building blocks delegates reuse.
+#include "core.h"
+
+void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out)
+{
+    // seek: full acceleration towards the target (flee: away from it)
+    steer_vec2 dir = away ? steer_sub(ctx->me.position, point) : steer_sub(point, ctx->me.position);
+    out->linear = steer_scale(steer_normalize(dir), ctx->lim.max_acceleration);
+    out->angular = 0.0f;
+}
+
+bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
+                         float time_to_target, steer_steering *out)
+{
+    steer_vec2 direction = steer_sub(point, ctx->me.position);
+    float distance = steer_length(direction);
+    // arrive: inside the target radius, no steering
+    if (distance < target_radius) return false;
+    float max_speed = ctx->lim.max_speed;
+    // outside the slow radius full speed, inside it scaled by distance
+    float target_speed = distance > slow_radius ? max_speed : max_speed * distance / slow_radius;
+    steer_vec2 target_velocity = steer_scale(steer_normalize(direction), target_speed);
+    // accelerate to the target velocity over time_to_target, capped
+    steer_vec2 linear = steer_scale(steer_sub(target_velocity, ctx->me.velocity), 1.0f / time_to_target);
+    out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
+    out->angular = 0.0f;
+    return true;
+}
+
+bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
+                              float time_to_target, steer_steering *out)
+{
+    // align: the angular version of arrive; the difference is mapped into
+    // (-pi, pi] so the character turns the short way
+    float rotation = steer_wrap_angle(orientation - ctx->me.orientation);
+    float size = steer_absf(rotation);
+    // size == 0 also covers target_radius == 0 (no direction to divide by)
+    if (size < target_radius || size == 0.0f) return false;
+    float max_rotation = ctx->lim.max_rotation;
+    float target_rotation = size > slow_radius ? max_rotation : max_rotation * size / slow_radius;
+    target_rotation *= rotation / size;
+    float angular = (target_rotation - ctx->me.rotation) / time_to_target;
+    float limit = ctx->lim.max_angular_acceleration;
+    if (steer_absf(angular) > limit) angular = angular / steer_absf(angular) * limit;
+    out->linear = steer_v2(0.0f, 0.0f);
+    out->angular = angular;
+    return true;
+}
+
+bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+{
+    target_state t;
+    if (d->type == STEER_ALIGN) {
+        // align to an agent's orientation, or to the fixed `orientation`
+        float target = d->orientation;
+        if (d->target.kind == STEER_TARGET_AGENT) {
+            if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+            target = t.orientation;
+        }
+        return steer__align_orientation(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
+    }
+    if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+    switch (d->type) {
+    case STEER_SEEK: steer__seek_point(ctx, t.position, false, out); return true;
+    case STEER_FLEE: steer__seek_point(ctx, t.position, true, out); return true;
+    case STEER_ARRIVE:
+        return steer__arrive_point(ctx, t.position, d->target_radius, d->slow_radius, d->time_to_target, out);
+    default: { // STEER_VELOCITY_MATCH
+        steer_vec2 linear = steer_scale(steer_sub(t.velocity, ctx->me.velocity), 1.0f / d->time_to_target);
+        out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
+        out->angular = 0.0f;
+        return true;
+    }
+    }
+}

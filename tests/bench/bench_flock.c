@@ -1,0 +1,103 @@
+// steer-bench flock: separation + cohesion + alignment blended, one radius
+// chosen so an agent has about 10 neighbours, agents uniform in a square.
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "steer/steer.h"
+
+enum { TARGET_NEIGHBOURS = 10 };
+static const float RADIUS = 2.0f;
+
+/// Side of the square holding n agents at ~10 neighbours within RADIUS.
+float bench_flock_side(long n) { return sqrtf((float)n * STEER_PI * RADIUS * RADIUS / TARGET_NEIGHBOURS); }
+
+/// The flock's behaviour, built in C.
+static steer_behaviour *flock_behaviour(void)
+{
+    steer_behaviour_def sd = steer_default_behaviour_def(STEER_SEPARATION);
+    sd.radius = RADIUS;
+    steer_behaviour_def cd = steer_default_behaviour_def(STEER_COHESION);
+    cd.radius = RADIUS;
+    steer_behaviour_def ad = steer_default_behaviour_def(STEER_ALIGNMENT);
+    ad.radius = RADIUS;
+    steer_child children[3] = {
+        {steer_behaviour_create(&sd), 2.0f},
+        {steer_behaviour_create(&cd), 1.0f},
+        {steer_behaviour_create(&ad), 1.0f},
+    };
+    steer_behaviour_def bd = steer_default_behaviour_def(STEER_BLEND);
+    bd.children = children;
+    bd.child_count = 3;
+    steer_behaviour *blend = steer_behaviour_create(&bd);
+    for (int i = 0; i < 3; ++i) steer_behaviour_release(children[i].behaviour);
+    return blend;
+}
+
+/// Spawn n agents with random positions and velocities (seeded), driven by b.
+void bench_flock_spawn(steer_world *w, long n, steer_behaviour *b)
+{
+    float side = bench_flock_side(n);
+    uint64_t s = 12345;
+    steer_agent_def d = steer_default_agent_def();
+    d.behaviour = b;
+    for (long i = 0; i < n; ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        float u = (float)(s >> 40) / 16777216.0f;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        float v = (float)(s >> 40) / 16777216.0f;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        float a = (float)(s >> 40) / 16777216.0f * 2.0f * STEER_PI;
+        d.state.position = steer_v2(u * side, v * side);
+        d.state.velocity = steer_scale(steer_heading(a), 2.0f);
+        steer_agent_create(w, &d);
+    }
+}
+
+/// Step and print the figures line.
+int bench_flock_run(steer_world *w, long n, long steps, const char *label)
+{
+    steer_world_step(w, 1.0f / 60.0f); // warm-up: grid and caches sized
+    double t0 = bench_now();
+    for (long s = 0; s < steps; ++s) steer_world_step(w, 1.0f / 60.0f);
+    double t1 = bench_now();
+    // mean neighbours within RADIUS at the end of the run
+    long total = 0;
+    for (int i = 0; i < steer_world_agent_count(w); ++i) {
+        steer_vec2 p = steer_agent_get_position(w, steer_world_agent_at(w, i));
+        total += steer_world_query(w, p, RADIUS, NULL, 0) - 1;
+    }
+    printf("%s agents=%ld steps=%ld ns_per_agent_step=%.1f neighbours=%.1f\n", label, n, steps,
+           (t1 - t0) * 1e9 / ((double)n * (double)steps), (double)total / (double)n);
+    return 0;
+}
+
+int bench_flock(int argc, char **argv)
+{
+    long n = bench_arg_long(argc, argv, "--agents", 100000);
+    long steps = bench_arg_long(argc, argv, "--steps", 20);
+    if (n < 1 || steps < 1) {
+        fprintf(stderr, "steer-bench flock: --agents and --steps must be positive\n");
+        return 2;
+    }
+#ifdef STEER_BENCH_LUA
+    if (bench_has_flag(argc, argv, "--lua")) return bench_flock_lua(n, steps);
+#else
+    if (bench_has_flag(argc, argv, "--lua")) {
+        fprintf(stderr, "steer-bench: built without the Lua bindings\n");
+        return 2;
+    }
+#endif
+    steer_world_def wd = steer_default_world_def();
+    wd.cell_size = RADIUS;
+    wd.agent_capacity = (int)n;
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *b = flock_behaviour();
+    bench_flock_spawn(w, n, b);
+    steer_behaviour_release(b);
+    int rc = bench_flock_run(w, n, steps, "flock");
+    steer_world_destroy(w);
+    return rc;
+}
