@@ -6,6 +6,10 @@
     int i = steer__agent_dense(w, id);                                         \
     if (!STEER_CHECK(i >= 0)) return fallback
 
+// Writes that would change what other agents read mid-step are refused then.
+#define NOT_STEPPING(w) \
+    if (!STEER_CHECK(!(w)->stepping)) return
+
 static steer_kinematic zero_kinematic(void)
 {
     steer_kinematic k;
@@ -31,6 +35,7 @@ steer_kinematic steer_agent_get_state(const steer_world *w, steer_agent_id id)
 void steer_agent_set_state(steer_world *w, steer_agent_id id, const steer_kinematic *k)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     if (!STEER_CHECK(k != NULL && steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) &&
                      isfinite(k->orientation) && isfinite(k->rotation)))
         return;
@@ -48,6 +53,7 @@ steer_vec2 steer_agent_get_position(const steer_world *w, steer_agent_id id)
 void steer_agent_set_position(steer_world *w, steer_agent_id id, steer_vec2 p)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     if (!STEER_CHECK(steer_vec2_is_finite(p))) return;
     w->state[i].position = p;
     w->grid.dirty = true;
@@ -62,6 +68,7 @@ steer_vec2 steer_agent_get_velocity(const steer_world *w, steer_agent_id id)
 void steer_agent_set_velocity(steer_world *w, steer_agent_id id, steer_vec2 v)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     if (!STEER_CHECK(steer_vec2_is_finite(v))) return;
     w->state[i].velocity = v;
     w->grid.dirty = true;
@@ -82,6 +89,7 @@ steer_limits steer_agent_get_limits(const steer_world *w, steer_agent_id id)
 void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limits *l)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     if (!STEER_CHECK(l != NULL)) return;
     const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k) {
@@ -99,6 +107,7 @@ bool steer_agent_get_kinematic(const steer_world *w, steer_agent_id id)
 void steer_agent_set_kinematic(steer_world *w, steer_agent_id id, bool on)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     w->flags[i] = (uint8_t)(on ? (w->flags[i] | AGENT_KINEMATIC) : (w->flags[i] & ~AGENT_KINEMATIC));
 }
 
@@ -123,6 +132,7 @@ steer_behaviour *steer_agent_get_behaviour(const steer_world *w, steer_agent_id 
 void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviour *b, bool keep_memory)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;

@@ -117,6 +117,7 @@ struct steer_world {
     struct eval_scratch *scratch;
     struct steer_geometry *geometry;
     int callback_errors;
+    bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 
 /// Dense index of a live id, or -1.

@@ -85,6 +85,7 @@ void steer_world_destroy(steer_world *w)
 }
 
 int steer_world_agent_count(const steer_world *w) { return w->count; }
+bool steer_world_is_stepping(const steer_world *w) { return w->stepping; }
 uint64_t steer_world_step_count(const steer_world *w) { return w->steps; }
 steer_integrator steer_world_get_integrator(const steer_world *w) { return w->def.integrator; }
 float steer_world_get_cell_size(const steer_world *w) { return w->def.cell_size; }
@@ -148,6 +149,7 @@ static bool kinematic_is_valid(const steer_kinematic *k)
 steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
 {
     if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
+    if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
     if (!STEER_CHECK(kinematic_is_valid(&def->state))) return steer_null_agent;
     if (!STEER_CHECK(limits_are_valid(&def->limits))) return steer_null_agent;
     if (w->count == w->capacity && !world_reserve(w, w->capacity * 2)) return steer_null_agent;
@@ -194,6 +196,7 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
 {
     int i = steer__agent_dense(w, id);
     if (i < 0) return;
+    if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
     // swap-remove: move the last agent into the hole
     int last = w->count - 1;
@@ -250,6 +253,8 @@ static void evaluate_agent(steer_world *w, int i, float dt, bool allow_callbacks
 void steer_world_step(steer_world *w, float dt)
 {
     if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
+    if (!STEER_CHECK(!w->stepping)) return;
+    w->stepping = true;
     w->callback_errors = 0;
     steer__grid_update(w);
     // Evaluate in grid order: neighbours of consecutive agents are close in
@@ -261,6 +266,7 @@ void steer_world_step(steer_world *w, float dt)
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
     w->grid.dirty = true;
     ++w->steps;
+    w->stepping = false;
 }
 
 bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, steer_agent_id agent,

@@ -40,8 +40,11 @@ steer_world *steer_world_create(const steer_world_def *def);
 /// Destroy a world, its agents and shapes; releases the behaviours they held.
 void steer_world_destroy(steer_world *world);
 /// One tick: rebuild the neighbour grid, evaluate every agent against the
-/// state at the start of the tick, integrate. dt in seconds, finite, >= 0.
+/// state at the start of the tick, integrate. dt in seconds, 0 <= dt <= 1e4.
 void steer_world_step(steer_world *world, float dt);
+/// True while steer_world_step runs (callback behaviours are called then):
+/// creating or removing agents, or changing state, is refused meanwhile.
+bool steer_world_is_stepping(const steer_world *world);
 /// Number of live agents.
 int steer_world_agent_count(const steer_world *world);
 /// The i-th live agent, 0 <= i < count (order changes on removal).
