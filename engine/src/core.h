@@ -68,6 +68,10 @@ typedef struct agent_slot {
     bool alive;
 } agent_slot;
 
+/// Padding after the grid's proxy arrays and the gather's scratch, so that
+/// vector loops may read up to 4 floats past the last proxy.
+#define STEER_GRID_PAD 4
+
 /* ---- neighbour grid ----------------------------------------------------------- */
 
 /// Spatial hash rebuilt every step: agents sorted by bucket with a counting
@@ -111,6 +115,7 @@ struct steer_world {
     uint32_t *slot_of; ///< dense -> slot index
     uint8_t *flags;
     void **user_data;
+    void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
 
     neighbour_grid grid;
@@ -122,6 +127,9 @@ struct steer_world {
 
 /// Dense index of a live id, or -1.
 int steer__agent_dense(const steer_world *w, steer_agent_id id);
+/// Move every agent to dense index k where order[k] held it; order then
+/// becomes the identity. Handles are unchanged.
+void steer__world_reorder(steer_world *w, uint32_t *order);
 /// The id of a dense index.
 steer_agent_id steer__agent_id_of(const steer_world *w, int dense);
 
@@ -141,6 +149,10 @@ typedef struct grid_cursor {
 } grid_cursor;
 void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center,
                              float radius);
+/// The proxy ranges [begin, end) holding every agent of the cells a disc
+/// touches, in canonical order; at most max. -1 when the disc is wider than
+/// the table or needs more ranges: then scan every agent instead.
+int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius, uint32_t ranges[][2], int max);
 /// Next bucket range; false when finished.
 bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin,
                              uint32_t *end);
@@ -152,6 +164,7 @@ bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *
 typedef struct eval_scratch {
     uint32_t *proxy;
     float *dist_sq;
+    float *tmp_d2; ///< candidates of one range, before compaction
     int capacity;
 } eval_scratch;
 

@@ -2,16 +2,24 @@
 // memory, targets, the neighbour gather, and the two combinators.
 #include "core.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 bool steer__scratch_reserve(eval_scratch *s, int capacity)
 {
-    // one spare entry: the branch-free gather writes one past the last kept
-    size_t n = (size_t)capacity + 1;
+    // spare entries: the branch-free gather writes one past the last kept,
+    // the vector loop whole groups of 4
+    size_t n = (size_t)capacity + STEER_GRID_PAD;
     uint32_t *p = steer__realloc(s->proxy, sizeof *p * n);
     if (p == NULL) return false;
     s->proxy = p;
-    float *d = steer__realloc(s->dist_sq, sizeof *d * n);
-    if (d == NULL) return false;
-    s->dist_sq = d;
+    float **arrays[] = {&s->dist_sq, &s->tmp_d2};
+    for (int i = 0; i < 2; ++i) {
+        float *d = steer__realloc(*arrays[i], sizeof *d * n);
+        if (d == NULL) return false;
+        *arrays[i] = d;
+    }
     s->capacity = capacity;
     return true;
 }
@@ -20,8 +28,8 @@ void steer__scratch_free(eval_scratch *s)
 {
     steer__free(s->proxy);
     steer__free(s->dist_sq);
-    s->proxy = NULL;
-    s->dist_sq = NULL;
+    steer__free(s->tmp_d2);
+    memset(s, 0, sizeof *s);
     s->capacity = 0;
 }
 
@@ -62,6 +70,41 @@ bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_st
     }
 }
 
+// Candidates of one proxy range: squared distances four at a time (past
+// the range's end too: the arrays are padded), then a branch-free
+// compaction of those in range: about a third are, in no predictable
+// pattern, so a branch per candidate would mispredict (PERFORMANCE.md).
+// The SSE2 and plain paths compute the same IEEE operations: same bits.
+static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin, uint32_t end, float cx, float cy,
+                        float r2, int n)
+{
+    const int m = (int)(end - begin);
+    const float *restrict px = g->x + begin;
+    const float *restrict py = g->y + begin;
+    float *restrict td = s->tmp_d2;
+#if defined(__SSE2__)
+    const __m128 vcx = _mm_set1_ps(cx), vcy = _mm_set1_ps(cy);
+    for (int i = 0; i < m; i += 4) {
+        __m128 dx = _mm_sub_ps(_mm_loadu_ps(px + i), vcx);
+        __m128 dy = _mm_sub_ps(_mm_loadu_ps(py + i), vcy);
+        _mm_storeu_ps(td + i, _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+    }
+#else
+    for (int i = 0; i < m; ++i) {
+        float dx = px[i] - cx, dy = py[i] - cy;
+        td[i] = dx * dx + dy * dy;
+    }
+#endif
+    uint32_t *restrict list = s->proxy;
+    float *restrict dist = s->dist_sq;
+    for (int i = 0; i < m; ++i) {
+        list[n] = begin + (uint32_t)i;
+        dist[n] = td[i];
+        n += td[i] < r2;
+    }
+    return n;
+}
+
 int steer__gather_neighbours(eval_ctx *ctx, float radius)
 {
     if (ctx->gathered_radius >= radius) return ctx->neighbour_count;
@@ -69,23 +112,25 @@ int steer__gather_neighbours(eval_ctx *ctx, float radius)
     eval_scratch *s = ctx->scratch;
     const float cx = ctx->me.position.x, cy = ctx->me.position.y;
     const float r2 = radius * radius;
-    const uint32_t self = ctx->self_proxy;
-    uint32_t *list = s->proxy;
-    float *dist = s->dist_sq;
+    uint32_t ranges[64][2];
+    int count = steer__grid_ranges(g, ctx->me.position, radius, ranges, 64);
+    if (count < 0) {
+        // a disc wider than the table: every agent is a candidate
+        count = 1;
+        ranges[0][0] = 0;
+        ranges[0][1] = (uint32_t)g->count;
+    }
     int n = 0;
-    grid_cursor c;
-    uint32_t begin, end;
-    steer__grid_cursor_init(g, &c, ctx->me.position, radius);
-    while (steer__grid_cursor_next(g, &c, &begin, &end)) {
-        // Branch-free compaction: about a third of the candidates are in
-        // range in no predictable pattern, so a branch per candidate would
-        // mispredict (PERFORMANCE.md); write always, advance conditionally.
-        for (uint32_t k = begin; k < end; ++k) {
-            float dx = g->x[k] - cx, dy = g->y[k] - cy;
-            float d2 = dx * dx + dy * dy;
-            list[n] = k;
-            dist[n] = d2;
-            n += (d2 < r2) & (k != self);
+    for (int i = 0; i < count; ++i) n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, n);
+    // the agent itself was kept (distance 0): take it out, keeping the order
+    for (int j = 0; j < n; ++j) {
+        if (s->proxy[j] == ctx->self_proxy) {
+            for (int k = j + 1; k < n; ++k) {
+                s->proxy[k - 1] = s->proxy[k];
+                s->dist_sq[k - 1] = s->dist_sq[k];
+            }
+            --n;
+            break;
         }
     }
     ctx->neighbour_count = n;

@@ -16,24 +16,32 @@ static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
 {
     const float r = d->radius, r2 = r * r;
     const int n = steer__gather_neighbours(ctx, r);
+    const eval_scratch *sc = ctx->scratch;
     const neighbour_grid *g = &ctx->w->grid;
-    const uint32_t *list = ctx->scratch->proxy;
-    const float *dist = ctx->scratch->dist_sq;
+    const float cx = ctx->me.position.x, cy = ctx->me.position.y;
     const float max_acc = ctx->lim.max_acceleration;
     const bool linear_law = d->law == STEER_LAW_LINEAR;
+    const float k_decay = d->decay_coefficient;
     float lx = 0.0f, ly = 0.0f;
     bool any = false;
     for (int j = 0; j < n; ++j) {
-        float d2 = dist[j];
+        float d2 = sc->dist_sq[j];
         if (!(d2 < r2)) continue; // gathered for a wider behaviour
-        uint32_t k = list[j];
-        float dx = ctx->me.position.x - g->x[k], dy = ctx->me.position.y - g->y[k];
-        float distance = sqrtf(d2);
+        if (d2 == 0.0f) {
+            // same point: no direction to flee along, use the tie-break axis
+            steer_vec2 dir = tie_break(ctx, sc->proxy[j]);
+            lx += max_acc * dir.x;
+            ly += max_acc * dir.y;
+            any = true;
+            continue;
+        }
+        float inv = 1.0f / sqrtf(d2);
         // separation strength: the notes' two laws
-        float strength = linear_law ? max_acc * (r - distance) / r : steer_minf(d->decay_coefficient / d2, max_acc);
-        steer_vec2 dir = distance > 0.0f ? steer_v2(dx / distance, dy / distance) : tie_break(ctx, k);
-        lx += strength * dir.x;
-        ly += strength * dir.y;
+        float strength = linear_law ? max_acc * (r - d2 * inv) / r : steer_minf(k_decay * (inv * inv), max_acc);
+        // direction away from the neighbour, unit
+        uint32_t k = sc->proxy[j];
+        lx += strength * ((cx - g->x[k]) * inv);
+        ly += strength * ((cy - g->y[k]) * inv);
         any = true;
     }
     if (!any) return false;
@@ -47,27 +55,27 @@ static bool cohesion_or_alignment(eval_ctx *ctx, const steer_behaviour_def *d, s
     const float r = d->radius, r2 = r * r;
     const int n = steer__gather_neighbours(ctx, r);
     const neighbour_grid *g = &ctx->w->grid;
-    const uint32_t *list = ctx->scratch->proxy;
-    const float *dist = ctx->scratch->dist_sq;
+    const eval_scratch *sc = ctx->scratch;
     const bool cohesion = d->type == STEER_COHESION;
+    // cohesion averages positions, alignment velocities
     const float *ax = cohesion ? g->x : g->vx, *ay = cohesion ? g->y : g->vy;
     float sx = 0.0f, sy = 0.0f;
     int count = 0;
     for (int j = 0; j < n; ++j) {
-        if (!(dist[j] < r2)) continue;
-        uint32_t k = list[j];
+        if (!(sc->dist_sq[j] < r2)) continue;
+        uint32_t k = sc->proxy[j];
         sx += ax[k];
         sy += ay[k];
         ++count;
     }
     if (count == 0) return false;
     steer_vec2 mean = steer_v2(sx / (float)count, sy / (float)count);
+    if (cohesion) mean = steer_sub(mean, ctx->me.position); // offset to the centre
     const float max_acc = ctx->lim.max_acceleration;
     if (cohesion) {
-        // towards the neighbours' centre of mass, at full acceleration from
-        // the edge of the radius and proportionally less closer in
-        steer_vec2 to_centre = steer_sub(mean, ctx->me.position);
-        out->linear = steer_clamp_length(steer_scale(to_centre, max_acc / r), max_acc);
+        // towards the neighbours' centre of mass (mean is the offset to it),
+        // at full acceleration from the edge of the radius, less closer in
+        out->linear = steer_clamp_length(steer_scale(mean, max_acc / r), max_acc);
     } else {
         // velocity matching with the neighbours' mean velocity
         steer_vec2 linear = steer_scale(steer_sub(mean, ctx->me.velocity), 1.0f / d->time_to_target);

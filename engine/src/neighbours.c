@@ -20,7 +20,8 @@ static int ceil_log2(uint32_t n)
 
 bool steer__grid_reserve(neighbour_grid *g, int capacity)
 {
-    size_t n = (size_t)capacity;
+    // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
+    size_t n = (size_t)capacity + STEER_GRID_PAD;
 #define GROW(field)                                                             \
     do {                                                                        \
         void *p = steer__realloc(g->field, sizeof *g->field * n);               \
@@ -68,10 +69,12 @@ void steer__grid_free(neighbour_grid *g)
 // inside int range (they only cost precision of the bucketing, never results).
 static inline int32_t cell_coord(float v, float inv_cell)
 {
-    float c = floorf(v * inv_cell);
+    float c = v * inv_cell;
     if (c > 1.0e9f) c = 1.0e9f;
     if (c < -1.0e9f) c = -1.0e9f;
-    return (int32_t)c;
+    // floor without a libm call: truncate, then step down for negatives
+    int32_t i = (int32_t)c;
+    return i - ((float)i > c);
 }
 
 static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32_t cy)
@@ -115,6 +118,14 @@ void steer__grid_update(steer_world *w)
             g->agent[j] = a;
         }
     }
+    // Storage far from grid order costs a cache miss per agent at large
+    // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
+    // order is out of sequence, move the agents themselves into grid order.
+    if (w->stepping && n > 1024) {
+        int breaks = 0;
+        for (int k = 1; k < n; ++k) breaks += g->agent[k] != g->agent[k - 1] + 1;
+        if (breaks > n / 4) steer__world_reorder(w, g->agent);
+    }
     for (int k = 0; k < n; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
@@ -124,6 +135,7 @@ void steer__grid_update(steer_world *w)
         g->vy[k] = s->velocity.y;
         g->proxy_of[a] = (uint32_t)k;
     }
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = 0.0f;
     g->count = n;
     g->dirty = false;
 }
@@ -152,23 +164,57 @@ bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *
         *end = (uint32_t)g->count;
         return g->count > 0;
     }
-    for (;;) {
-        if (c->cy > c->y1) {
-            c->done = true;
-            return false;
+    // A run of cells along a row maps to consecutive buckets (until the
+    // table wraps), which are one contiguous range of proxies.
+    const uint32_t wmask = (1u << g->width_bits) - 1u;
+    while (c->cy <= c->y1) {
+        uint32_t first = bucket_of_cell(g, c->cx, c->cy);
+        uint32_t last = first;
+        while (c->cx < c->x1 && (((uint32_t)c->cx + 1u) & wmask) != 0) {
+            ++c->cx;
+            ++last;
         }
-        uint32_t b = bucket_of_cell(g, c->cx, c->cy);
         if (c->cx < c->x1) {
             ++c->cx;
         } else {
             c->cx = c->x0;
             ++c->cy;
         }
-        uint32_t lo = g->bucket_start[b], hi = g->bucket_start[b + 1];
+        uint32_t lo = g->bucket_start[first], hi = g->bucket_start[last + 1];
         if (lo < hi) {
             *begin = lo;
             *end = hi;
             return true;
         }
     }
+    c->done = true;
+    return false;
+}
+
+int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius, uint32_t ranges[][2], int max)
+{
+    int32_t x0 = cell_coord(center.x - radius, g->inv_cell), x1 = cell_coord(center.x + radius, g->inv_cell);
+    int32_t y0 = cell_coord(center.y - radius, g->inv_cell), y1 = cell_coord(center.y + radius, g->inv_cell);
+    const int64_t width = (int64_t)1 << g->width_bits;
+    const int64_t height = (int64_t)(g->bucket_mask + 1u) >> g->width_bits;
+    if ((int64_t)x1 - x0 >= width || (int64_t)y1 - y0 >= height) return -1;
+    const uint32_t wmask = (uint32_t)width - 1u;
+    int n = 0;
+    for (int32_t cy = y0; cy <= y1; ++cy) {
+        // cells x0..x1 of a row are consecutive buckets, split where the table wraps
+        int32_t cx = x0;
+        while (cx <= x1) {
+            uint32_t first = bucket_of_cell(g, cx, cy);
+            int32_t to_wrap = (int32_t)(wmask - ((uint32_t)cx & wmask));
+            int32_t run = x1 - cx < to_wrap ? x1 - cx : to_wrap;
+            uint32_t lo = g->bucket_start[first], hi = g->bucket_start[first + (uint32_t)run + 1u];
+            cx += run + 1;
+            if (lo == hi) continue;
+            if (n == max) return -1;
+            ranges[n][0] = lo;
+            ranges[n][1] = hi;
+            ++n;
+        }
+    }
+    return n;
 }

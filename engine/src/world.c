@@ -32,6 +32,9 @@ static bool world_reserve(steer_world *w, int capacity)
     GROW(flags);
     GROW(user_data);
 #undef GROW
+    void *buf = steer__realloc(w->reorder_buffer, sizeof(agent_memory) * n);
+    if (buf == NULL) return false;
+    w->reorder_buffer = buf;
     if (!steer__grid_reserve(&w->grid, capacity)) return false;
     if (!steer__scratch_reserve(w->scratch, capacity)) return false;
     w->capacity = capacity;
@@ -81,6 +84,7 @@ void steer_world_destroy(steer_world *w)
     steer__free(w->slot_of);
     steer__free(w->flags);
     steer__free(w->user_data);
+    steer__free(w->reorder_buffer);
     steer__free(w);
 }
 
@@ -221,6 +225,32 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     s->dense = w->free_slot;
     w->free_slot = id.index;
     w->grid.dirty = true;
+}
+
+void steer__world_reorder(steer_world *w, uint32_t *order)
+{
+    const int n = w->count;
+#define PERMUTE(field, type)                                                    \
+    do {                                                                        \
+        type *tmp = w->reorder_buffer;                                          \
+        for (int k = 0; k < n; ++k) tmp[k] = w->field[order[k]];              \
+        memcpy(w->field, tmp, sizeof tmp[0] * (size_t)n);                      \
+    } while (0)
+    PERMUTE(state, steer_kinematic);
+    PERMUTE(limits, steer_limits);
+    PERMUTE(behaviour, steer_behaviour *);
+    PERMUTE(out, steer_steering);
+    PERMUTE(memory, agent_memory);
+    PERMUTE(rng, uint64_t);
+    PERMUTE(key, uint64_t);
+    PERMUTE(slot_of, uint32_t);
+    PERMUTE(flags, uint8_t);
+    PERMUTE(user_data, void *);
+#undef PERMUTE
+    for (int k = 0; k < n; ++k) {
+        w->slots[w->slot_of[k]].dense = (uint32_t)k;
+        order[k] = (uint32_t)k;
+    }
 }
 
 /* ---- step --------------------------------------------------------------------- */
