@@ -94,7 +94,7 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
     const uint32_t *list = ctx->scratch->proxy;
     const float *dist = ctx->scratch->dist_sq;
     const steer_vec2 heading = steer_heading(ctx->me.orientation);
-    float shortest = INFINITY, first_min_sep = 0.0f, first_distance = 0.0f, first_radius = 0.0f;
+    float shortest = INFINITY, first_distance = 0.0f, first_radius = 0.0f;
     steer_vec2 first_pos = {0, 0}, first_vel = {0, 0};
     bool found = false;
     for (int j = 0; j < n; ++j) {
@@ -124,7 +124,6 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
         if (t < 0.0f || t >= shortest) continue;
         // react to the neighbour whose closest approach comes first
         shortest = t;
-        first_min_sep = min_sep;
         first_distance = distance;
         first_radius = collide;
         first_pos = rel_pos;
@@ -133,11 +132,12 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
     }
     if (!found) return false;
     steer_vec2 away;
-    if (first_min_sep <= 0.0f || first_distance < first_radius) {
+    if (first_distance < first_radius) {
         // colliding now: move away from where the other is
         away = steer_neg(first_pos);
     } else {
-        // move away from where the other will be at closest approach
+        // move away from where the other will be at closest approach; an
+        // exact hit (separation 0) leaves no direction and keeps right below
         away = steer_neg(steer_mul_add(first_pos, first_vel, shortest));
     }
     if (steer_length_sq(away) <= 1e-12f * steer_maxf(steer_length_sq(first_pos), 1.0f)) {
