@@ -1,0 +1,167 @@
+// laux.c: value checkers and error messages shared by the binding files.
+#include "laux.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *laux_describe(lua_State *L, int idx)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) return lua_pushfstring(L, "%I", (LUAI_UACINT)lua_tointeger(L, idx));
+        {
+            double v = lua_tonumber(L, idx);
+            if (isnan(v)) return lua_pushliteral(L, "nan");
+            if (isinf(v)) return lua_pushstring(L, v > 0 ? "inf" : "-inf");
+            return lua_pushfstring(L, "%f", (LUAI_UACNUMBER)v);
+        }
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        if (n <= 40) return lua_pushfstring(L, "'%s'", s);
+        char head[41];
+        memcpy(head, s, 37);
+        head[37] = '\0';
+        return lua_pushfstring(L, "'%s...'", head);
+    }
+    case LUA_TBOOLEAN: return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+    default: return lua_pushstring(L, luaL_typename(L, idx));
+    }
+}
+
+static int raise(lua_State *L, laux_where w, const char *what)
+{
+    if (w.tname != NULL) return luaL_error(L, "bad property '%s' of %s (%s)", w.field, w.tname, what);
+    if (w.field != NULL) what = lua_pushfstring(L, "field '%s' %s", w.field, what);
+    return luaL_argerror(L, w.arg, what);
+}
+
+int laux_error(lua_State *L, laux_where w, const char *phrase, int vidx)
+{
+    vidx = lua_absindex(L, vidx);
+    const char *got = laux_describe(L, vidx);
+    return raise(L, w, lua_pushfstring(L, "%s, got %s", phrase, got));
+}
+
+int laux_error_plain(lua_State *L, laux_where w, const char *phrase) { return raise(L, w, phrase); }
+
+int laux_unknown_field(lua_State *L, int arg, int kidx)
+{
+    if (lua_type(L, kidx) == LUA_TSTRING)
+        return luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", lua_tostring(L, kidx)));
+    const char *k = laux_describe(L, kidx);
+    return luaL_argerror(L, arg, lua_pushfstring(L, "unknown field [%s]", k));
+}
+
+double laux_number(lua_State *L, laux_where w, int vidx, laux_rule rule)
+{
+    vidx = lua_absindex(L, vidx);
+    if (lua_type(L, vidx) != LUA_TNUMBER) {
+        const char *expected = rule == LAUX_POSITIVE      ? "must be a positive number"
+                               : rule == LAUX_FINITE      ? "must be a number"
+                                                          : "must be a non-negative number";
+        return laux_error(L, w, expected, vidx);
+    }
+    double v = lua_tonumber(L, vidx);
+    // beyond the float range a value would become an infinity in the engine
+    if (!isfinite(v) || v > FLT_MAX || v < -FLT_MAX) return laux_error(L, w, "must be a finite number", vidx);
+    switch (rule) {
+    case LAUX_FINITE: break;
+    case LAUX_NONNEGATIVE:
+        if (v < 0.0) laux_error(L, w, "must be a non-negative number", vidx);
+        break;
+    case LAUX_POSITIVE:
+        if (!(v > 0.0)) laux_error(L, w, "must be a positive number", vidx);
+        break;
+    case LAUX_LIMIT:
+        if (v < 0.0) laux_error(L, w, "must be a non-negative number", vidx);
+        if (v > 1e30) laux_error(L, w, "must be at most 1e30", vidx);
+        break;
+    }
+    return v;
+}
+
+float laux_check_float(lua_State *L, int arg, laux_rule rule)
+{
+    luaL_checknumber(L, arg);
+    if (lua_type(L, arg) != LUA_TNUMBER) { // a numeric string: convert in place
+        lua_pushnumber(L, lua_tonumber(L, arg));
+        lua_replace(L, arg);
+    }
+    return (float)laux_number(L, laux_arg(arg), arg, rule);
+}
+
+bool laux_boolean(lua_State *L, laux_where w, int vidx)
+{
+    vidx = lua_absindex(L, vidx);
+    if (lua_type(L, vidx) != LUA_TBOOLEAN) laux_error(L, w, "must be a boolean", vidx);
+    return lua_toboolean(L, vidx) != 0;
+}
+
+int laux_enum(lua_State *L, laux_where w, int vidx, const char *const *choices)
+{
+    vidx = lua_absindex(L, vidx);
+    const char *s = lua_type(L, vidx) == LUA_TSTRING ? lua_tostring(L, vidx) : NULL;
+    int n = 0;
+    for (; choices[n] != NULL; ++n) {
+        if (s != NULL && strcmp(s, choices[n]) == 0) return n;
+    }
+    // "must be one of 'single', 'whiskers', 'parallel'"
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, "must be one of ");
+    for (int i = 0; i < n; ++i) {
+        if (i > 0) luaL_addstring(&b, ", ");
+        luaL_addchar(&b, '\'');
+        luaL_addstring(&b, choices[i]);
+        luaL_addchar(&b, '\'');
+    }
+    luaL_pushresult(&b);
+    return laux_error(L, w, lua_tostring(L, -1), vidx);
+}
+
+void laux_point(lua_State *L, laux_where w, int vidx, float *x, float *y)
+{
+    vidx = lua_absindex(L, vidx);
+    if (lua_type(L, vidx) != LUA_TTABLE) laux_error(L, w, "must be a point {x, y}", vidx);
+    int tx = lua_rawgeti(L, vidx, 1);
+    int ty = lua_rawgeti(L, vidx, 2);
+    if (tx == LUA_TNIL && ty == LUA_TNIL) {
+        lua_pop(L, 2);
+        lua_getfield(L, vidx, "x");
+        lua_getfield(L, vidx, "y");
+    }
+    if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER)
+        laux_error_plain(L, w, "must be a point {x, y} of two numbers");
+    double vx = lua_tonumber(L, -2), vy = lua_tonumber(L, -1);
+    if (!isfinite(vx) || !isfinite(vy) || fabs(vx) > FLT_MAX || fabs(vy) > FLT_MAX)
+        laux_error_plain(L, w, "must be a point of finite numbers");
+    *x = (float)vx;
+    *y = (float)vy;
+    lua_pop(L, 2);
+}
+
+double laux_float_value(float value)
+{
+    if (!isfinite(value)) return (double)value;
+    char buf[32];
+    for (int digits = 6; digits <= 9; ++digits) {
+        snprintf(buf, sizeof buf, "%.*g", digits, (double)value);
+        if (strtof(buf, NULL) == value) return strtod(buf, NULL);
+    }
+    return (double)value;
+}
+
+void laux_push_float(lua_State *L, float value) { lua_pushnumber(L, (lua_Number)laux_float_value(value)); }
+
+void laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods)
+{
+    luaL_newmetatable(L, tname);
+    luaL_setfuncs(L, metamethods, 0);
+    // locked: getmetatable() from Lua gives the class name
+    lua_pushstring(L, tname);
+    lua_setfield(L, -2, "__metatable");
+}

@@ -1,0 +1,114 @@
+// wrap_shape.c: steer.Shape, a static shape of a world (walls, circles,
+// boxes, polygons). A proxy borrows the shape's id; the world owns the shape.
+#include "bind.h"
+
+#include <string.h>
+
+static const char *const shape_type_names[] = {"segment", "polyline", "circle", "box", "polygon", NULL};
+
+void steer_lua__push_shape(lua_State *L, int core_idx, steer_shape_id id)
+{
+    core_idx = lua_absindex(L, core_idx);
+    lshape *s = lua_newuserdatauv(L, sizeof *s, 1);
+    s->core = lua_touserdata(L, core_idx);
+    s->id = id;
+    lua_pushvalue(L, core_idx);
+    lua_setiuservalue(L, -2, 1);
+    luaL_setmetatable(L, STEER_LUA_SHAPE);
+}
+
+static lshape *check_shape(lua_State *L, int arg)
+{
+    lshape *s = luaL_checkudata(L, arg, STEER_LUA_SHAPE);
+    if (s->core->world == NULL) luaL_error(L, "attempt to use a shape of a closed world");
+    if (!steer_shape_is_valid(s->core->world, s->id)) luaL_error(L, "attempt to use a removed shape");
+    return s;
+}
+
+// shape:remove(): the shape leaves its world
+static int shape_remove(lua_State *L)
+{
+    lshape *s = check_shape(L, 1);
+    steer_lua__check_mutable(L, s->core);
+    steer_shape_destroy(s->core->world, s->id);
+    return 0;
+}
+
+// shape:alive() -> false once removed or its world closed
+static int shape_alive(lua_State *L)
+{
+    lshape *s = luaL_checkudata(L, 1, STEER_LUA_SHAPE);
+    lua_pushboolean(L, s->core->world != NULL && steer_shape_is_valid(s->core->world, s->id));
+    return 1;
+}
+
+// shape:set_category(bits): tested against a ray filter's mask (default 1)
+static int shape_set_category(lua_State *L)
+{
+    lshape *s = check_shape(L, 1);
+    lua_Integer bits = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, bits >= 0 && bits <= 0xFFFFFFFF, 2, "must be a 32-bit mask");
+    steer_lua__check_mutable(L, s->core);
+    steer_shape_set_category(s->core->world, s->id, (uint32_t)bits);
+    return 0;
+}
+
+// shape.type: "segment", "polyline", "circle", "box" or "polygon"
+static int shape_index(lua_State *L)
+{
+    luaL_checkudata(L, 1, STEER_LUA_SHAPE);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    const char *k = lua_tostring(L, 2);
+    if (k == NULL || strcmp(k, "type") != 0)
+        return luaL_error(L, "steer.Shape has no property '%s'", luaL_tolstring(L, 2, NULL));
+    lshape *s = check_shape(L, 1);
+    lua_pushstring(L, shape_type_names[steer_shape_get_type(s->core->world, s->id)]);
+    return 1;
+}
+
+static int shape_newindex(lua_State *L)
+{
+    luaL_checkudata(L, 1, STEER_LUA_SHAPE);
+    return luaL_error(L, "steer.Shape has no writable property '%s'", luaL_tolstring(L, 2, NULL));
+}
+
+static int shape_eq(lua_State *L)
+{
+    lshape *a = luaL_testudata(L, 1, STEER_LUA_SHAPE), *b = luaL_testudata(L, 2, STEER_LUA_SHAPE);
+    lua_pushboolean(L, a != NULL && b != NULL && a->core == b->core && steer_shape_id_equal(a->id, b->id));
+    return 1;
+}
+
+static int shape_tostring(lua_State *L)
+{
+    lshape *s = luaL_checkudata(L, 1, STEER_LUA_SHAPE);
+    if (s->core->world == NULL || !steer_shape_is_valid(s->core->world, s->id))
+        lua_pushliteral(L, "steer.Shape{removed}");
+    else
+        lua_pushfstring(L, "steer.Shape{%s}", shape_type_names[steer_shape_get_type(s->core->world, s->id)]);
+    return 1;
+}
+
+static const luaL_Reg shape_methods[] = {
+    {"alive", shape_alive},
+    {"remove", shape_remove},
+    {"set_category", shape_set_category},
+    {NULL, NULL},
+};
+
+static const luaL_Reg shape_meta[] = {
+    {"__newindex", shape_newindex},
+    {"__eq", shape_eq},
+    {"__tostring", shape_tostring},
+    {NULL, NULL},
+};
+
+void steer_lua__open_shape(lua_State *L)
+{
+    laux_new_class(L, STEER_LUA_SHAPE, shape_meta);
+    luaL_newlib(L, shape_methods);
+    lua_pushcclosure(L, shape_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+}
