@@ -189,6 +189,8 @@ bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
 steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
 /// Category bits tested against a ray filter's mask (default 1).
 void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
+/// The shape's category bits (0 for a stale id, with an assert).
+uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
 int steer_world_shape_count(const steer_world *world);
 
 /// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance

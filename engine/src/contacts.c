@@ -1,0 +1,113 @@
+// contacts.c: closest points on shapes, and the optional contact resolution
+// after integration (world.resolve_contacts, off by default).
+#include "geometry.h"
+
+/// Passes of contact resolution per agent (a corner needs two).
+enum { CONTACT_PASSES = 4 };
+
+static float closest_segment(steer_vec2 a, steer_vec2 b, steer_vec2 n, steer_vec2 p, steer_vec2 *point,
+                             steer_vec2 *normal)
+{
+    steer_vec2 e = steer_sub(b, a);
+    float t = steer_clampf(steer_dot(steer_sub(p, a), e) / steer_length_sq(e), 0.0f, 1.0f);
+    *point = steer_mul_add(a, e, t);
+    steer_vec2 d = steer_sub(p, *point);
+    float dist = steer_length(d);
+    *normal = dist > 0.0f ? steer_scale(d, 1.0f / dist) : n;
+    return dist;
+}
+
+// Signed distance to a convex outline (counter-clockwise, outward normals):
+// inside, the nearest edge's plane; outside, the nearest point of the edges.
+static float closest_outline(const steer_vec2 *v, const steer_vec2 *nrm, int count, steer_vec2 p,
+                             steer_vec2 *point, steer_vec2 *normal)
+{
+    float sep = -INFINITY;
+    int face = 0;
+    for (int i = 0; i < count; ++i) {
+        float s = steer_dot(nrm[i], steer_sub(p, v[i]));
+        if (s > sep) sep = s, face = i;
+    }
+    if (sep <= 0.0f) {
+        *normal = nrm[face];
+        *point = steer_mul_add(p, nrm[face], -sep);
+        return sep;
+    }
+    float best = INFINITY;
+    for (int i = 0; i < count; ++i) {
+        steer_vec2 q, n;
+        float d = closest_segment(v[i], v[(i + 1) % count], nrm[i], p, &q, &n);
+        if (d < best) best = d, *point = q, *normal = n;
+    }
+    return best;
+}
+
+float steer__prim_closest(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p,
+                          steer_vec2 *point, steer_vec2 *normal)
+{
+    switch (prim->type) {
+    case PRIM_SEGMENT:
+        return closest_segment(steer_v2(prim->d[0], prim->d[1]), steer_v2(prim->d[2], prim->d[3]),
+                               steer_v2(prim->d[4], prim->d[5]), p, point, normal);
+    case PRIM_CIRCLE: {
+        steer_vec2 c = steer_v2(prim->d[0], prim->d[1]), f = steer_sub(p, c);
+        float len = steer_length(f);
+        // at the very centre any direction is the shortest way out: +y
+        *normal = len > 0.0f ? steer_scale(f, 1.0f / len) : steer_v2(0.0f, 1.0f);
+        *point = steer_mul_add(c, *normal, prim->d[2]);
+        return len - prim->d[2];
+    }
+    case PRIM_BOX: {
+        const float *d = prim->d;
+        steer_vec2 v[4] = {{d[0], d[1]}, {d[2], d[1]}, {d[2], d[3]}, {d[0], d[3]}};
+        steer_vec2 n[4] = {{0.0f, -1.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f}};
+        return closest_outline(v, n, 4, p, point, normal);
+    }
+    default:
+        return closest_outline(&g->verts[prim->first], &g->normals[prim->first], prim->count, p, point, normal);
+    }
+}
+
+/* ---- contact resolution ---------------------------------------------------------- */
+
+typedef struct contact_query {
+    const struct steer_geometry *g;
+    steer_vec2 p, v;
+    float radius;
+    float depth; ///< deepest penetration found (> 0)
+    steer_vec2 normal;
+} contact_query;
+
+static void contact_visit(const geo_prim *prim, void *context)
+{
+    contact_query *q = context;
+    steer_vec2 point, n;
+    float d = steer__prim_closest(q->g, prim, q->p, &point, &n);
+    if (prim->type == PRIM_SEGMENT && d == 0.0f) {
+        // centre on the wall: push back to the side it came from
+        if (steer_dot(q->v, n) > 0.0f) n = steer_neg(n);
+    }
+    float depth = q->radius - d;
+    if (depth > q->depth) q->depth = depth, q->normal = n;
+}
+
+void steer__resolve_contacts(steer_world *w)
+{
+    // Each agent is pushed out of static geometry on its own: the result
+    // does not depend on agent order.
+    if (steer__geometry_ready(w) == NULL) return;
+    for (int i = 0; i < w->count; ++i) {
+        float r = w->limits[i].radius;
+        steer_kinematic *s = &w->state[i];
+        for (int pass = 0; pass < CONTACT_PASSES; ++pass) {
+            contact_query q = {w->geometry, s->position, s->velocity, r, 0.0f, {0.0f, 0.0f}};
+            steer_vec2 ext = steer_v2(r, r);
+            steer__geometry_overlap(w, steer_sub(s->position, ext), steer_add(s->position, ext), contact_visit, &q);
+            if (q.depth <= 0.0f) break;
+            // out along the normal; velocity into the wall removed
+            s->position = steer_mul_add(s->position, q.normal, q.depth);
+            float into = steer_dot(s->velocity, q.normal);
+            if (into < 0.0f) s->velocity = steer_mul_add(s->velocity, q.normal, -into);
+        }
+    }
+}

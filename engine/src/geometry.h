@@ -1,0 +1,140 @@
+// geometry.h: static geometry internals shared by geometry.c (shapes and the
+// BVH), raycast.c (ray and circle casts), contacts.c and avoidance.c.
+//
+// A shape is made of primitives ("parts"): a segment, circle and box are one
+// part each, a polyline is one segment per link, a polygon one part. The
+// broadphase is a static bounding-volume hierarchy over the parts, rebuilt
+// (binned SAH, O(P log P)) on the first query after shapes changed; every
+// array it needs is reserved when shapes are added, so a rebuild inside a
+// step never allocates.
+#ifndef STEER_GEOMETRY_H
+#define STEER_GEOMETRY_H
+
+#include "core.h"
+
+enum { PRIM_SEGMENT, PRIM_CIRCLE, PRIM_BOX, PRIM_POLYGON };
+
+/// One primitive. Data by type:
+/// segment: a = (d0, d1), b = (d2, d3), unit normal (d4, d5) (left of a->b);
+/// circle: centre (d0, d1), radius d2; box: lower (d0, d1), upper (d2, d3);
+/// polygon: vertices and outward normals at verts[first .. first + count).
+typedef struct geo_prim {
+    uint8_t type;
+    uint8_t dead;      ///< its shape was removed (compacted on rebuild)
+    uint16_t count;    ///< polygon: vertex count
+    uint32_t category; ///< the shape's category bits
+    uint32_t shape;    ///< shape slot index
+    uint32_t part;     ///< index of the part inside its shape
+    uint32_t first;    ///< polygon: first vertex in the pool
+    float d[6];
+} geo_prim;
+
+/// BVH node: a leaf when count > 0 (parts leaf[child .. child + count)),
+/// else an inner node whose children are child and child + 1.
+typedef struct geo_node {
+    float lx, ly, ux, uy;
+    int32_t child;
+    int32_t count;
+} geo_node;
+
+typedef struct geo_slot {
+    uint32_t generation;
+    uint32_t first, count; ///< parts src[first .. first + count) while alive
+    uint32_t next_free;    ///< free list (slot index + 1) while dead
+    uint32_t category;
+    uint8_t type; ///< steer_shape_type
+    bool alive;
+} geo_slot;
+
+/// Parts covering more grid cells than this go to the grid's own BVH of
+/// large parts.
+#define GEO_GRID_SPAN 16
+
+/// A hierarchy and its parts in leaf order.
+typedef struct geo_bvh {
+    geo_prim *leaf;
+    geo_node *nodes;
+    int leaf_count, node_count;
+} geo_bvh;
+
+struct steer_geometry {
+    geo_slot *slots;
+    int slot_count, slot_capacity;
+    uint32_t free_slot;
+    int shape_count;
+
+    geo_prim *src; ///< parts by shape, in insertion order (holes marked dead)
+    int src_count, src_capacity, dead_count;
+    steer_vec2 *verts, *normals; ///< polygon pool
+    int vert_count, vert_capacity;
+
+    geo_bvh tree; ///< every part, valid when !dirty
+    // build scratch, reserved with src
+    uint32_t *order;
+    float *bounds; ///< 4 floats per part
+    int build_capacity;
+    bool dirty;
+
+    // Uniform grid over the small parts, used by rays when it pays (see
+    // build_grid in geometry.c): parts copied in cell order; the large parts
+    // in a BVH of their own.
+    bool use_grid;
+    bool grid_pending; ///< the grid needed memory during a step: retry outside
+    bool grid_off;     ///< tests and benchmarks: BVH only
+    float gx, gy, cell, inv_cell;
+    int gw, gh;
+    uint32_t *cell_start; ///< gw * gh + 1 entries
+    geo_prim *items;
+    int cell_capacity, item_capacity;
+    geo_bvh large;
+
+    // largest agent radius, cached for one step (agent casts)
+    uint64_t radius_step;
+    float max_radius;
+    bool radius_valid;
+};
+
+/// Depth bound of the hierarchy (forced median splits past it) and of the
+/// traversal stacks.
+#define GEO_MAX_DEPTH 96
+
+/// The world's geometry with its hierarchy up to date (NULL when no shapes).
+struct steer_geometry *steer__geometry_ready(steer_world *w);
+
+/// A ray prepared for casting: unit direction and its safe inverse.
+typedef struct geo_ray {
+    steer_vec2 origin, dir;
+    float inv_x, inv_y;
+    float radius; ///< swept circle radius (0: a ray)
+} geo_ray;
+
+/// Ray (radius 0) or swept circle against one part: the first contact
+/// distance in [0, max] and the normal; false if none. The ray's edge-case
+/// rules are in docs/geometry.md. A swept circle that starts touching or
+/// inside a part reports a contact at 0 with the part's outward normal when
+/// it moves into the part, and nothing when it moves away or along it.
+bool steer__prim_cast(const struct steer_geometry *g, const geo_prim *p, const geo_ray *r, float max,
+                      float *distance, steer_vec2 *normal);
+
+/// Closest-hit cast of a ray (radius 0) or a swept circle over shapes only
+/// (agents excluded); used by obstacle_avoidance. Normalises direction.
+bool steer__geometry_cast(steer_world *w, steer_vec2 origin, steer_vec2 direction, float radius,
+                          float max_distance, uint32_t mask, steer_ray_hit *hit);
+
+/// Brute-force closest hit over every live part (tests and checks).
+bool steer__geometry_cast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction,
+                                float max_distance, uint32_t mask, steer_ray_hit *hit);
+
+/// Visit the parts whose (fattened) box overlaps [lower, upper].
+typedef void geo_overlap_fn(const geo_prim *p, void *context);
+void steer__geometry_overlap(steer_world *w, steer_vec2 lower, steer_vec2 upper,
+                             geo_overlap_fn *fn, void *context);
+
+/// Signed distance from p to a part (negative inside a solid part), the
+/// closest point of its boundary and the unit outward normal there (from the
+/// part towards p when outside). On a wall, the normal is the wall's left
+/// normal; callers choose the side.
+float steer__prim_closest(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p,
+                          steer_vec2 *point, steer_vec2 *normal);
+
+#endif

@@ -1,0 +1,551 @@
+// raycast.c: ray casts against static shapes (through the BVH) and agents
+// (through the neighbour grid), and the swept-circle cast of obstacle
+// avoidance.
+//
+// Every cast answers the same question: the first contact at a distance s in
+// [0, max_distance] along the unit direction. Ties in distance are broken by
+// a key (shapes before agents, then shape slot, then part), so the hierarchy
+// and a brute-force scan give the same answer, and raycast_all can visit the
+// hits in a total order without a buffer (each visit is a new closest-hit
+// query above the last one). Exact answers for the edge cases (origin inside,
+// grazing, collinear, zero length) are listed in docs/geometry.md.
+#include "geometry.h"
+
+#define KEY_AGENT (1ull << 62)
+#define KEY_NONE UINT64_MAX
+
+static inline uint64_t prim_key(const geo_prim *p) { return ((uint64_t)p->shape << 24) | p->part; }
+
+/* ---- one part ----------------------------------------------------------------- */
+
+// Ray against a segment a-b (left normal n). Collinear: the nearer end, or
+// the origin when it lies on the segment, with the normal against the ray.
+static bool ray_segment(steer_vec2 o, steer_vec2 u, float max, steer_vec2 a, steer_vec2 b,
+                        steer_vec2 n, float *s_out, steer_vec2 *n_out)
+{
+    steer_vec2 e = steer_sub(b, a), ao = steer_sub(a, o);
+    float denom = steer_cross(u, e);
+    if (denom == 0.0f) {
+        if (steer_cross(ao, u) != 0.0f) return false; // parallel, off the line
+        float sa = steer_dot(ao, u), sb = steer_dot(steer_sub(b, o), u);
+        if (steer_maxf(sa, sb) < 0.0f) return false;
+        float s = steer_maxf(steer_minf(sa, sb), 0.0f);
+        if (s > max) return false;
+        *s_out = s;
+        *n_out = steer_neg(u);
+        return true;
+    }
+    // o + u s = a + e t, solved with cross products
+    float s = steer_cross(ao, e) / denom;
+    float t = steer_cross(ao, u) / denom;
+    if (!(s >= 0.0f && s <= max && t >= 0.0f && t <= 1.0f)) return false;
+    *s_out = s;
+    *n_out = steer_dot(n, u) > 0.0f ? steer_neg(n) : n;
+    return true;
+}
+
+// Ray against a solid disc. Origin strictly inside: s = 0, normal -u.
+// Tangent rays touch (normal perpendicular to the ray).
+static bool ray_circle(steer_vec2 o, steer_vec2 u, float max, steer_vec2 c, float r, float *s_out,
+                       steer_vec2 *n_out)
+{
+    steer_vec2 f = steer_sub(o, c);
+    float rr = r * r;
+    if (steer_length_sq(f) < rr) {
+        *s_out = 0.0f;
+        *n_out = steer_neg(u);
+        return true;
+    }
+    float b = steer_dot(f, u);
+    if (b > 0.0f) return false; // outside (or on it) and moving away
+    // perpendicular offset at the closest approach, then back along the ray
+    steer_vec2 q = steer_mul_add(f, u, -b);
+    float h2 = rr - steer_length_sq(q);
+    if (h2 < 0.0f) return false;
+    float s = steer_maxf(-b - sqrtf(h2), 0.0f);
+    if (s > max) return false;
+    *s_out = s;
+    *n_out = steer_scale(steer_add(f, steer_scale(u, s)), 1.0f / r);
+    return true;
+}
+
+// Ray against a convex polygon (counter-clockwise, outward normals). Origin
+// strictly inside: s = 0, normal -u. On the boundary and leaving: no hit. At
+// a vertex the entering edge listed first wins.
+static bool ray_polygon(steer_vec2 o, steer_vec2 u, float max, const steer_vec2 *v,
+                        const steer_vec2 *nrm, int count, float *s_out, steer_vec2 *n_out)
+{
+    float lower = -INFINITY, upper = INFINITY;
+    int index = -1;
+    bool inside = true;
+    for (int i = 0; i < count; ++i) {
+        // num > 0: the origin is behind edge i
+        float num = steer_dot(nrm[i], steer_sub(v[i], o));
+        float den = steer_dot(nrm[i], u);
+        inside = inside && num > 0.0f;
+        if (den == 0.0f) {
+            if (num < 0.0f) return false;
+            continue;
+        }
+        float t = num / den;
+        if (den < 0.0f) {
+            if (t > lower) lower = t, index = i;
+        } else if (t < upper) {
+            upper = t;
+        }
+        if (upper < lower) return false;
+    }
+    if (inside) {
+        *s_out = 0.0f;
+        *n_out = steer_neg(u);
+        return true;
+    }
+    if (index < 0 || lower < 0.0f || lower > max) return false;
+    *s_out = lower;
+    *n_out = nrm[index];
+    return true;
+}
+
+// Ray against a box: the polygon rules with slabs. At a corner, x wins.
+static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out, steer_vec2 *n_out)
+{
+    if (o.x > d[0] && o.x < d[2] && o.y > d[1] && o.y < d[3]) {
+        *s_out = 0.0f;
+        *n_out = steer_neg(u);
+        return true;
+    }
+    float enter = -INFINITY, leave = INFINITY;
+    steer_vec2 n = {0.0f, 0.0f};
+    if (u.x == 0.0f) {
+        if (o.x < d[0] || o.x > d[2]) return false;
+    } else {
+        float t1 = (d[0] - o.x) / u.x, t2 = (d[2] - o.x) / u.x;
+        enter = u.x > 0.0f ? t1 : t2;
+        leave = u.x > 0.0f ? t2 : t1;
+        n = steer_v2(u.x > 0.0f ? -1.0f : 1.0f, 0.0f);
+    }
+    if (u.y == 0.0f) {
+        if (o.y < d[1] || o.y > d[3]) return false;
+    } else {
+        float t1 = (d[1] - o.y) / u.y, t2 = (d[3] - o.y) / u.y;
+        float en = u.y > 0.0f ? t1 : t2, le = u.y > 0.0f ? t2 : t1;
+        if (en > enter) enter = en, n = steer_v2(0.0f, u.y > 0.0f ? -1.0f : 1.0f);
+        leave = steer_minf(leave, le);
+    }
+    if (enter > leave || enter < 0.0f || enter > max) return false;
+    *s_out = enter;
+    *n_out = n;
+    return true;
+}
+
+static void box_polygon(const float *d, steer_vec2 *v, steer_vec2 *n)
+{
+    v[0] = steer_v2(d[0], d[1]), v[1] = steer_v2(d[2], d[1]);
+    v[2] = steer_v2(d[2], d[3]), v[3] = steer_v2(d[0], d[3]);
+    n[0] = steer_v2(0.0f, -1.0f), n[1] = steer_v2(1.0f, 0.0f);
+    n[2] = steer_v2(0.0f, 1.0f), n[3] = steer_v2(-1.0f, 0.0f);
+}
+
+// Circle of radius R swept along a ray against a convex outline (a segment
+// is the 2-gon a, b): the outline grown by R is bounded by the edges pushed
+// out along their normals and by circles of radius R at the vertices; the
+// first of those the ray meets is the contact.
+static bool sweep_outline(steer_vec2 o, steer_vec2 u, float max, float R, const steer_vec2 *v,
+                          const steer_vec2 *nrm, int count, float *s_out, steer_vec2 *n_out)
+{
+    float best = INFINITY;
+    steer_vec2 bn = {0.0f, 0.0f};
+    for (int i = 0; i < count; ++i) {
+        float s;
+        steer_vec2 n;
+        if (steer_dot(nrm[i], u) < 0.0f) {
+            steer_vec2 a = steer_mul_add(v[i], nrm[i], R), b = steer_mul_add(v[(i + 1) % count], nrm[i], R);
+            if (ray_segment(o, u, max, a, b, nrm[i], &s, &n) && s < best) best = s, bn = nrm[i];
+        }
+        if (ray_circle(o, u, max, v[i], R, &s, &n) && s < best) best = s, bn = n;
+    }
+    if (best == INFINITY) return false;
+    *s_out = best;
+    *n_out = bn;
+    return true;
+}
+
+bool steer__prim_cast(const struct steer_geometry *g, const geo_prim *p, const geo_ray *r, float max,
+                      float *s, steer_vec2 *n)
+{
+    steer_vec2 o = r->origin, u = r->dir;
+    if (r->radius == 0.0f) {
+        switch (p->type) {
+        case PRIM_SEGMENT:
+            return ray_segment(o, u, max, steer_v2(p->d[0], p->d[1]), steer_v2(p->d[2], p->d[3]),
+                               steer_v2(p->d[4], p->d[5]), s, n);
+        case PRIM_CIRCLE: return ray_circle(o, u, max, steer_v2(p->d[0], p->d[1]), p->d[2], s, n);
+        case PRIM_BOX: return ray_box(o, u, max, p->d, s, n);
+        default: return ray_polygon(o, u, max, &g->verts[p->first], &g->normals[p->first], p->count, s, n);
+        }
+    }
+    // Already touching: a contact at 0 with the shape's normal if the motion
+    // goes into it; moving away or along it, this convex part cannot be met
+    // later (the distance to a convex set is convex along the line).
+    steer_vec2 point, normal;
+    if (steer__prim_closest(g, p, o, &point, &normal) < r->radius) {
+        if (p->type == PRIM_SEGMENT && steer_dot(normal, u) > 0.0f && steer_length_sq(steer_sub(o, point)) == 0.0f)
+            normal = steer_neg(normal);
+        if (steer_dot(normal, u) >= 0.0f) return false;
+        *s = 0.0f;
+        *n = normal;
+        return true;
+    }
+    steer_vec2 v[4], nrm[4];
+    switch (p->type) {
+    case PRIM_CIRCLE: return ray_circle(o, u, max, steer_v2(p->d[0], p->d[1]), p->d[2] + r->radius, s, n);
+    case PRIM_SEGMENT:
+        v[0] = steer_v2(p->d[0], p->d[1]), v[1] = steer_v2(p->d[2], p->d[3]);
+        nrm[0] = steer_v2(p->d[4], p->d[5]), nrm[1] = steer_neg(nrm[0]);
+        return sweep_outline(o, u, max, r->radius, v, nrm, 2, s, n);
+    case PRIM_BOX: box_polygon(p->d, v, nrm); return sweep_outline(o, u, max, r->radius, v, nrm, 4, s, n);
+    default:
+        return sweep_outline(o, u, max, r->radius, &g->verts[p->first], &g->normals[p->first], p->count, s, n);
+    }
+}
+
+/* ---- the closest-hit query ---------------------------------------------------------- */
+
+/// The best hit so far, above an optional lower bound (raycast_all).
+typedef struct cast_state {
+    geo_ray ray;
+    float clip;
+    uint32_t mask;
+    float best_s;
+    uint64_t best_key;
+    steer_vec2 best_n;
+    float low_s; ///< hits must come after (low_s, low_key); -inf for none
+    uint64_t low_key;
+} cast_state;
+
+static inline bool after_low(const cast_state *c, float s, uint64_t key)
+{
+    return s > c->low_s || (s == c->low_s && key > c->low_key);
+}
+
+static inline void offer(cast_state *c, float s, uint64_t key, steer_vec2 n)
+{
+    if ((s < c->best_s || (s == c->best_s && key < c->best_key)) && after_low(c, s, key)) {
+        c->best_s = s, c->best_key = key, c->best_n = n;
+    }
+}
+
+static inline float limit_of(const cast_state *c) { return steer_minf(c->clip, c->best_s); }
+
+// Slab test of a node grown by the sweep radius: the interval of the ray
+// inside it, clipped to [0, limit]. Boxes are fattened at build, so this is
+// conservative.
+static inline bool node_hit(const geo_node *n, const geo_ray *r, float limit, float *enter, float *leave)
+{
+    float tx1 = (n->lx - r->radius - r->origin.x) * r->inv_x;
+    float tx2 = (n->ux + r->radius - r->origin.x) * r->inv_x;
+    float ty1 = (n->ly - r->radius - r->origin.y) * r->inv_y;
+    float ty2 = (n->uy + r->radius - r->origin.y) * r->inv_y;
+    float t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
+    float t1 = steer_minf(steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2)), limit);
+    *enter = t0, *leave = t1;
+    return t0 <= t1;
+}
+
+static inline bool node_visit(const cast_state *c, const geo_node *n, float *enter)
+{
+    float leave;
+    if (!node_hit(n, &c->ray, limit_of(c), enter, &leave)) return false;
+    // every contact inside lies before the lower bound
+    return leave >= c->low_s;
+}
+
+static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_prim *parts, int count)
+{
+    for (int k = 0; k < count; ++k) {
+        const geo_prim *p = &parts[k];
+        if ((p->category & c->mask) == 0) continue;
+        float s;
+        steer_vec2 nrm;
+        if (steer__prim_cast(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
+    }
+}
+
+// Front-to-back traversal: the nearer child first, the farther one pushed
+// with its entry distance and skipped if the best hit is already closer.
+static void cast_tree(const struct steer_geometry *g, const geo_bvh *tree, cast_state *c)
+{
+    if (tree->leaf_count == 0) return;
+    int stack[GEO_MAX_DEPTH + 2];
+    float stack_t[GEO_MAX_DEPTH + 2];
+    int sp = 0, node = 0;
+    float t;
+    if (!node_visit(c, &tree->nodes[0], &t)) return;
+    for (;;) {
+        const geo_node *n = &tree->nodes[node];
+        if (n->count > 0) {
+            test_parts(g, c, &tree->leaf[n->child], n->count);
+        } else {
+            float t0, t1;
+            bool h0 = node_visit(c, &tree->nodes[n->child], &t0);
+            bool h1 = node_visit(c, &tree->nodes[n->child + 1], &t1);
+            if (h0 && h1) {
+                int near = t1 < t0 ? n->child + 1 : n->child;
+                stack[sp] = near == n->child ? n->child + 1 : n->child;
+                stack_t[sp++] = t1 < t0 ? t0 : t1;
+                node = near;
+                continue;
+            }
+            if (h0 || h1) {
+                node = h0 ? n->child : n->child + 1;
+                continue;
+            }
+        }
+        // pop the next subtree that can still beat the best hit
+        for (;;) {
+            if (sp == 0) return;
+            --sp;
+            if (stack_t[sp] <= limit_of(c)) break;
+        }
+        node = stack[sp];
+    }
+}
+
+// Rays through the uniform grid (Amanatides-Woo): cells in the order the
+// ray crosses them, stopping once the next cell starts past the best hit.
+// Parts' boxes are fattened, so rounding at cell borders loses nothing.
+static void cast_grid(const struct steer_geometry *g, cast_state *c)
+{
+    const geo_ray *r = &c->ray;
+    float x1 = g->gx + (float)g->gw * g->cell, y1 = g->gy + (float)g->gh * g->cell;
+    float tx1 = (g->gx - r->origin.x) * r->inv_x, tx2 = (x1 - r->origin.x) * r->inv_x;
+    float ty1 = (g->gy - r->origin.y) * r->inv_y, ty2 = (y1 - r->origin.y) * r->inv_y;
+    float t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
+    float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
+    if (t0 > steer_minf(t1, limit_of(c))) return;
+    steer_vec2 p = steer_mul_add(r->origin, r->dir, t0);
+    int cx = (int)((p.x - g->gx) * g->inv_cell), cy = (int)((p.y - g->gy) * g->inv_cell);
+    cx = cx < 0 ? 0 : (cx >= g->gw ? g->gw - 1 : cx);
+    cy = cy < 0 ? 0 : (cy >= g->gh ? g->gh - 1 : cy);
+    int sx = r->dir.x > 0.0f ? 1 : (r->dir.x < 0.0f ? -1 : 0);
+    int sy = r->dir.y > 0.0f ? 1 : (r->dir.y < 0.0f ? -1 : 0);
+    for (;;) {
+        int cell = cy * g->gw + cx;
+        uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
+        if (begin < end) test_parts(g, c, &g->items[begin], (int)(end - begin));
+        // distance to the next x and y borders, from the cell index (no drift)
+        float tx = sx == 0 ? INFINITY : (g->gx + (float)(cx + (sx > 0)) * g->cell - r->origin.x) * r->inv_x;
+        float ty = sy == 0 ? INFINITY : (g->gy + (float)(cy + (sy > 0)) * g->cell - r->origin.y) * r->inv_y;
+        float next = steer_minf(tx, ty), limit = limit_of(c);
+        if (next > limit + 1e-6f * (limit + 1.0f)) return;
+        if (tx < ty) {
+            cx += sx;
+            if (cx < 0 || cx >= g->gw) return;
+        } else {
+            cy += sy;
+            if (cy < 0 || cy >= g->gh) return;
+        }
+    }
+}
+
+static geo_ray make_ray(steer_vec2 origin, steer_vec2 unit, float radius)
+{
+    geo_ray r;
+    r.origin = origin;
+    r.dir = unit;
+    // a zero component gets a huge finite inverse: slabs stay NaN-free
+    r.inv_x = steer_absf(unit.x) > 1e-30f ? 1.0f / unit.x : 1e30f;
+    r.inv_y = steer_absf(unit.y) > 1e-30f ? 1.0f / unit.y : 1e30f;
+    r.radius = radius;
+    return r;
+}
+
+// Unit vector along a finite direction; false for the zero vector.
+static bool unit_of(steer_vec2 d, steer_vec2 *u)
+{
+    float len = steer_length(d);
+    if (!(len >= 1e-30f && isfinite(len))) {
+        // very small or very large: rescale first so the square stays finite
+        float m = steer_maxf(steer_absf(d.x), steer_absf(d.y));
+        if (m == 0.0f) return false;
+        d = steer_scale(d, 1.0f / m);
+        len = steer_length(d);
+    }
+    *u = steer_v2(d.x / len, d.y / len);
+    return true;
+}
+
+static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float radius, float max, uint32_t mask)
+{
+    c->ray = make_ray(origin, unit, radius);
+    c->clip = max;
+    c->mask = mask;
+    c->best_s = INFINITY;
+    c->best_key = KEY_NONE;
+    c->best_n = steer_v2(0.0f, 0.0f);
+    c->low_s = -INFINITY;
+    c->low_key = 0;
+}
+
+/* ---- agents ------------------------------------------------------------------------ */
+
+// Largest agent radius. Limits cannot change during a step, so the value is
+// cached for the step; outside a step it is recomputed (O(N)).
+static float max_agent_radius(steer_world *w)
+{
+    struct steer_geometry *g = w->geometry;
+    if (g != NULL && w->stepping && g->radius_valid && g->radius_step == w->steps) return g->max_radius;
+    float r = 0.0f;
+    for (int i = 0; i < w->count; ++i) r = steer_maxf(r, w->limits[i].radius);
+    if (g != NULL && w->stepping) g->max_radius = r, g->radius_step = w->steps, g->radius_valid = true;
+    return r;
+}
+
+// Agents as discs, through the neighbour grid: the buckets covering a disc
+// around the ray, grown by the largest radius.
+static void cast_agents(steer_world *w, cast_state *c, int ignore)
+{
+    steer__grid_update(w);
+    const neighbour_grid *g = &w->grid;
+    if (g->count == 0) return;
+    float reach = steer_minf(c->clip, 1e18f);
+    steer_vec2 mid = steer_mul_add(c->ray.origin, c->ray.dir, 0.5f * reach);
+    grid_cursor cur;
+    uint32_t begin, end;
+    steer__grid_cursor_init(g, &cur, mid, 0.5f * reach + max_agent_radius(w));
+    while (steer__grid_cursor_next(g, &cur, &begin, &end)) {
+        for (uint32_t k = begin; k < end; ++k) {
+            int a = (int)g->agent[k];
+            float r = w->limits[a].radius;
+            if (a == ignore || r <= 0.0f) continue;
+            float s;
+            steer_vec2 n;
+            if (ray_circle(c->ray.origin, c->ray.dir, limit_of(c), steer_v2(g->x[k], g->y[k]), r, &s, &n)) {
+                offer(c, s, KEY_AGENT | w->slot_of[a], n);
+            }
+        }
+    }
+}
+
+/* ---- queries ---------------------------------------------------------------------------- */
+
+static bool finish(steer_world *w, const cast_state *c, steer_ray_hit *hit)
+{
+    if (c->best_key == KEY_NONE) return false;
+    const struct steer_geometry *g = w->geometry;
+    hit->distance = c->best_s;
+    hit->normal = c->best_n;
+    hit->point = steer_mul_add(c->ray.origin, c->ray.dir, c->best_s);
+    hit->shape = steer_null_shape;
+    hit->agent = steer_null_agent;
+    if (c->best_key & KEY_AGENT) {
+        uint32_t slot = (uint32_t)(c->best_key & 0xFFFFFFFFu);
+        hit->agent = (steer_agent_id){slot + 1, w->slots[slot].generation};
+    } else {
+        uint32_t slot = (uint32_t)(c->best_key >> 24);
+        hit->shape = (steer_shape_id){slot + 1, g->slots[slot].generation};
+        // a swept circle touches the shape one radius short of its centre
+        if (c->ray.radius > 0.0f) hit->point = steer_mul_add(hit->point, c->best_n, -c->ray.radius);
+    }
+    return true;
+}
+
+static void run_query(steer_world *w, cast_state *c, const steer_ray_filter *f, int ignore)
+{
+    const struct steer_geometry *g = steer__geometry_ready(w);
+    if (g != NULL) {
+        if (g->use_grid && c->ray.radius == 0.0f) {
+            cast_grid(g, c);
+            cast_tree(g, &g->large, c);
+        } else {
+            cast_tree(g, &g->tree, c);
+        }
+    }
+    if (f != NULL && f->include_agents) cast_agents(w, c, ignore);
+}
+
+static bool check_ray(const steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance)
+{
+    if (!STEER_CHECK(w != NULL)) return false;
+    if (!STEER_CHECK(steer_vec2_is_finite(origin) && steer_vec2_is_finite(direction))) return false;
+    return STEER_CHECK(isfinite(max_distance) && max_distance >= 0.0f);
+}
+
+bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
+                         const steer_ray_filter *filter, steer_ray_hit *hit)
+{
+    if (!STEER_CHECK(hit != NULL)) return false;
+    memset(hit, 0, sizeof *hit);
+    if (!check_ray(w, origin, direction, max_distance)) return false;
+    steer_vec2 u;
+    if (!unit_of(direction, &u)) return false; // zero direction: no ray
+    steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
+    cast_state c;
+    init_state(&c, origin, u, 0.0f, max_distance, f.mask);
+    run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
+    return finish(w, &c, hit);
+}
+
+void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
+                             const steer_ray_filter *filter, steer_ray_fn *fn, void *context)
+{
+    if (!STEER_CHECK(fn != NULL)) return;
+    if (!check_ray(w, origin, direction, max_distance)) return;
+    steer_vec2 u;
+    if (!unit_of(direction, &u)) return;
+    steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
+    float clip = max_distance, low_s = -INFINITY;
+    uint64_t low_key = 0;
+    steer_shape_id last_shape = steer_null_shape;
+    float last_distance = -1.0f;
+    for (;;) {
+        // the next hit in (distance, key) order: a closest-hit query above
+        // the last one, so no buffer and no allocation
+        cast_state c;
+        init_state(&c, origin, u, 0.0f, clip, f.mask);
+        c.low_s = low_s, c.low_key = low_key;
+        run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
+        steer_ray_hit hit;
+        if (!finish(w, &c, &hit)) return;
+        low_s = c.best_s, low_key = c.best_key;
+        // a polyline's joint is one hit of the shape, not one per link
+        bool repeat = !steer_shape_id_is_null(hit.shape) && steer_shape_id_equal(hit.shape, last_shape) &&
+                      hit.distance == last_distance;
+        last_shape = hit.shape, last_distance = hit.distance;
+        if (repeat) continue;
+        float r = fn(&hit, context);
+        if (!STEER_CHECK(!isnan(r)) || r == 0.0f) return;
+        if (r > 0.0f) clip = steer_minf(clip, r);
+    }
+}
+
+bool steer__geometry_cast(steer_world *w, steer_vec2 origin, steer_vec2 direction, float radius,
+                          float max_distance, uint32_t mask, steer_ray_hit *hit)
+{
+    memset(hit, 0, sizeof *hit);
+    steer_vec2 u;
+    if (!unit_of(direction, &u)) return false;
+    cast_state c;
+    init_state(&c, origin, u, radius, max_distance, mask);
+    run_query(w, &c, NULL, -1);
+    return finish(w, &c, hit);
+}
+
+bool steer__geometry_cast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction,
+                                float max_distance, uint32_t mask, steer_ray_hit *hit)
+{
+    memset(hit, 0, sizeof *hit);
+    steer_vec2 u;
+    const struct steer_geometry *g = w->geometry;
+    if (g == NULL || !unit_of(direction, &u)) return false;
+    cast_state c;
+    init_state(&c, origin, u, 0.0f, max_distance, mask);
+    for (int i = 0; i < g->src_count; ++i) {
+        const geo_prim *p = &g->src[i];
+        if (p->dead || (p->category & mask) == 0) continue;
+        float s;
+        steer_vec2 n;
+        if (steer__prim_cast(g, p, &c.ray, limit_of(&c), &s, &n)) offer(&c, s, prim_key(p), n);
+    }
+    return finish(w, &c, hit);
+}
