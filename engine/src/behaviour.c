@@ -107,6 +107,12 @@ static double def_get_param(const steer_behaviour_def *d, const steer_param_info
     }
 }
 
+static bool has_overrides(const steer_behaviour_def *d)
+{
+    return d->max_speed >= 0.0f || d->max_acceleration >= 0.0f || d->max_rotation >= 0.0f ||
+           d->max_angular_acceleration >= 0.0f;
+}
+
 static bool uses_arrive_radii(steer_behaviour_type t) { return (ARRIVE_RADII & T(t)) != 0; }
 
 const char *steer_param_check(const steer_behaviour_def *def, const steer_param_info *p, double v,
@@ -186,6 +192,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     if (b == NULL) return NULL;
     b->refcount = 1;
     b->def = *def;
+    b->overrides = has_overrides(def);
     b->def.children = NULL;
     b->def.child_count = 0;
     b->children = NULL;
@@ -230,8 +237,10 @@ bool steer_behaviour_set_param(steer_behaviour *b, const steer_param_info *p, do
     char buf[128];
     if (!STEER_CHECK(b != NULL && p != NULL)) return false;
     steer_behaviour_def *d = &b->def;
-    if (p->kind == STEER_PARAM_LIMIT && v < 0.0) {
-        *float_field(d, p->offset) = -1.0f; // inherit the agent's limit
+    if (p->kind == STEER_PARAM_LIMIT) {
+        if (v >= 0.0 && !STEER_CHECK(steer_param_check(d, p, v, buf, sizeof buf) == NULL)) return false;
+        *float_field(d, p->offset) = v < 0.0 ? -1.0f : (float)v; // negative: inherit the agent's limit
+        b->overrides = has_overrides(d);
         return true;
     }
     if (p->kind == STEER_PARAM_OPTIONAL && v < -1.0) {

@@ -168,6 +168,19 @@ typedef struct eval_scratch {
     int capacity;
 } eval_scratch;
 
+/// What separation, cohesion and alignment need from the neighbours within
+/// a radius, summed in one pass (neighbour_sums.c).
+typedef struct neighbour_sums {
+    float radius; ///< < 0: not computed yet
+    int count;
+    float sum_dx, sum_dy; ///< sum of (neighbour position - agent position)
+    float sum_vx, sum_vy; ///< sum of neighbour velocities
+    bool has_separation;  ///< sep_* hold separation's sum for law/decay/max_acc
+    int law;
+    float decay, max_acc;
+    float sep_x, sep_y;
+} neighbour_sums;
+
 /// Everything a behaviour reads while evaluating one agent.
 typedef struct eval_ctx {
     steer_world *w;
@@ -181,13 +194,17 @@ typedef struct eval_ctx {
     int mem_cursor;       ///< next free float in mem
     uint64_t *rng;
     float overflow[2];    ///< memory for stateful behaviours past the slots
-    bool allow_callbacks;
     bool failed;          ///< a callback reported an error
     // neighbour cache: the last gather and its radius
     eval_scratch *scratch;
     int neighbour_count;
     float gathered_radius; ///< < 0: nothing gathered yet
+    neighbour_sums sums;   ///< the last sums (sums.radius < 0: none)
 } eval_ctx;
+
+/// Sum the neighbours within radius; separation's sum too when `separation`
+/// is given (its law and decay, with ctx's max_acceleration).
+void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 
 /// Evaluate a behaviour node; false for "no steering".
 bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
@@ -215,6 +232,7 @@ bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_st
 
 struct steer_behaviour {
     int refcount;
+    bool overrides; ///< any of the four limit overrides is set
     steer_behaviour_def def; ///< children points at `children` below
     steer_child *children;
 };

@@ -221,10 +221,12 @@ bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     const steer_behaviour_def *d = &b->def;
     // limit overrides hold for this node and everything under it
     const steer_limits saved = ctx->lim;
-    if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
-    if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
-    if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
-    if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
+    if (b->overrides) {
+        if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
+        if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
+        if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
+        if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
+    }
     bool has = false;
     switch (d->type) {
     case STEER_KINEMATIC_SEEK:
@@ -252,6 +254,6 @@ bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     case STEER_CALLBACK: has = eval_callback(ctx, d, out); break;
     default: break;
     }
-    ctx->lim = saved;
+    if (b->overrides) ctx->lim = saved;
     return has;
 }

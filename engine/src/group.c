@@ -1,86 +1,58 @@
 // group.c: behaviours whose target is the agent's neighbours: separation,
 // cohesion, alignment and collision avoidance. Neighbours come from the
-// grid (steer__gather_neighbours) in canonical order, so sums are the same
-// bits whatever the spawn or storage order.
+// grid in canonical order (neighbour_sums.c, steer__gather_neighbours), so
+// results are the same bits whatever the spawn or storage order.
 #include "core.h"
 
-// Direction away from a neighbour at the very same point: a fixed axis
-// chosen by key, so the two agents go opposite ways.
-static steer_vec2 tie_break(const eval_ctx *ctx, uint32_t proxy)
+// The neighbour sums at radius r, computed once per agent and shared by the
+// separation, cohesion and alignment of one tree (a flock is one pass).
+// `separation` asks for separation's sum too.
+static const neighbour_sums *sums_at(eval_ctx *ctx, float r, const steer_behaviour_def *separation)
 {
-    uint64_t other = ctx->w->key[ctx->w->grid.agent[proxy]];
-    return steer_v2(ctx->key < other ? -1.0f : 1.0f, 0.0f);
+    neighbour_sums *s = &ctx->sums;
+    bool fresh = s->radius == r;
+    if (fresh && separation != NULL) {
+        fresh = s->has_separation && s->law == (int)separation->law && s->decay == separation->decay_coefficient &&
+                s->max_acc == ctx->lim.max_acceleration;
+    }
+    if (!fresh) steer__neighbour_sums(ctx, r, separation, s);
+    return s;
 }
 
 static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
-    const float r = d->radius, r2 = r * r;
-    const int n = steer__gather_neighbours(ctx, r);
-    const eval_scratch *sc = ctx->scratch;
-    const neighbour_grid *g = &ctx->w->grid;
-    const float cx = ctx->me.position.x, cy = ctx->me.position.y;
-    const float max_acc = ctx->lim.max_acceleration;
-    const bool linear_law = d->law == STEER_LAW_LINEAR;
-    const float k_decay = d->decay_coefficient;
-    float lx = 0.0f, ly = 0.0f;
-    bool any = false;
-    for (int j = 0; j < n; ++j) {
-        float d2 = sc->dist_sq[j];
-        if (!(d2 < r2)) continue; // gathered for a wider behaviour
-        if (d2 == 0.0f) {
-            // same point: no direction to flee along, use the tie-break axis
-            steer_vec2 dir = tie_break(ctx, sc->proxy[j]);
-            lx += max_acc * dir.x;
-            ly += max_acc * dir.y;
-            any = true;
-            continue;
-        }
-        float inv = 1.0f / sqrtf(d2);
-        // separation strength: the notes' two laws
-        float strength = linear_law ? max_acc * (r - d2 * inv) / r : steer_minf(k_decay * (inv * inv), max_acc);
-        // direction away from the neighbour, unit
-        uint32_t k = sc->proxy[j];
-        lx += strength * ((cx - g->x[k]) * inv);
-        ly += strength * ((cy - g->y[k]) * inv);
-        any = true;
-    }
-    if (!any) return false;
-    out->linear = steer_clamp_length(steer_v2(lx, ly), max_acc);
+    // the notes' separation: from each neighbour closer than the threshold,
+    // flee with a strength from the inverse-square or linear law; the sum
+    // is capped at max_acceleration
+    const neighbour_sums *s = sums_at(ctx, d->radius, d);
+    if (s->count == 0) return false;
+    out->linear = steer_clamp_length(steer_v2(s->sep_x, s->sep_y), ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
 
-static bool cohesion_or_alignment(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+static bool cohesion(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
-    const float r = d->radius, r2 = r * r;
-    const int n = steer__gather_neighbours(ctx, r);
-    const neighbour_grid *g = &ctx->w->grid;
-    const eval_scratch *sc = ctx->scratch;
-    const bool cohesion = d->type == STEER_COHESION;
-    // cohesion averages positions, alignment velocities
-    const float *ax = cohesion ? g->x : g->vx, *ay = cohesion ? g->y : g->vy;
-    float sx = 0.0f, sy = 0.0f;
-    int count = 0;
-    for (int j = 0; j < n; ++j) {
-        if (!(sc->dist_sq[j] < r2)) continue;
-        uint32_t k = sc->proxy[j];
-        sx += ax[k];
-        sy += ay[k];
-        ++count;
-    }
-    if (count == 0) return false;
-    steer_vec2 mean = steer_v2(sx / (float)count, sy / (float)count);
-    if (cohesion) mean = steer_sub(mean, ctx->me.position); // offset to the centre
+    const neighbour_sums *s = sums_at(ctx, d->radius, NULL);
+    if (s->count == 0) return false;
+    // towards the neighbours' centre of mass, at full acceleration from the
+    // edge of the radius and proportionally less closer in
     const float max_acc = ctx->lim.max_acceleration;
-    if (cohesion) {
-        // towards the neighbours' centre of mass (mean is the offset to it),
-        // at full acceleration from the edge of the radius, less closer in
-        out->linear = steer_clamp_length(steer_scale(mean, max_acc / r), max_acc);
-    } else {
-        // velocity matching with the neighbours' mean velocity
-        steer_vec2 linear = steer_scale(steer_sub(mean, ctx->me.velocity), 1.0f / d->time_to_target);
-        out->linear = steer_clamp_length(linear, max_acc);
-    }
+    const float f = max_acc / (d->radius * (float)s->count); // offset to the centre times max_acc / radius
+    out->linear = steer_clamp_length(steer_v2(s->sum_dx * f, s->sum_dy * f), max_acc);
+    out->angular = 0.0f;
+    return true;
+}
+
+static bool alignment(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+{
+    const neighbour_sums *s = sums_at(ctx, d->radius, NULL);
+    if (s->count == 0) return false;
+    // velocity matching with the neighbours' mean velocity
+    const float inv_n = 1.0f / (float)s->count, inv_t = 1.0f / d->time_to_target;
+    steer_vec2 mean = steer_v2(s->sum_vx * inv_n, s->sum_vy * inv_n);
+    steer_vec2 linear = steer_scale(steer_sub(mean, ctx->me.velocity), inv_t);
+    out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
@@ -155,6 +127,7 @@ bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
     switch (d->type) {
     case STEER_SEPARATION: return separation(ctx, d, out);
     case STEER_COLLISION_AVOIDANCE: return collision_avoidance(ctx, d, out);
-    default: return cohesion_or_alignment(ctx, d, out);
+    case STEER_COHESION: return cohesion(ctx, d, out);
+    default: return alignment(ctx, d, out);
     }
 }

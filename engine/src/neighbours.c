@@ -135,7 +135,7 @@ void steer__grid_update(steer_world *w)
         g->vy[k] = s->velocity.y;
         g->proxy_of[a] = (uint32_t)k;
     }
-    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = 0.0f;
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
     g->count = n;
     g->dirty = false;
 }
@@ -191,30 +191,32 @@ bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *
     return false;
 }
 
+// Append the proxies of `cells` consecutive buckets from `first`.
+static inline int push_range(const uint32_t *start, uint32_t first, uint32_t cells, uint32_t ranges[][2], int n)
+{
+    uint32_t lo = start[first], hi = start[first + cells];
+    ranges[n][0] = lo;
+    ranges[n][1] = hi;
+    return n + (lo != hi);
+}
+
 int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius, uint32_t ranges[][2], int max)
 {
     int32_t x0 = cell_coord(center.x - radius, g->inv_cell), x1 = cell_coord(center.x + radius, g->inv_cell);
     int32_t y0 = cell_coord(center.y - radius, g->inv_cell), y1 = cell_coord(center.y + radius, g->inv_cell);
     const int64_t width = (int64_t)1 << g->width_bits;
     const int64_t height = (int64_t)(g->bucket_mask + 1u) >> g->width_bits;
-    if ((int64_t)x1 - x0 >= width || (int64_t)y1 - y0 >= height) return -1;
+    // every row takes at most two ranges (a row narrower than the table wraps once)
+    if ((int64_t)x1 - x0 >= width || (int64_t)y1 - y0 >= height || 2 * ((int64_t)y1 - y0 + 1) > max) return -1;
     const uint32_t wmask = (uint32_t)width - 1u;
+    const uint32_t cells = (uint32_t)(x1 - x0) + 1u;
+    const uint32_t offset = (uint32_t)x0 & wmask;
+    // cells of a row before the table wraps
+    const uint32_t head = offset + cells <= wmask + 1u ? cells : wmask + 1u - offset;
     int n = 0;
     for (int32_t cy = y0; cy <= y1; ++cy) {
-        // cells x0..x1 of a row are consecutive buckets, split where the table wraps
-        int32_t cx = x0;
-        while (cx <= x1) {
-            uint32_t first = bucket_of_cell(g, cx, cy);
-            int32_t to_wrap = (int32_t)(wmask - ((uint32_t)cx & wmask));
-            int32_t run = x1 - cx < to_wrap ? x1 - cx : to_wrap;
-            uint32_t lo = g->bucket_start[first], hi = g->bucket_start[first + (uint32_t)run + 1u];
-            cx += run + 1;
-            if (lo == hi) continue;
-            if (n == max) return -1;
-            ranges[n][0] = lo;
-            ranges[n][1] = hi;
-            ++n;
-        }
+        n = push_range(g->bucket_start, bucket_of_cell(g, x0, cy), head, ranges, n);
+        if (head < cells) n = push_range(g->bucket_start, bucket_of_cell(g, x0 + (int32_t)head, cy), cells - head, ranges, n);
     }
     return n;
 }

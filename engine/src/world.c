@@ -255,25 +255,34 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 
 /* ---- step --------------------------------------------------------------------- */
 
-static void evaluate_agent(steer_world *w, int i, float dt, bool allow_callbacks)
+// The evaluation context of agent i, reading (and advancing) mem and rng.
+static void init_ctx(eval_ctx *ctx, steer_world *w, int i, float dt, agent_memory *mem, uint64_t *rng)
+{
+    // field by field: a memset of the whole context costs more than the step's arithmetic
+    ctx->w = w;
+    ctx->self = i;
+    ctx->self_proxy = w->grid.proxy_of[i];
+    ctx->me = w->state[i];
+    ctx->lim = w->limits[i];
+    ctx->key = w->key[i];
+    ctx->dt = dt;
+    ctx->mem = mem;
+    ctx->mem_cursor = 0;
+    ctx->rng = rng;
+    ctx->failed = false;
+    ctx->scratch = w->scratch;
+    ctx->neighbour_count = 0;
+    ctx->gathered_radius = -1.0f;
+    ctx->sums.radius = -1.0f;
+}
+
+static void evaluate_agent(steer_world *w, int i, float dt)
 {
     steer_steering out = {{0.0f, 0.0f}, 0.0f};
     const steer_behaviour *b = w->behaviour[i];
     if (b != NULL) {
         eval_ctx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.w = w;
-        ctx.self = i;
-        ctx.self_proxy = w->grid.proxy_of[i];
-        ctx.me = w->state[i];
-        ctx.lim = w->limits[i];
-        ctx.key = w->key[i];
-        ctx.dt = dt;
-        ctx.mem = &w->memory[i];
-        ctx.rng = &w->rng[i];
-        ctx.allow_callbacks = allow_callbacks;
-        ctx.scratch = w->scratch;
-        ctx.gathered_radius = -1.0f;
+        init_ctx(&ctx, w, i, dt, &w->memory[i], &w->rng[i]);
         if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         if (ctx.failed) ++w->callback_errors;
     }
@@ -291,7 +300,7 @@ void steer_world_step(steer_world *w, float dt)
     // memory. Each evaluation reads start-of-step state and writes only its
     // own output, memory and random stream, so the order cannot matter.
     const uint32_t *order = w->grid.agent;
-    for (int k = 0; k < w->count; ++k) evaluate_agent(w, (int)order[k], dt, true);
+    for (int k = 0; k < w->count; ++k) evaluate_agent(w, (int)order[k], dt);
     steer__integrate(w, dt);
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
     w->grid.dirty = true;
@@ -309,19 +318,7 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     agent_memory mem = w->memory[i];
     uint64_t rng = w->rng[i];
     eval_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.w = w;
-    ctx.self = i;
-    ctx.self_proxy = w->grid.proxy_of[i];
-    ctx.me = w->state[i];
-    ctx.lim = w->limits[i];
-    ctx.key = w->key[i];
-    ctx.dt = dt;
-    ctx.mem = &mem;
-    ctx.rng = &rng;
-    ctx.allow_callbacks = true;
-    ctx.scratch = w->scratch;
-    ctx.gathered_radius = -1.0f;
+    init_ctx(&ctx, w, i, dt, &mem, &rng);
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
     bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
     *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};

@@ -10,6 +10,8 @@
 
 enum { TARGET_NEIGHBOURS = 10 };
 static const float RADIUS = 2.0f;
+/// Grid cells as wide as the radius: a query covers 3 rows of ~10 candidates.
+static const float CELL_SIZE = RADIUS;
 
 /// Side of the square holding n agents at ~10 neighbours within RADIUS.
 float bench_flock_side(long n) { return sqrtf((float)n * STEER_PI * RADIUS * RADIUS / TARGET_NEIGHBOURS); }
@@ -91,7 +93,7 @@ int bench_flock(int argc, char **argv)
     }
 #endif
     steer_world_def wd = steer_default_world_def();
-    wd.cell_size = RADIUS;
+    wd.cell_size = CELL_SIZE;
     wd.agent_capacity = (int)n;
     steer_world *w = steer_world_create(&wd);
     steer_behaviour *b = flock_behaviour();
