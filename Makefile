@@ -1,0 +1,50 @@
+# steer: a thin Makefile over CMake. The two commands of the README:
+#   make demo   install what is missing (Debian, as root), build, run the main job
+#   make test   install what is missing, build, run every test with ctest, then
+#               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# Debian packages the build and the tests need
+PACKAGES   := cmake make gcc pkg-config lua5.4 liblua5.4-dev lua-busted
+
+.PHONY: all deps configure build demo test test-release test-asan bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Missing packages:$$missing"; echo "Run as root, or: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/demos/steer-flock
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTEER_SANITIZE=ON -DSTEER_BUILD_BENCH=OFF
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-asan
+
+bench: build
+	./$(BUILD)/tests/steer-bench flock --agents 100000 --steps 50
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
