@@ -1,0 +1,41 @@
+# Install the build into a scratch prefix, then build and run a consumer two
+# ways: find_package(steer CONFIG) and pkg-config (from a moved prefix, which
+# proves steer.pc computes its prefix from its own location).
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR C_COMPILER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run.cmake needs -D${var}=...")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+# 1. find_package(steer CONFIG)
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${C_COMPILER})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run(${WORK_DIR}/build/consumer)
+
+# 2. pkg-config, from a prefix moved elsewhere after installation
+find_program(PKG_CONFIG pkg-config REQUIRED)
+file(RENAME ${prefix} ${WORK_DIR}/moved)
+file(GLOB pcdir ${WORK_DIR}/moved/lib*/pkgconfig)
+set(ENV{PKG_CONFIG_PATH} "${pcdir}")
+execute_process(COMMAND ${PKG_CONFIG} --cflags --libs --static steer OUTPUT_VARIABLE flags RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config does not find steer in ${pcdir}")
+endif()
+if(NOT flags MATCHES "${WORK_DIR}/moved")
+  message(FATAL_ERROR "steer.pc does not point into its own prefix: ${flags}")
+endif()
+separate_arguments(flag_list UNIX_COMMAND "${flags}")
+run(${C_COMPILER} -std=c11 ${SOURCE_DIR}/main.c ${flag_list} -o ${WORK_DIR}/consumer-pc)
+run(${WORK_DIR}/consumer-pc)
