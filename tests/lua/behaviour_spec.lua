@@ -1,0 +1,293 @@
+-- Every constructor and every option/property of every behaviour, built from
+-- the contract in shared/DESIGN.md (names and the notes' defaults).
+local steer = require "steer"
+local support = require "support"
+local err = support.err
+
+local ALIGN = { target_radius = 0.01, slow_radius = 0.5, time_to_target = 0.1 }
+local function with(base, extra)
+  local t = {}
+  for k, v in pairs(base) do t[k] = v end
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return t
+end
+
+-- constructor -> class, its options and their defaults (limits are added below)
+local catalogue = {
+  kinematic_seek = { "steer.KinematicSeek", {}, target = true },
+  kinematic_flee = { "steer.KinematicFlee", {}, target = true },
+  kinematic_arrive = { "steer.KinematicArrive", { radius = 1, time_to_target = 0.25 }, target = true },
+  kinematic_wander = { "steer.KinematicWander", {} },
+  seek = { "steer.Seek", {}, target = true },
+  flee = { "steer.Flee", {}, target = true },
+  arrive = { "steer.Arrive", { target_radius = 0.5, slow_radius = 3, time_to_target = 0.1 }, target = true },
+  align = { "steer.Align", with(ALIGN, { orientation = 0 }), target = true },
+  velocity_match = { "steer.VelocityMatch", { time_to_target = 0.1 }, target = true },
+  pursue = { "steer.Pursue", { max_prediction = 1, arrive_on_overshoot = false, target_radius = 0.5,
+                               slow_radius = 3, time_to_target = 0.1 }, target = true },
+  evade = { "steer.Evade", { max_prediction = 1 }, target = true },
+  face = { "steer.Face", ALIGN, target = true },
+  look_where_you_are_going = { "steer.LookWhereYouAreGoing", ALIGN },
+  wander = { "steer.Wander", with(ALIGN, { wander_offset = 2, wander_radius = 1, wander_rate = 0.5 }) },
+  follow_path = { "steer.FollowPath", { path_offset = 1, predict_time = 0, target_radius = 0.5,
+                                        slow_radius = 3, time_to_target = 0.1 } },
+  separation = { "steer.Separation", { radius = 2, decay_coefficient = 10, law = "inverse_square" } },
+  cohesion = { "steer.Cohesion", { radius = 8 } },
+  alignment = { "steer.Alignment", { radius = 8, time_to_target = 0.1 } },
+  collision_avoidance = { "steer.CollisionAvoidance", { radius = 8 }, optional = { cone_threshold = true } },
+  obstacle_avoidance = { "steer.ObstacleAvoidance", { lookahead = 4, avoid_distance = 2, rays = "single",
+                                                     whisker_angle = 0.5, whisker_scale = 0.5,
+                                                     scale_lookahead = false } },
+}
+local LIMITS = { "max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration" }
+
+-- a valid value different from the default, and an invalid one with its phrase
+local good = {
+  radius = 3, target_radius = 0.25, slow_radius = 4, time_to_target = 0.5, orientation = 1.5,
+  max_prediction = 2, arrive_on_overshoot = true, wander_offset = 3, wander_radius = 2,
+  wander_rate = 0.25, path_offset = 2, predict_time = 0.5, decay_coefficient = 5, law = "linear",
+  cone_threshold = 0.25, lookahead = 6, avoid_distance = 1, rays = "whiskers", whisker_angle = 0.75,
+  whisker_scale = 0.75, scale_lookahead = true, epsilon = 0.01, max_speed = 7, max_acceleration = 12,
+  max_rotation = 2, max_angular_acceleration = 20,
+}
+local bad = {
+  radius = { -1, "must be a positive number, got -1" },
+  target_radius = { -1, "must be a non-negative number, got -1" },
+  slow_radius = { 0, "must be a positive number, got 0" },
+  time_to_target = { 0, "must be a positive number, got 0" },
+  orientation = { 0 / 0, "must be a finite number, got nan" },
+  max_prediction = { -2, "must be a positive number, got -2" },
+  arrive_on_overshoot = { 1, "must be a boolean, got 1" },
+  wander_offset = { math.huge, "must be a finite number, got inf" },
+  wander_radius = { -1, "must be a non-negative number, got -1" },
+  wander_rate = { -1, "must be a non-negative number, got -1" },
+  path_offset = { -math.huge, "must be a finite number, got -inf" },
+  predict_time = { -1, "must be a non-negative number, got -1" },
+  decay_coefficient = { 0, "must be a positive number, got 0" },
+  law = { "cubic", "must be one of 'inverse_square', 'linear', got 'cubic'" },
+  cone_threshold = { 2, "must be a number in [-1, 1], got 2" },
+  lookahead = { 0, "must be a positive number, got 0" },
+  avoid_distance = { -1, "must be a non-negative number, got -1" },
+  rays = { "laser", "must be one of 'single', 'whiskers', 'parallel', got 'laser'" },
+  whisker_angle = { 2, "must be at most pi/2, got 2" },
+  whisker_scale = { 1.5, "must be a number in (0, 1], got 1.5" },
+  scale_lookahead = { "yes", "must be a boolean, got 'yes'" },
+  epsilon = { -1, "must be a non-negative number, got -1" },
+  max_speed = { -1, "must be a non-negative number, got -1" },
+  max_acceleration = { "fast", "must be a non-negative number, got 'fast'" },
+  max_rotation = { 0 / 0, "must be a finite number, got nan" },
+  max_angular_acceleration = { true, "must be a non-negative number, got true" },
+}
+
+local function near(a, b) return math.abs(a - b) < 1e-6 end
+
+-- steer.<name>(opts) called by name, so error messages name the function
+-- (a call through steer[name] is reported as '?', as for any Lua function)
+local function make(name, opts)
+  return assert(load("local steer, opts = ...; return steer." .. name .. "(opts)", "=make"))(steer, opts)
+end
+
+describe("behaviour constructors", function()
+  for name, entry in pairs(catalogue) do
+    local class, defaults = entry[1], entry[2]
+    describe(name, function()
+      it("makes a " .. class .. " with the notes' defaults", function()
+        local b = steer[name]{}
+        assert.are.equal(class, getmetatable(b)) -- locked: the class name
+        assert.are.equal(name, b.type)
+        assert.truthy(tostring(b):find(class .. "{", 1, true))
+        for option, default in pairs(defaults) do
+          local v = b[option]
+          if type(default) == "number" then
+            assert.is_true(near(v, default), option .. " = " .. tostring(v))
+          else
+            assert.are.equal(default, v, option)
+          end
+        end
+        for _, limit in ipairs(LIMITS) do assert.is_nil(b[limit], limit .. " inherits") end
+        for option in pairs(entry.optional or {}) do assert.is_nil(b[option]) end
+      end)
+
+      it("takes every option in its table and reads it back", function()
+        local opts = {}
+        for option in pairs(defaults) do opts[option] = good[option] end
+        for option in pairs(entry.optional or {}) do opts[option] = good[option] end
+        for _, limit in ipairs(LIMITS) do opts[limit] = good[limit] end
+        local b = steer[name](opts)
+        for option, v in pairs(opts) do assert.are.equal(v, b[option], option) end
+      end)
+
+      it("has every option as a live, typed property", function()
+        local b = steer[name]{}
+        local options = {}
+        for option in pairs(defaults) do options[#options + 1] = option end
+        for option in pairs(entry.optional or {}) do options[#options + 1] = option end
+        for _, limit in ipairs(LIMITS) do options[#options + 1] = limit end
+        table.sort(options, function(x, y) return x == "slow_radius" or (y ~= "slow_radius" and x < y) end)
+        for _, option in ipairs(options) do
+          b[option] = good[option]
+          assert.are.equal(good[option], b[option], option)
+          local value, phrase = bad[option][1], bad[option][2]
+          assert.are.equal(("bad property '%s' of %s (%s)"):format(option, class, phrase),
+                           err(function() b[option] = value end))
+          assert.are.equal(good[option], b[option], option .. " unchanged after a refused value")
+        end
+        for _, limit in ipairs(LIMITS) do
+          b[limit] = nil
+          assert.is_nil(b[limit])
+        end
+      end)
+
+      it("rejects a bad option naming the field", function()
+        for option in pairs(defaults) do
+          local value, phrase = bad[option][1], bad[option][2]
+          local msg = err(make, name, { [option] = value })
+          assert.are.equal(("bad argument #1 to '%s' (field '%s' %s)"):format(name, option, phrase), msg)
+        end
+      end)
+
+      it("rejects unknown fields and properties", function()
+        assert.are.equal(("bad argument #1 to '%s' (unknown field 'max_sped')"):format(name),
+                         err(make, name, { max_sped = 1 }))
+        local b = steer[name]{}
+        assert.are.equal(class .. " has no property 'max_sped'", err(function() return b.max_sped end))
+        assert.are.equal(class .. " has no property 'max_sped'", err(function() b.max_sped = 1 end))
+        if not entry.target then
+          assert.are.equal(("bad argument #1 to '%s' (unknown field 'target')"):format(name),
+                           err(make, name, { target = { 1, 2 } }))
+        end
+      end)
+    end)
+  end
+end)
+
+describe("the exact messages", function()
+  it("pins the issue's examples", function()
+    assert.are.equal("bad argument #1 to 'arrive' (field 'slow_radius' must be a positive number, got -3)",
+                     err(function() return steer.arrive{ slow_radius = -3 } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'target_radius' must not exceed slow_radius (4), got 5)",
+                     err(function() return steer.arrive{ target_radius = 5, slow_radius = 4 } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'slow_radius' must not be less than target_radius (0.5), got 0.2)",
+                     err(function() return steer.arrive{ slow_radius = 0.2 } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'target_radius' must not exceed slow_radius (3), got 5)",
+                     err(function() return steer.arrive{ target_radius = 5 } end))
+    assert.are.equal("bad argument #1 to 'separation' (field 'law' must be one of 'inverse_square', 'linear', got 'cubic')",
+                     err(function() return steer.separation{ law = "cubic" } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'time_to_target' must be a number, got 'x')",
+                     err(function() return steer.arrive{ time_to_target = "x" } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'time_to_target' must be a number, got table)",
+                     err(function() return steer.arrive{ time_to_target = {} } end))
+    assert.are.equal("bad argument #1 to 'arrive' (table expected, got number)", err(function() return steer.arrive(3) end))
+    local b = steer.arrive{ target_radius = 1 }
+    assert.are.equal("bad property 'slow_radius' of steer.Arrive (must not be less than target_radius (1), got 0.5)",
+                     err(function() b.slow_radius = 0.5 end))
+    assert.are.equal("property 'type' of steer.Arrive is read-only", err(function() b.type = "seek" end))
+    assert.are.equal("calling 'get_steering' on bad self (steer behaviour expected, got table)",
+                     err(function() local t = { get_steering = b.get_steering }; return t:get_steering() end))
+  end)
+end)
+
+describe("targets", function()
+  it("are agents or points, read back as given", function()
+    local w = steer.world{}
+    local hero = w:spawn{ x = 1, y = 2 }
+    local s = steer.seek{ target = hero }
+    assert.are.equal(hero, s.target)
+    s.target = { 3, 4 }
+    assert.are.same({ 3, 4 }, s.target)
+    s.target = { x = 5, y = 6 }
+    assert.are.same({ 5, 6 }, s.target)
+    s.target = nil
+    assert.is_nil(s.target)
+    assert.are.equal("bad property 'target' of steer.Seek (must be an agent or a point {x, y}, got 3)",
+                     err(function() s.target = 3 end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' must be a point of finite numbers)",
+                     err(function() return steer.seek{ target = { 0 / 0, 1 } } end))
+    assert.are.equal("bad argument #1 to 'align' (field 'target' must be an agent (align to a fixed angle with 'orientation'), got table)",
+                     err(function() return steer.align{ target = { 1, 2 } } end))
+    hero:remove()
+    assert.are.equal("attempt to use a removed agent", err(function() s.target = hero end))
+  end)
+end)
+
+describe("follow_path", function()
+  it("takes a path made by world:path or steer.path", function()
+    local w = steer.world{}
+    local p = w:path{ { 0, 0 }, { 10, 0 }, { 10, 10 }, loop = true }
+    local f = steer.follow_path{ path = p, path_offset = 2 }
+    assert.are.equal(p, f.path)
+    assert.are.equal(3, #p)
+    assert.are.equal(true, p.loop)
+    assert.is_true(near(p.length, 10 + 10 + math.sqrt(200)))
+    local x, y = p:point(2)
+    assert.are.equal(10, x); assert.are.equal(0, y)
+    x, y = p:position(15)
+    assert.are.equal(10, x); assert.are.equal(5, y)
+    assert.is_true(near(p:param(5, 1), 5))
+    f.path = steer.path{ { 0, 0 }, { 1, 0 } }
+    assert.are.equal(2, #f.path)
+    assert.are.equal("bad argument #1 to 'path' (field '[2]' repeats the point before it)",
+                     err(function() return steer.path{ { 0, 0 }, { 0, 0 } } end))
+    assert.are.equal("bad argument #1 to 'path' (a path needs at least 2 points, got 1)",
+                     err(function() return steer.path{ { 0, 0 } } end))
+    assert.are.equal("bad argument #1 to 'path' (unknown field 'looped')",
+                     err(function() return w:path{ { 0, 0 }, { 1, 1 }, looped = true } end))
+    assert.are.equal("bad property 'path' of steer.FollowPath (must be a path or nil, got table)",
+                     err(function() f.path = { { 0, 0 }, { 1, 0 } } end))
+  end)
+end)
+
+describe("combinators", function()
+  it("blend a list of {behaviour, weight = w}", function()
+    local s, c = steer.separation{ radius = 2 }, steer.cohesion{ radius = 8 }
+    local b = steer.blend{ { s, weight = 2 }, { c, weight = 1 }, steer.alignment{}, max_acceleration = 30 }
+    assert.are.equal("steer.Blend", getmetatable(b))
+    local ch = b.children
+    assert.are.equal(3, #ch)
+    assert.are.equal(s, ch[1][1]); assert.are.equal(2, ch[1].weight)
+    assert.are.equal(c, ch[2][1]); assert.are.equal(1, ch[3].weight)
+    assert.are.equal(30, b.max_acceleration)
+    b.children = { { c, weight = 0.5 } }
+    assert.are.equal(1, #b.children)
+    assert.are.equal(0.5, b.children[1].weight)
+  end)
+
+  it("priority takes behaviours and epsilon, nestable", function()
+    local flock = steer.blend{ { steer.separation{}, weight = 2 } }
+    local p = steer.priority{ steer.obstacle_avoidance{}, flock, epsilon = 1e-3 }
+    assert.is_true(near(p.epsilon, 1e-3))
+    assert.are.equal(flock, p.children[2])
+    local outer = steer.blend{ { p, weight = 1 } }
+    assert.are.equal(p, outer.children[1][1])
+  end)
+
+  it("refuse bad items, unknown fields and cycles", function()
+    local s = steer.seek{}
+    assert.are.equal("bad argument #1 to 'blend' (field '[1]' has an unknown field 'wieght')",
+                     err(function() return steer.blend{ { s, wieght = 2 } } end))
+    assert.are.equal("bad argument #1 to 'blend' (field '[2]' must be a behaviour or {behaviour, weight = w}, got 3)",
+                     err(function() return steer.blend{ s, 3 } end))
+    assert.are.equal("bad argument #1 to 'blend' (field '[1].weight' must be a finite number, got nan)",
+                     err(function() return steer.blend{ { s, weight = 0 / 0 } } end))
+    assert.are.equal("bad argument #1 to 'priority' (field '[1]' must be a behaviour, got table)",
+                     err(function() return steer.priority{ { s } } end))
+    assert.are.equal("bad argument #1 to 'priority' (unknown field 'epsilom')",
+                     err(function() return steer.priority{ s, epsilom = 1 } end))
+    assert.are.equal("bad argument #1 to 'priority' (field 'epsilon' must be a non-negative number, got -1)",
+                     err(function() return steer.priority{ s, epsilon = -1 } end))
+    local a = steer.blend{ s }
+    local b = steer.priority{ a }
+    assert.are.equal("bad property 'children' of steer.Blend (a behaviour cannot contain itself)",
+                     err(function() a.children = { b } end))
+    assert.are.equal("bad property 'children' of steer.Blend (a behaviour cannot contain itself)",
+                     err(function() a.children = { a } end))
+    assert.are.equal("bad property 'children[1]' of steer.Priority (must be a behaviour, got 1)",
+                     err(function() b.children = { 1 } end))
+  end)
+
+  it("refuse nesting deeper than 200", function()
+    local b = steer.seek{}
+    for _ = 1, 199 do b = steer.blend{ b } end
+    assert.truthy(err(function() return steer.blend{ b } end):find("nested too deeply", 1, true))
+  end)
+end)
