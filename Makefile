@@ -31,7 +31,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/demos/steer-flock
+	./$(BUILD)/bindings/steer-lua scripts/showcase.lua
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
