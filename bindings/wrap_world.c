@@ -387,6 +387,16 @@ static int world_path(lua_State *L)
 
 /* ---- static geometry ------------------------------------------------------------------ */
 
+// Static geometry lives within +-1e15 m (the engine's bound).
+#define GEOMETRY_MAX 1.0e15f
+
+static float check_coord(lua_State *L, int arg)
+{
+    float v = laux_check_float(L, arg, LAUX_FINITE);
+    if (v > GEOMETRY_MAX || v < -GEOMETRY_MAX) laux_error(L, laux_arg(arg), "must be within [-1e15, 1e15]", arg);
+    return v;
+}
+
 static int push_new_shape(lua_State *L, lcore *core, steer_shape_id id)
 {
     (void)core;
@@ -401,8 +411,8 @@ static int world_add_wall(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
-    steer_vec2 a = {laux_check_float(L, 2, LAUX_FINITE), laux_check_float(L, 3, LAUX_FINITE)};
-    steer_vec2 b = {laux_check_float(L, 4, LAUX_FINITE), laux_check_float(L, 5, LAUX_FINITE)};
+    steer_vec2 a = {check_coord(L, 2), check_coord(L, 3)};
+    steer_vec2 b = {check_coord(L, 4), check_coord(L, 5)};
     if (a.x == b.x && a.y == b.y) return luaL_error(L, "bad arguments to 'add_wall' (the two points are the same)");
     return push_new_shape(L, core, steer_world_add_segment(core->world, a, b));
 }
@@ -412,8 +422,9 @@ static int world_add_circle(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
-    steer_vec2 c = {laux_check_float(L, 2, LAUX_FINITE), laux_check_float(L, 3, LAUX_FINITE)};
+    steer_vec2 c = {check_coord(L, 2), check_coord(L, 3)};
     float r = laux_check_float(L, 4, LAUX_POSITIVE);
+    if (r > GEOMETRY_MAX) laux_error(L, laux_arg(4), "must be at most 1e15", 4);
     return push_new_shape(L, core, steer_world_add_circle(core->world, c, r));
 }
 
@@ -422,8 +433,8 @@ static int world_add_box(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
-    float x1 = laux_check_float(L, 2, LAUX_FINITE), y1 = laux_check_float(L, 3, LAUX_FINITE);
-    float x2 = laux_check_float(L, 4, LAUX_FINITE), y2 = laux_check_float(L, 5, LAUX_FINITE);
+    float x1 = check_coord(L, 2), y1 = check_coord(L, 3);
+    float x2 = check_coord(L, 4), y2 = check_coord(L, 5);
     if (x1 == x2 || y1 == y2) return luaL_error(L, "bad arguments to 'add_box' (the box is empty)");
     steer_vec2 lo = {steer_minf(x1, x2), steer_minf(y1, y2)}, hi = {steer_maxf(x1, x2), steer_maxf(y1, y2)};
     return push_new_shape(L, core, steer_world_add_box(core->world, lo, hi));
@@ -444,6 +455,8 @@ static steer_vec2 *check_points(lua_State *L, int arg, int min, int max, int *co
         char name[32];
         snprintf(name, sizeof name, "[%d]", (int)i);
         laux_point(L, laux_field(arg, name), -1, &p[i - 1].x, &p[i - 1].y);
+        if (steer_absf(p[i - 1].x) > GEOMETRY_MAX || steer_absf(p[i - 1].y) > GEOMETRY_MAX)
+            laux_error_plain(L, laux_field(arg, name), "must be within [-1e15, 1e15]");
         lua_pop(L, 1);
     }
     *count = (int)n;
@@ -463,29 +476,23 @@ static void check_list_keys(lua_State *L, int arg, const char *option)
     }
 }
 
-// Twice the signed area's sign test: every turn the same way, none straight.
-static bool is_strictly_convex(const steer_vec2 *p, int n)
+// The engine's test (geometry.c), in the same float arithmetic: convex with
+// a consistent winding, no three points in line (every vertex strictly on
+// the inner side of every edge, which also rejects stars).
+static bool is_strictly_convex(const steer_vec2 *v, int n)
 {
-    int sign = 0;
+    float sign = 0.0f;
     for (int i = 0; i < n; ++i) {
-        steer_vec2 a = p[i], b = p[(i + 1) % n], c = p[(i + 2) % n];
-        double cross = ((double)b.x - a.x) * ((double)c.y - b.y) - ((double)b.y - a.y) * ((double)c.x - b.x);
-        int s = cross > 0.0 ? 1 : cross < 0.0 ? -1 : 0;
-        if (s == 0 || (sign != 0 && s != sign)) return false;
-        sign = s;
+        steer_vec2 a = v[i], e = steer_sub(v[(i + 1) % n], a);
+        for (int j = 0; j < n; ++j) {
+            if (j == i || j == (i + 1) % n) continue;
+            float c = steer_cross(e, steer_sub(v[j], a));
+            if (c == 0.0f) return false;
+            if (sign == 0.0f) sign = c > 0.0f ? 1.0f : -1.0f;
+            if (c * sign < 0.0f) return false;
+        }
     }
-    // a star (winding twice) turns the same way at every corner: the turns
-    // must add up to one full turn
-    double total = 0.0;
-    for (int i = 0; i < n; ++i) {
-        steer_vec2 a = p[i], b = p[(i + 1) % n], c = p[(i + 2) % n];
-        double u = atan2((double)b.y - a.y, (double)b.x - a.x), v = atan2((double)c.y - b.y, (double)c.x - b.x);
-        double d = v - u;
-        while (d <= -TWO_PI / 2) d += TWO_PI;
-        while (d > TWO_PI / 2) d -= TWO_PI;
-        total += d;
-    }
-    return fabs(fabs(total) - TWO_PI) < 1e-3;
+    return true;
 }
 
 // world:add_polygon{ {x, y}, ... } -> shape: a solid convex polygon (3 to 16 points)
@@ -510,11 +517,13 @@ static int world_add_polyline(lua_State *L)
     if (lua_getfield(L, 2, "loop") != LUA_TNIL) loop = laux_boolean(L, laux_field(2, "loop"), -1);
     lua_pop(L, 1);
     int n;
-    steer_vec2 *p = check_points(L, 2, 2, 1 << 20, &n);
-    for (int i = 0; i + 1 < n + (loop ? 1 : 0); ++i) {
-        steer_vec2 a = p[i], b = p[(i + 1) % n];
-        if (a.x == b.x && a.y == b.y) return luaL_argerror(L, 2, "consecutive points must differ");
+    steer_vec2 *p = check_points(L, 2, 2, 1 << 22, &n);
+    for (int i = 0; i + 1 < n; ++i) {
+        if (p[i].x == p[i + 1].x && p[i].y == p[i + 1].y) return luaL_argerror(L, 2, "consecutive points must differ");
     }
+    // a loop whose last point repeats the first closes on its own
+    bool closes = p[0].x == p[n - 1].x && p[0].y == p[n - 1].y;
+    if (loop && (closes ? n - 1 : n) < 3) return luaL_argerror(L, 2, "a loop needs at least 3 distinct points");
     return push_new_shape(L, core, steer_world_add_polyline(core->world, p, n, loop));
 }
 
