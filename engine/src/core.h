@@ -87,6 +87,7 @@ typedef struct neighbour_grid {
     uint32_t *proxy_of; ///< dense index -> proxy index
     uint32_t *bucket_of; ///< scratch: bucket of each dense agent
     int count, capacity, bucket_capacity;
+    uint32_t version; ///< bumped by every rebuild
     bool dirty;
 } neighbour_grid;
 
@@ -140,22 +141,31 @@ void steer__grid_free(neighbour_grid *g);
 /// Rebuild from the world's dense arrays if dirty.
 void steer__grid_update(steer_world *w);
 
-/// Iterate over the buckets covering a disc's bounding cells. Each bucket is
-/// visited once; callers test the distance of every proxy in [begin, end).
-typedef struct grid_cursor {
-    int32_t x0, x1, y0, y1, cx, cy;
-    bool all; ///< the window is wider than the table: one pass over all agents
-    bool done;
-} grid_cursor;
-void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center,
-                             float radius);
+#define STEER_MAX_RANGES 64
+
+/// The last window of cells asked for, and its ranges.
+typedef struct range_cache {
+    uint32_t version; ///< grid version the ranges belong to
+    int32_t x0, x1, y0, y1;
+    int count;
+    uint32_t ranges[STEER_MAX_RANGES][2];
+} range_cache;
+
 /// The proxy ranges [begin, end) holding every agent of the cells a disc
-/// touches, in canonical order; at most max. -1 when the disc is wider than
-/// the table or needs more ranges: then scan every agent instead.
-int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius, uint32_t ranges[][2], int max);
-/// Next bucket range; false when finished.
-bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin,
-                             uint32_t *end);
+/// touches, in canonical order (one range of all agents when the disc is
+/// wider than the table). Returns their count; *ranges points into cache.
+int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
+                       const uint32_t (**ranges)[2]);
+
+/// Iterate over the ranges of a disc one by one (for callers that stop early).
+typedef struct grid_cursor {
+    range_cache cache;
+    const uint32_t (*ranges)[2];
+    int count, next;
+} grid_cursor;
+void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius);
+/// Next range [begin, end); false when finished.
+bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin, uint32_t *end);
 
 /* ---- evaluation --------------------------------------------------------------- */
 
@@ -165,6 +175,7 @@ typedef struct eval_scratch {
     uint32_t *proxy;
     float *dist_sq;
     float *tmp_d2; ///< candidates of one range, before compaction
+    range_cache ranges;
     int capacity;
 } eval_scratch;
 

@@ -112,14 +112,8 @@ int steer__gather_neighbours(eval_ctx *ctx, float radius)
     eval_scratch *s = ctx->scratch;
     const float cx = ctx->me.position.x, cy = ctx->me.position.y;
     const float r2 = radius * radius;
-    uint32_t ranges[64][2];
-    int count = steer__grid_ranges(g, ctx->me.position, radius, ranges, 64);
-    if (count < 0) {
-        // a disc wider than the table: every agent is a candidate
-        count = 1;
-        ranges[0][0] = 0;
-        ranges[0][1] = (uint32_t)g->count;
-    }
+    const uint32_t (*ranges)[2];
+    int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, radius, &ranges);
     int n = 0;
     for (int i = 0; i < count; ++i) n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, n);
     // the agent itself was kept (distance 0): take it out, keeping the order

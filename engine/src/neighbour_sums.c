@@ -13,8 +13,6 @@
 #include <emmintrin.h>
 #endif
 
-enum { MAX_RANGES = 64 };
-
 typedef struct sums_params {
     float cx, cy, r, r2;
     uint32_t self;
@@ -32,7 +30,7 @@ static float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 #if defined(__SSE2__)
 // All ranges in one call, constants hoisted, accumulators in registers.
-static void sum_ranges(const neighbour_grid *g, uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
+static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
 {
     const __m128 cx = _mm_set1_ps(p->cx), cy = _mm_set1_ps(p->cy), r2 = _mm_set1_ps(p->r2);
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
@@ -113,7 +111,7 @@ static void sum_range(const neighbour_grid *g, uint32_t begin, uint32_t end, con
     }
 }
 
-static void sum_ranges(const neighbour_grid *g, uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
+static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
 {
     memset(out, 0, sizeof *out);
     for (int c = 0; c < count; ++c) sum_range(g, ranges[c][0], ranges[c][1], p, out);
@@ -130,7 +128,7 @@ static float tie_break_x(const eval_ctx *ctx, uint32_t proxy)
 
 // Coincident neighbours are rare: a plain second pass adds their tie-break
 // pushes, in canonical order.
-static float coincident_push(const eval_ctx *ctx, uint32_t ranges[][2], int count, const sums_params *p)
+static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], int count, const sums_params *p)
 {
     const neighbour_grid *g = &ctx->w->grid;
     float push = 0.0f;
@@ -152,14 +150,8 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
         .decay = separation != NULL ? separation->decay_coefficient : 0.0f,
         .max_acc = ctx->lim.max_acceleration,
     };
-    uint32_t ranges[MAX_RANGES][2];
-    int count = steer__grid_ranges(g, ctx->me.position, radius, ranges, MAX_RANGES);
-    if (count < 0) {
-        // a disc wider than the table: every agent is a candidate
-        count = 1;
-        ranges[0][0] = 0;
-        ranges[0][1] = (uint32_t)g->count;
-    }
+    const uint32_t (*ranges)[2];
+    int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
     lane_sums acc;
     sum_ranges(g, ranges, count, &p, &acc);
     out->radius = radius;

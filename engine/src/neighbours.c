@@ -137,58 +137,25 @@ void steer__grid_update(steer_world *w)
     }
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
     g->count = n;
+    ++g->version;
     g->dirty = false;
 }
 
 void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius)
 {
-    c->x0 = cell_coord(center.x - radius, g->inv_cell);
-    c->x1 = cell_coord(center.x + radius, g->inv_cell);
-    c->y0 = cell_coord(center.y - radius, g->inv_cell);
-    c->y1 = cell_coord(center.y + radius, g->inv_cell);
-    int width = 1 << g->width_bits;
-    int height = (int)((g->bucket_mask + 1u) >> g->width_bits);
-    // wider than the table: one pass over every agent instead
-    c->all = (int64_t)c->x1 - c->x0 >= width || (int64_t)c->y1 - c->y0 >= height;
-    c->cx = c->x0;
-    c->cy = c->y0;
-    c->done = false;
+    c->cache.version = g->version - 1u; // nothing cached
+    c->count = steer__grid_ranges(g, &c->cache, center, radius, &c->ranges);
+    c->next = 0;
 }
 
 bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin, uint32_t *end)
 {
-    if (c->done) return false;
-    if (c->all) {
-        c->done = true;
-        *begin = 0;
-        *end = (uint32_t)g->count;
-        return g->count > 0;
-    }
-    // A run of cells along a row maps to consecutive buckets (until the
-    // table wraps), which are one contiguous range of proxies.
-    const uint32_t wmask = (1u << g->width_bits) - 1u;
-    while (c->cy <= c->y1) {
-        uint32_t first = bucket_of_cell(g, c->cx, c->cy);
-        uint32_t last = first;
-        while (c->cx < c->x1 && (((uint32_t)c->cx + 1u) & wmask) != 0) {
-            ++c->cx;
-            ++last;
-        }
-        if (c->cx < c->x1) {
-            ++c->cx;
-        } else {
-            c->cx = c->x0;
-            ++c->cy;
-        }
-        uint32_t lo = g->bucket_start[first], hi = g->bucket_start[last + 1];
-        if (lo < hi) {
-            *begin = lo;
-            *end = hi;
-            return true;
-        }
-    }
-    c->done = true;
-    return false;
+    (void)g;
+    if (c->next >= c->count) return false;
+    *begin = c->ranges[c->next][0];
+    *end = c->ranges[c->next][1];
+    ++c->next;
+    return true;
 }
 
 // Append the proxies of `cells` consecutive buckets from `first`.
@@ -200,14 +167,29 @@ static inline int push_range(const uint32_t *start, uint32_t first, uint32_t cel
     return n + (lo != hi);
 }
 
-int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius, uint32_t ranges[][2], int max)
+int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
+                       const uint32_t (**out)[2])
 {
     int32_t x0 = cell_coord(center.x - radius, g->inv_cell), x1 = cell_coord(center.x + radius, g->inv_cell);
     int32_t y0 = cell_coord(center.y - radius, g->inv_cell), y1 = cell_coord(center.y + radius, g->inv_cell);
+    *out = (const uint32_t(*)[2])cache->ranges;
+    // consecutive agents in grid order mostly share their window of cells
+    if (cache->version == g->version && cache->x0 == x0 && cache->x1 == x1 && cache->y0 == y0 && cache->y1 == y1)
+        return cache->count;
+    cache->version = g->version;
+    cache->x0 = x0;
+    cache->x1 = x1;
+    cache->y0 = y0;
+    cache->y1 = y1;
     const int64_t width = (int64_t)1 << g->width_bits;
     const int64_t height = (int64_t)(g->bucket_mask + 1u) >> g->width_bits;
     // every row takes at most two ranges (a row narrower than the table wraps once)
-    if ((int64_t)x1 - x0 >= width || (int64_t)y1 - y0 >= height || 2 * ((int64_t)y1 - y0 + 1) > max) return -1;
+    if ((int64_t)x1 - x0 >= width || (int64_t)y1 - y0 >= height || 2 * ((int64_t)y1 - y0 + 1) > STEER_MAX_RANGES) {
+        // wider than the table: every agent is a candidate
+        cache->ranges[0][0] = 0;
+        cache->ranges[0][1] = (uint32_t)g->count;
+        return cache->count = 1;
+    }
     const uint32_t wmask = (uint32_t)width - 1u;
     const uint32_t cells = (uint32_t)(x1 - x0) + 1u;
     const uint32_t offset = (uint32_t)x0 & wmask;
@@ -215,8 +197,8 @@ int steer__grid_ranges(const neighbour_grid *g, steer_vec2 center, float radius,
     const uint32_t head = offset + cells <= wmask + 1u ? cells : wmask + 1u - offset;
     int n = 0;
     for (int32_t cy = y0; cy <= y1; ++cy) {
-        n = push_range(g->bucket_start, bucket_of_cell(g, x0, cy), head, ranges, n);
-        if (head < cells) n = push_range(g->bucket_start, bucket_of_cell(g, x0 + (int32_t)head, cy), cells - head, ranges, n);
+        n = push_range(g->bucket_start, bucket_of_cell(g, x0, cy), head, cache->ranges, n);
+        if (head < cells) n = push_range(g->bucket_start, bucket_of_cell(g, x0 + (int32_t)head, cy), cells - head, cache->ranges, n);
     }
-    return n;
+    return cache->count = n;
 }
