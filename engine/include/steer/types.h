@@ -36,7 +36,9 @@ typedef struct steer_world_def {
     uint64_t seed;               ///< root of every random stream (default 0)
     steer_integrator integrator; ///< default STEER_INTEGRATOR_EULER
     /// Side of a neighbour-grid cell in metres (> 0, default 4). Best near the
-    /// largest neighbour radius in use; any value gives the same results.
+    /// largest neighbour radius in use. It changes speed, not behaviour: the
+    /// same neighbours are found, but their sums are added in grid order, so
+    /// the last bits can differ between cell sizes (never between runs).
     float cell_size;
     int agent_capacity; ///< agents allocated up front (0: default 64)
     /// After integration, push agents out of static geometry and remove their
