@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "steer/steer.h"
+
 static inline double bench_now(void)
 {
     struct timespec ts;
@@ -22,6 +24,13 @@ long bench_arg_long(int argc, char **argv, const char *name, long fallback);
 int bench_has_flag(int argc, char **argv, const char *name);
 
 int bench_flock(int argc, char **argv);
+/// The flock's pieces (bench_flock.c), shared with bench_lua.c.
+float bench_flock_side(long n);
+void bench_flock_spawn(steer_world *w, long n, steer_behaviour *b);
+int bench_flock_run(steer_world *w, long n, long steps, const char *label);
+/// steer-bench flock --lua (bench_lua.c): the same flock built through the
+/// Lua API, stepped in C; then the cost of one call of a Lua behaviour.
+int bench_flock_lua(long n, long steps);
 int bench_rays(int argc, char **argv);
 
 #endif
