@@ -176,6 +176,7 @@ typedef struct eval_scratch {
     float *dist_sq;
     float *tmp_d2; ///< candidates of one range, before compaction
     range_cache ranges;
+    uint32_t gather_epoch; ///< bumped by every gather into this scratch
     int capacity;
 } eval_scratch;
 
@@ -210,6 +211,7 @@ typedef struct eval_ctx {
     eval_scratch *scratch;
     int neighbour_count;
     float gathered_radius; ///< < 0: nothing gathered yet
+    uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
     neighbour_sums sums;   ///< the last sums (sums.radius < 0: none)
 } eval_ctx;
 

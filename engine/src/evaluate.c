@@ -107,7 +107,9 @@ static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin
 
 int steer__gather_neighbours(eval_ctx *ctx, float radius)
 {
-    if (ctx->gathered_radius >= radius) return ctx->neighbour_count;
+    // the list lives in the shared scratch: a callback behaviour may have run a
+    // nested evaluation (get_steering) that gathered over it since
+    if (ctx->gathered_radius >= radius && ctx->gathered_epoch == ctx->scratch->gather_epoch) return ctx->neighbour_count;
     const neighbour_grid *g = &ctx->w->grid;
     eval_scratch *s = ctx->scratch;
     const float cx = ctx->me.position.x, cy = ctx->me.position.y;
@@ -129,6 +131,7 @@ int steer__gather_neighbours(eval_ctx *ctx, float radius)
     }
     ctx->neighbour_count = n;
     ctx->gathered_radius = radius;
+    ctx->gathered_epoch = ++s->gather_epoch;
     return n;
 }
 
