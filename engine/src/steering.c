@@ -15,8 +15,17 @@ bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_rad
 {
     steer_vec2 direction = steer_sub(point, ctx->me.position);
     float distance = steer_length(direction);
-    // arrive: inside the target radius, no steering
-    if (distance < target_radius) return false;
+    if (distance < target_radius) {
+        // arrive: inside the target radius the notes return no steering. A
+        // character that is still moving there would coast through and out
+        // again for ever (nothing brakes it), so it brakes to a stop first:
+        // the notes' formula with targetSpeed 0. At rest: no steering.
+        if (ctx->me.velocity.x == 0.0f && ctx->me.velocity.y == 0.0f) return false;
+        steer_vec2 brake = steer_scale(ctx->me.velocity, -1.0f / time_to_target);
+        out->linear = steer_clamp_length(brake, ctx->lim.max_acceleration);
+        out->angular = 0.0f;
+        return true;
+    }
     float max_speed = ctx->lim.max_speed;
     // outside the slow radius full speed, inside it scaled by distance
     float target_speed = distance > slow_radius ? max_speed : max_speed * distance / slow_radius;

@@ -196,13 +196,28 @@ static void arrive(void)
     s = steering_of(big, w, a, &has);
     CHECK(has);
     CHECK_VEC(s.linear, -1.6666667, -10.0, 1e-3);
-    // inside targetRadius: None, even while moving
+    // inside targetRadius while still moving: brake to rest (the notes'
+    // formula with targetSpeed 0): -(1,1)/0.1 = (-10, -10); clamped by the
+    // agent's maxAcceleration 10 in `b`: (-7.07107, -7.07107)
     steer_behaviour_set_target(big, point_target(0.3f, 0.3f));
+    s = steering_of(big, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, -10.0, -10.0, 1e-3);
+    steer_behaviour_set_target(b, point_target(0.3f, 0.3f));
+    s = steering_of(b, w, a, &has);
+    CHECK_VEC(s.linear, -7.0710678, -7.0710678, 1e-3);
+    // target at the agent's position, still moving: the same braking
+    steer_behaviour_set_target(big, point_target(0, 0));
+    s = steering_of(big, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, -10.0, -10.0, 1e-3);
+    // inside targetRadius at rest (and at the target itself): None
+    steer_agent_set_velocity(w, a, steer_v2(0, 0));
     CHECK(!steer_behaviour_get_steering(big, w, a, 0.1f, &s));
     CHECK_VEC(s.linear, 0.0, 0.0, 0);
-    // target at the agent's position: None
-    steer_behaviour_set_target(big, point_target(0, 0));
+    steer_behaviour_set_target(big, point_target(0.3f, 0.3f));
     CHECK(!steer_behaviour_get_steering(big, w, a, 0.1f, &s));
+    steer_agent_set_velocity(w, a, steer_v2(1, 1));
 
     // target_radius 0 and the target at the agent's position: distance 0 is
     // not < 0, targetSpeed = 0, targetVelocity = 0: linear = -(1,1)/0.1

@@ -129,9 +129,15 @@ static void follow_path_numbers(void)
     s = steering_of(one, w, a, &has);
     CHECK(has);
     CHECK_VEC(s.linear, 0, 8.3333333, 1e-3);
-    // inside the end's targetRadius: None
+    // inside the end's targetRadius at rest: None; still moving: brake,
+    // -(0,0.5)/0.1 = (0, -5)
     steer_agent_set_position(w, a, steer_v2(10, 9.8f));
     CHECK(!steer_behaviour_get_steering(one, w, a, 0.1f, &s));
+    steer_agent_set_velocity(w, a, steer_v2(0, 0.5f));
+    s = steering_of(one, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, 0, -5, 1e-3);
+    steer_agent_set_velocity(w, a, steer_v2(0, 0));
     // short of the end it seeks: (10,5) -> target (10,6): (0, 10)
     steer_agent_set_position(w, a, steer_v2(10, 5));
     s = steering_of(one, w, a, NULL);
