@@ -6,17 +6,23 @@
 //
 // The notes' problems and the work-arounds here (docs/geometry.md):
 // - corner trap: with whiskers, each side ray hits one wall of a corner and
-//   the seek target jumps from side to side. The agent commits to one turn
-//   direction (one float of behaviour memory) while any ray hits, and when the
-//   rays disagree (a trap) or the wall is straight ahead it turns that way.
+//   the seek target jumps from side to side. When the rays disagree (a trap)
+//   or the wall is straight ahead, or the target flips side from one step to
+//   the next, the agent commits to one turn (the side with more room, probed
+//   by rays at 30 and 60 degrees) kept in one float of behaviour memory until no ray hits;
+//   meanwhile a target on the other side is not followed.
 // - thin obstacles slip between rays: the central ray of the whiskers and
-//   parallel layouts sweeps the agent's disc (a circle cast), so nothing the
-//   body would touch passes between the rays.
+//   parallel layouts sweeps the agent's disc, grown by a quarter (a circle
+//   cast), so nothing the body would touch passes between the rays.
 // - ray length ignores speed: with scale_lookahead the rays are
 //   lookahead * speed / max_speed long (never shorter than the radius).
 #include "geometry.h"
 
 enum { RAY_CENTRE, RAY_LEFT, RAY_RIGHT, RAY_COUNT };
+
+/// The swept central ray is the agent's disc grown by this factor: a path
+/// that clears an obstacle by a hair is not taken as clear.
+#define SWEEP_CLEARANCE 1.25f
 
 /// Lateral push (|normal . left|) below which a hit counts as head-on.
 #define HEAD_ON 0.1f
@@ -53,13 +59,13 @@ static void lay_out(const steer_behaviour_def *d, steer_vec2 pos, steer_vec2 u, 
     switch (d->rays) {
     case STEER_RAYS_WHISKERS: {
         float side = length * d->whisker_scale;
-        f[RAY_CENTRE].radius = radius;
+        f[RAY_CENTRE].radius = radius * SWEEP_CLEARANCE;
         f[RAY_LEFT] = make_feeler(pos, rotate(u, d->whisker_angle), side, 0.0f, true);
         f[RAY_RIGHT] = make_feeler(pos, rotate(u, -d->whisker_angle), side, 0.0f, true);
         break;
     }
     case STEER_RAYS_PARALLEL:
-        f[RAY_CENTRE].radius = radius;
+        f[RAY_CENTRE].radius = radius * SWEEP_CLEARANCE;
         f[RAY_LEFT] = make_feeler(steer_mul_add(pos, left, radius), u, length, 0.0f, radius > 0.0f);
         f[RAY_RIGHT] = make_feeler(steer_mul_add(pos, left, -radius), u, length, 0.0f, radius > 0.0f);
         break;
@@ -67,15 +73,24 @@ static void lay_out(const steer_behaviour_def *d, steer_vec2 pos, steer_vec2 u, 
     }
 }
 
-// The turn direction with more room: away from the nearer side hit, else
-// along the summed normals, else left.
-static float choose_side(const feeler *f, steer_vec2 left)
+// The turn direction with more room: probes at 30 and 60 degrees either
+// side, twice as long as the central ray; the side whose probes run freer
+// in total wins, then the side the hit normals push to, then left.
+static float choose_side(eval_ctx *ctx, const feeler *f)
 {
-    bool l = f[RAY_LEFT].hit, r = f[RAY_RIGHT].hit;
-    if (l != r) return l ? -1.0f : 1.0f;
-    if (l && r && f[RAY_LEFT].result.distance != f[RAY_RIGHT].result.distance)
-        return f[RAY_LEFT].result.distance > f[RAY_RIGHT].result.distance ? 1.0f : -1.0f;
+    static const float angles[2] = {0.5235988f, 1.0471976f};
+    float reach = 2.0f * f[RAY_CENTRE].length, room[2] = {0.0f, 0.0f};
+    for (int k = 0; k < 2; ++k) {
+        for (int j = 0; j < 2; ++j) {
+            steer_vec2 dir = rotate(f[RAY_CENTRE].dir, k == 0 ? angles[j] : -angles[j]);
+            steer_ray_hit h;
+            bool hit = steer__geometry_cast(ctx->w, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
+            room[k] += hit ? h.distance : reach;
+        }
+    }
+    if (room[0] != room[1]) return room[0] > room[1] ? 1.0f : -1.0f;
     float lateral = 0.0f;
+    steer_vec2 left = steer_perp(f[RAY_CENTRE].dir);
     for (int i = 0; i < RAY_COUNT; ++i) {
         if (f[i].hit) lateral += steer_dot(f[i].result.normal, left);
     }
@@ -84,7 +99,8 @@ static float choose_side(const feeler *f, steer_vec2 left)
 
 bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
-    // committed turn: +1 left, -1 right, 0 none (kept while any ray hits)
+    // turn memory: 0 none, +-1 the last turn (left +), +-2 a committed turn
+    // (kept while any ray hits)
     float *side = steer__memory_claim(ctx, 1);
     steer_vec2 pos = ctx->me.position, v = ctx->me.velocity;
     float speed = steer_length(v);
@@ -121,16 +137,21 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
     // the notes: seek a point off the surface that was hit
     const steer_ray_hit *h = &f[nearest].result;
     steer_vec2 target = steer_mul_add(h->point, h->normal, d->avoid_distance);
-    float lateral = steer_dot(steer_sub(target, pos), left);
     bool trap = f[RAY_CENTRE].hit && pushes_left && pushes_right;
     bool head_on = steer_absf(steer_dot(h->normal, left)) < HEAD_ON;
-    if (*side == 0.0f) {
-        if (trap || head_on) *side = choose_side(f, left);
-        else *side = lateral > 0.0f ? 1.0f : -1.0f;
+    float lateral = steer_dot(steer_sub(target, pos), left);
+    float now = lateral > 0.0f ? 1.0f : -1.0f;
+    // memory: the last turn (+-1), or a committed turn (+-2)
+    if (steer_absf(*side) != 2.0f) {
+        // a trap, a wall straight ahead, or a target that flipped side since
+        // the last step: commit to the side with more room
+        if (trap || head_on || *side == -now) *side = 2.0f * choose_side(ctx, f);
+        else *side = now;
     }
-    if (trap || head_on || lateral * *side <= 0.0f) {
+    float committed = 0.5f * *side;
+    if (steer_absf(*side) == 2.0f && (trap || head_on || now != committed)) {
         // turn the committed way, braking: a point back and to that side
-        steer_vec2 dir = steer_normalize(steer_sub(steer_scale(left, *side), u));
+        steer_vec2 dir = steer_normalize(steer_sub(steer_scale(left, committed), u));
         target = steer_mul_add(pos, dir, length);
     }
     steer__seek_point(ctx, target, false, out);

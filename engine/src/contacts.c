@@ -4,6 +4,10 @@
 
 /// Passes of contact resolution per agent (a corner needs two).
 enum { CONTACT_PASSES = 4 };
+/// Contact within this distance of touching (metres): the velocity into
+/// the surface is removed even without penetration, so an agent pushed
+/// against a wall stays on it instead of entering it every other step.
+#define CONTACT_SKIN 1e-3f
 
 static float closest_segment(steer_vec2 a, steer_vec2 b, steer_vec2 n, steer_vec2 p, steer_vec2 *point,
                              steer_vec2 *normal)
@@ -100,14 +104,15 @@ void steer__resolve_contacts(steer_world *w)
         float r = w->limits[i].radius;
         steer_kinematic *s = &w->state[i];
         for (int pass = 0; pass < CONTACT_PASSES; ++pass) {
-            contact_query q = {w->geometry, s->position, s->velocity, r, 0.0f, {0.0f, 0.0f}};
-            steer_vec2 ext = steer_v2(r, r);
+            contact_query q = {w->geometry, s->position, s->velocity, r + CONTACT_SKIN, 0.0f, {0.0f, 0.0f}};
+            steer_vec2 ext = steer_v2(q.radius, q.radius);
             steer__geometry_overlap(w, steer_sub(s->position, ext), steer_add(s->position, ext), contact_visit, &q);
             if (q.depth <= 0.0f) break;
             // out along the normal; velocity into the wall removed
-            s->position = steer_mul_add(s->position, q.normal, q.depth);
+            s->position = steer_mul_add(s->position, q.normal, steer_maxf(q.depth - CONTACT_SKIN, 0.0f));
             float into = steer_dot(s->velocity, q.normal);
             if (into < 0.0f) s->velocity = steer_mul_add(s->velocity, q.normal, -into);
+            if (q.depth <= CONTACT_SKIN) break; // touching only
         }
     }
 }
