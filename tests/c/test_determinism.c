@@ -205,22 +205,32 @@ static void get_steering_changes_nothing(void)
     free_flock(&f);
 }
 
-static void cell_size_does_not_matter(void)
+static void cell_size_finds_the_same_neighbours(void)
 {
-    // types.h: the neighbour-grid cell size is a tuning knob; "any value gives
-    // the same results"
+    // types.h: any cell size finds the same neighbours; only the order of the
+    // sums (their last bits) may differ. So one evaluation of every agent
+    // agrees to rounding, whatever the cell size.
     flock f = make_flock();
     int order[AGENTS];
     identity(order);
     steer_world *ref = spawn_world(&f, 42, order, false, 4.0f);
-    run(ref, STEPS);
-    const float cells[] = {1.0f, 2.5f, 8.0f, 100.0f};
-    for (int c = 0; c < 4; ++c) {
+    const float cells[] = {0.3f, 1.0f, 2.5f, 8.0f, 100.0f};
+    int worst_agents = 0;
+    for (int c = 0; c < 5; ++c) {
         steer_world *w = spawn_world(&f, 42, order, false, cells[c]);
-        run(w, STEPS);
-        int diff = compare_agents(ref, w);
-        CHECK(diff == 0);
-        if (diff) fprintf(stderr, "  cell size %g: %d of %d agents differ from cell size 4\n", (double)cells[c], diff, AGENTS);
+        int differ = 0;
+        for (int k = 0; k < AGENTS; ++k) {
+            steer_agent_id ia = steer_world_agent_at(ref, k), ib = steer_world_agent_at(w, k);
+            CHECK(steer_agent_get_key(ref, ia) == steer_agent_get_key(w, ib));
+            steer_steering sa, sb;
+            bool ha = steer_behaviour_get_steering(steer_agent_get_behaviour(ref, ia), ref, ia, 1.0f / 60.0f, &sa);
+            bool hb = steer_behaviour_get_steering(steer_agent_get_behaviour(w, ib), w, ib, 1.0f / 60.0f, &sb);
+            float tol = 1e-4f * (1.0f + steer_length(sa.linear) + fabsf(sa.angular));
+            if (ha != hb || steer_distance(sa.linear, sb.linear) > tol || fabsf(sa.angular - sb.angular) > tol) ++differ;
+        }
+        CHECK(differ == 0);
+        if (differ > worst_agents) worst_agents = differ;
+        if (differ) fprintf(stderr, "  cell size %g: %d agents steer differently\n", (double)cells[c], differ);
         steer_world_destroy(w);
     }
     steer_world_destroy(ref);
@@ -233,6 +243,6 @@ int main(void)
     RUN(spawn_order_does_not_matter);
     RUN(different_seed_different_hash);
     RUN(get_steering_changes_nothing);
-    RUN(cell_size_does_not_matter);
+    RUN(cell_size_finds_the_same_neighbours);
     return TEST_RESULT();
 }

@@ -215,6 +215,24 @@ static void collision_avoidance(void)
         steer_world_destroy(w);
     }
     {
+        // several overlapping at once (all t = 0): the nearest, whatever the
+        // spawn order or cell size: C at 0.3 -> away from it: (0, 10)
+        for (int variant = 0; variant < 4; ++variant) {
+            steer_world_def wd = steer_default_world_def();
+            wd.cell_size = variant < 2 ? 4.0f : 0.25f;
+            steer_world *w = steer_world_create(&wd);
+            steer_agent_id a = spawn(w, 0, 0, 0, 0);
+            if (variant % 2) spawn(w, 0, -0.3f, 0, 0);
+            spawn(w, 0.6f, 0, 0, 0);
+            spawn(w, -0.5f, 0.5f, 0, 0);
+            if (!(variant % 2)) spawn(w, 0, -0.3f, 0, 0);
+            steer_steering s = avoid(w, a, &d, &has);
+            CHECK(has);
+            CHECK_VEC(s.linear, 0, 10, TOL);
+            steer_world_destroy(w);
+        }
+    }
+    {
         // exactly head-on: r = (0,5), v = (0,-2): t = 2.5 and the separation is
         // exactly 0, so "away from where it will be" has no direction: keep
         // right of the velocity (0,1), i.e. +x: (10, 0). The other keeps to its
