@@ -67,6 +67,7 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
     const float *dist = ctx->scratch->dist_sq;
     const steer_vec2 heading = steer_heading(ctx->me.orientation);
     float shortest = INFINITY, first_distance = 0.0f, first_radius = 0.0f;
+    uint64_t first_key = 0;
     steer_vec2 first_pos = {0, 0}, first_vel = {0, 0};
     bool found = false;
     for (int j = 0; j < n; ++j) {
@@ -93,9 +94,14 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
         if (min_sep >= collide) continue;
         // already overlapping counts as a collision now
         if (distance < collide) t = 0.0f;
-        if (t < 0.0f || t >= shortest) continue;
+        if (t < 0.0f || t > shortest) continue;
+        // equal times (every overlapping neighbour has t = 0): the nearest,
+        // then the lowest key, so the choice never depends on the scan order
+        const uint64_t key = w->key[g->agent[k]];
+        if (t == shortest && (distance > first_distance || (distance == first_distance && key > first_key))) continue;
         // react to the neighbour whose closest approach comes first
         shortest = t;
+        first_key = key;
         first_distance = distance;
         first_radius = collide;
         first_pos = rel_pos;
