@@ -1,7 +1,8 @@
 // steer-bench rays: closest-hit feeler rays against static geometry.
 //
-//   steer-bench rays --shapes N [--rays R] [--seed S]
+//   steer-bench rays --shapes N [--rays R] [--seed S] [--bvh]
 //
+// --bvh disables the uniform grid (the BVH alone), for comparison.
 // A square grid of 1 m cells, about 10% of them holding a shape: half boxes
 // (0.4 to 1 m a side), half wall segments (0.5 to 1.4 m). R rays of 5 m from
 // random origins in random directions; prints
@@ -12,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "steer/steer.h"
+#include "geometry.h"
 
 static uint64_t next(uint64_t *s)
 {
@@ -62,6 +63,7 @@ int bench_rays(int argc, char **argv)
     steer_world *w = steer_world_create(&def);
     if (w == NULL) return 1;
     build_world(w, shapes, side, &rng);
+    if (bench_has_flag(argc, argv, "--bvh") && w->geometry != NULL) w->geometry->grid_off = true;
 
     // rays generated up front: only the casts are timed
     enum { BATCH = 4096 };
