@@ -277,5 +277,9 @@ void steer__integrate(steer_world *w, float dt);
 void steer__geometry_destroy(struct steer_geometry *g);
 /// Contact resolution after integration (geometry.c).
 void steer__resolve_contacts(steer_world *w);
+/// Bring the static geometry's broadphase (and the largest agent radius used
+/// by agent ray casts) up to date, so that the evaluation pass only reads
+/// it. Optional: queries do it lazily otherwise (geometry.c).
+void steer__geometry_prepare(steer_world *w);
 
 #endif

@@ -401,6 +401,13 @@ static float max_agent_radius(steer_world *w)
     return r;
 }
 
+void steer__geometry_prepare(steer_world *w)
+{
+    if (w->geometry == NULL) return;
+    steer__geometry_ready(w);
+    if (w->stepping) max_agent_radius(w);
+}
+
 // Agents as discs, through the neighbour grid: the buckets covering a disc
 // around the ray, grown by the largest radius.
 static void cast_agents(steer_world *w, cast_state *c, int ignore)

@@ -194,7 +194,11 @@ uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
 int steer_world_shape_count(const steer_world *world);
 
 /// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance
-/// (direction need not be unit; a zero direction hits nothing). False if none.
+/// metres along the unit direction (direction need not be unit; a zero
+/// direction hits nothing). False if none. filter may be NULL (default).
+/// A ray starting inside a solid hits it at distance 0 (point = origin,
+/// normal = -direction); hits at max_distance count; the other edge cases
+/// are listed in docs/geometry.md.
 bool steer_world_raycast(steer_world *world, steer_vec2 origin, steer_vec2 direction,
                          float max_distance, const steer_ray_filter *filter, steer_ray_hit *hit);
 /// Visits hits in order of distance. The callback returns the clip: a value
