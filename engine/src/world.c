@@ -296,6 +296,8 @@ void steer_world_step(steer_world *w, float dt)
     w->stepping = true;
     w->callback_errors = 0;
     steer__grid_update(w);
+    // shared caches are written here, before evaluation, never during it
+    steer__geometry_prepare(w);
     // Evaluate in grid order: neighbours of consecutive agents are close in
     // memory. Each evaluation reads start-of-step state and writes only its
     // own output, memory and random stream, so the order cannot matter.
