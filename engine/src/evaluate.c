@@ -144,7 +144,12 @@ static void clamp_output(const eval_ctx *ctx, steer_steering *s)
     bool kinematic = (ctx->w->flags[ctx->self] & AGENT_KINEMATIC) != 0;
     float lin = kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
     float ang = kinematic ? ctx->lim.max_rotation : ctx->lim.max_angular_acceleration;
-    s->linear = steer_clamp_length(s->linear, lin);
+    // whether a blend exceeds the limit is data-dependent: compute the scale
+    // either way and select it, instead of a branch that mispredicts
+    float len2 = steer_length_sq(s->linear);
+    float scale = lin / sqrtf(len2 > 0.0f ? len2 : 1.0f);
+    scale = len2 > lin * lin ? scale : 1.0f;
+    s->linear = steer_scale(s->linear, scale);
     s->angular = clamp_abs(s->angular, ang);
 }
 
@@ -213,44 +218,49 @@ static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_ste
     return true;
 }
 
-bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+// One node of the tree: the family evaluator of its type.
+static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     const steer_behaviour_def *d = &b->def;
-    // limit overrides hold for this node and everything under it
-    const steer_limits saved = ctx->lim;
-    if (b->overrides) {
-        if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
-        if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
-        if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
-        if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
-    }
-    bool has = false;
     switch (d->type) {
     case STEER_KINEMATIC_SEEK:
     case STEER_KINEMATIC_FLEE:
     case STEER_KINEMATIC_ARRIVE:
-    case STEER_KINEMATIC_WANDER: has = steer__eval_kinematic(ctx, d, out); break;
+    case STEER_KINEMATIC_WANDER: return steer__eval_kinematic(ctx, d, out);
     case STEER_SEEK:
     case STEER_FLEE:
     case STEER_ARRIVE:
     case STEER_ALIGN:
-    case STEER_VELOCITY_MATCH: has = steer__eval_basic(ctx, d, out); break;
+    case STEER_VELOCITY_MATCH: return steer__eval_basic(ctx, d, out);
     case STEER_PURSUE:
     case STEER_EVADE:
     case STEER_FACE:
     case STEER_LOOK_WHERE_YOU_ARE_GOING:
-    case STEER_WANDER: has = steer__eval_delegated(ctx, d, out); break;
-    case STEER_FOLLOW_PATH: has = steer__eval_follow_path(ctx, d, out); break;
+    case STEER_WANDER: return steer__eval_delegated(ctx, d, out);
+    case STEER_FOLLOW_PATH: return steer__eval_follow_path(ctx, d, out);
     case STEER_SEPARATION:
     case STEER_COHESION:
     case STEER_ALIGNMENT:
-    case STEER_COLLISION_AVOIDANCE: has = steer__eval_group(ctx, d, out); break;
-    case STEER_OBSTACLE_AVOIDANCE: has = steer__eval_obstacle_avoidance(ctx, d, out); break;
+    case STEER_COLLISION_AVOIDANCE: return steer__eval_group(ctx, d, out);
+    case STEER_OBSTACLE_AVOIDANCE: return steer__eval_obstacle_avoidance(ctx, d, out);
     case STEER_BLEND:
-    case STEER_PRIORITY: has = steer__eval_combinator(ctx, b, out); break;
-    case STEER_CALLBACK: has = eval_callback(ctx, d, out); break;
-    default: break;
+    case STEER_PRIORITY: return steer__eval_combinator(ctx, b, out);
+    case STEER_CALLBACK: return eval_callback(ctx, d, out);
+    default: return false;
     }
-    if (b->overrides) ctx->lim = saved;
+}
+
+bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    if (!b->overrides) return dispatch(ctx, b, out);
+    // limit overrides hold for this node and everything under it
+    const steer_behaviour_def *d = &b->def;
+    const steer_limits saved = ctx->lim;
+    if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
+    if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
+    if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
+    if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
+    bool has = dispatch(ctx, b, out);
+    ctx->lim = saved;
     return has;
 }

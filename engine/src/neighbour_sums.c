@@ -35,7 +35,6 @@ static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int 
     const __m128 cx = _mm_set1_ps(p->cx), cy = _mm_set1_ps(p->cy), r2 = _mm_set1_ps(p->r2);
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 max_acc = _mm_set1_ps(p->max_acc), decay = _mm_set1_ps(p->decay), r = _mm_set1_ps(p->r);
-    const __m128i self = _mm_set1_epi32((int)p->self);
     const __m128i lanes = _mm_set_epi32(3, 2, 1, 0);
     const bool separation = p->separation, linear_law = p->linear_law;
     __m128 n = zero, sdx = zero, sdy = zero, svx = zero, svy = zero, ssx = zero, ssy = zero, same = zero;
@@ -43,14 +42,15 @@ static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int 
         const uint32_t begin = ranges[c][0];
         const int m = (int)(ranges[c][1] - begin);
         const __m128i end = _mm_set1_epi32(m);
+        // the agent itself, as a lane index of this range (-1: elsewhere)
+        const __m128i self_lane = _mm_set1_epi32(p->self - begin < (uint32_t)m ? (int)(p->self - begin) : -1);
         __m128i idx = lanes;
         for (int i = 0; i < m; i += 4) {
             const uint32_t k = begin + (uint32_t)i;
             __m128 dx = _mm_sub_ps(_mm_loadu_ps(g->x + k), cx);
             __m128 dy = _mm_sub_ps(_mm_loadu_ps(g->y + k), cy);
             __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
-            __m128i proxy = _mm_add_epi32(idx, _mm_set1_epi32((int)begin));
-            __m128 valid = _mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(proxy, self), _mm_cmplt_epi32(idx, end)));
+            __m128 valid = _mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(idx, self_lane), _mm_cmplt_epi32(idx, end)));
             __m128 in = _mm_and_ps(valid, _mm_cmplt_ps(d2, r2));
             idx = _mm_add_epi32(idx, _mm_set1_epi32(4));
             n = _mm_add_ps(n, _mm_and_ps(in, one));
