@@ -13,6 +13,12 @@
 #include <emmintrin.h>
 #endif
 
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
+#define STEER_AVX_CLONE __attribute__((target_clones("avx", "default")))
+#else
+#define STEER_AVX_CLONE
+#endif
+
 typedef struct sums_params {
     float cx, cy, r, r2;
     uint32_t self;
@@ -29,7 +35,10 @@ typedef struct lane_sums {
 static float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 #if defined(__SSE2__)
-// All ranges in one call, constants hoisted, accumulators in registers.
+// All ranges in one call, constants hoisted, accumulators in registers. On
+// CPUs with AVX the same SSE operations get their three-operand encoding
+// (fewer register copies): same lanes, same order, same bits.
+STEER_AVX_CLONE
 static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
 {
     const __m128 cx = _mm_set1_ps(p->cx), cy = _mm_set1_ps(p->cy), r2 = _mm_set1_ps(p->r2);
