@@ -20,8 +20,14 @@ bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_rad
         // character that is still moving there would coast through and out
         // again for ever (nothing brakes it), so it brakes to a stop first:
         // the notes' formula with targetSpeed 0. At rest: no steering.
-        if (ctx->me.velocity.x == 0.0f && ctx->me.velocity.y == 0.0f) return false;
-        steer_vec2 brake = steer_scale(ctx->me.velocity, -1.0f / time_to_target);
+        steer_vec2 v = ctx->me.velocity;
+        if (v.x == 0.0f && v.y == 0.0f) return false;
+        // That formula only ever halves the speed geometrically: once the
+        // last of it can go within one step, take it all, so the character
+        // really comes to rest (and arrive then asks for nothing).
+        float t = time_to_target;
+        if (ctx->dt > 0.0f && steer_length(v) <= ctx->lim.max_acceleration * ctx->dt) t = ctx->dt;
+        steer_vec2 brake = steer_scale(v, -1.0f / t);
         out->linear = steer_clamp_length(brake, ctx->lim.max_acceleration);
         out->angular = 0.0f;
         return true;

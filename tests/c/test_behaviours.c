@@ -198,10 +198,14 @@ static void arrive(void)
     CHECK_VEC(s.linear, -1.6666667, -10.0, 1e-3);
     // inside targetRadius while still moving: brake to rest (the notes'
     // formula with targetSpeed 0): -(1,1)/0.1 = (-10, -10); clamped by the
-    // agent's maxAcceleration 10 in `b`: (-7.07107, -7.07107)
+    // agent's maxAcceleration 10 in `b`: (-7.07107, -7.07107). When the
+    // whole speed can go within the step (|v| = 1.414 <= 100 * dt), it
+    // does: -(1,1)/dt = (-60, -60) with dt = 1/60
     steer_behaviour_set_target(big, point_target(0.3f, 0.3f));
     s = steering_of(big, w, a, &has);
     CHECK(has);
+    CHECK_VEC(s.linear, -60.0, -60.0, 1e-3);
+    CHECK(steer_behaviour_get_steering(big, w, a, 0.0f, &s)); // no step length: the notes' formula
     CHECK_VEC(s.linear, -10.0, -10.0, 1e-3);
     steer_behaviour_set_target(b, point_target(0.3f, 0.3f));
     s = steering_of(b, w, a, &has);
@@ -210,7 +214,7 @@ static void arrive(void)
     steer_behaviour_set_target(big, point_target(0, 0));
     s = steering_of(big, w, a, &has);
     CHECK(has);
-    CHECK_VEC(s.linear, -10.0, -10.0, 1e-3);
+    CHECK_VEC(s.linear, -60.0, -60.0, 1e-3);
     // inside targetRadius at rest (and at the target itself): None
     steer_agent_set_velocity(w, a, steer_v2(0, 0));
     CHECK(!steer_behaviour_get_steering(big, w, a, 0.1f, &s));

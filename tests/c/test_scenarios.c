@@ -50,7 +50,7 @@ static void arrive_comes_to_rest(void)
             int at = arrive_run(l, steer_v2(0, 0), goals[g], 60 * 40, &speed, &left);
             CHECK(at >= 0);     // got there
             CHECK(left == 0);   // and stayed inside target_radius
-            CHECK(speed < 1e-2f); // at rest
+            CHECK(speed == 0.0f); // truly at rest: arrive then asks for no steering
             if (left != 0 || speed >= 1e-2f)
                 fprintf(stderr, "  arrive to (%g,%g) drag %d: inside at step %d, %d steps outside after, final speed %g\n",
                         (double)goals[g].x, (double)goals[g].y, drag, at, left, (double)speed);
