@@ -260,6 +260,21 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
                                     steer_steering *out);
 bool steer__eval_combinator(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 
+/// (goal - current) / t, capped at length max: the notes' "reach a velocity
+/// over time_to_target, capped at the limit". In double, so a tiny t or a
+/// huge difference never overflows into inf or NaN.
+static inline steer_vec2 steer__over_time(steer_vec2 goal, steer_vec2 current, float t, float max)
+{
+    double x = ((double)goal.x - current.x) / t, y = ((double)goal.y - current.y) / t;
+    double len2 = x * x + y * y, m = max;
+    if (len2 > m * m) {
+        double s = m / sqrt(len2);
+        x *= s;
+        y *= s;
+    }
+    return steer_v2((float)x, (float)y);
+}
+
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.
 void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);

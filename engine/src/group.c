@@ -36,10 +36,19 @@ static bool cohesion(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering
     const neighbour_sums *s = sums_at(ctx, d->radius, NULL);
     if (s->count == 0) return false;
     // towards the neighbours' centre of mass, at full acceleration from the
-    // edge of the radius and proportionally less closer in
-    const float max_acc = ctx->lim.max_acceleration;
-    const float f = max_acc / (d->radius * (float)s->count); // offset to the centre times max_acc / radius
-    out->linear = steer_clamp_length(steer_v2(s->sum_dx * f, s->sum_dy * f), max_acc);
+    // edge of the radius and proportionally less closer in:
+    // (offset to the centre) * max_acc / radius, capped. In double, so a tiny
+    // radius cannot overflow.
+    const double m = ctx->lim.max_acceleration;
+    const double f = m / ((double)d->radius * s->count);
+    double x = s->sum_dx * f, y = s->sum_dy * f;
+    double len2 = x * x + y * y;
+    if (len2 > m * m) {
+        double k = m / sqrt(len2);
+        x *= k;
+        y *= k;
+    }
+    out->linear = steer_v2((float)x, (float)y);
     out->angular = 0.0f;
     return true;
 }
@@ -49,10 +58,9 @@ static bool alignment(eval_ctx *ctx, const steer_behaviour_def *d, steer_steerin
     const neighbour_sums *s = sums_at(ctx, d->radius, NULL);
     if (s->count == 0) return false;
     // velocity matching with the neighbours' mean velocity
-    const float inv_n = 1.0f / (float)s->count, inv_t = 1.0f / d->time_to_target;
+    const float inv_n = 1.0f / (float)s->count;
     steer_vec2 mean = steer_v2(s->sum_vx * inv_n, s->sum_vy * inv_n);
-    steer_vec2 linear = steer_scale(steer_sub(mean, ctx->me.velocity), inv_t);
-    out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
+    out->linear = steer__over_time(mean, ctx->me.velocity, d->time_to_target, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }

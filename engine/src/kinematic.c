@@ -27,8 +27,7 @@ bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_st
         // kinematic arrive: none inside the radius, else cover the distance
         // in time_to_target, capped at max speed
         if (steer_length(v) < d->radius) return false;
-        v = steer_scale(v, 1.0f / d->time_to_target);
-        out->linear = steer_clamp_length(v, ctx->lim.max_speed);
+        out->linear = steer__over_time(t.position, me->position, d->time_to_target, ctx->lim.max_speed);
         break;
     }
     out->angular = 0.0f;

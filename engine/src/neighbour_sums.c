@@ -70,7 +70,8 @@ static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int 
             if (separation) {
                 __m128 apart = _mm_cmpgt_ps(d2, zero);
                 __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(d2));
-                __m128 strength = linear_law ? _mm_div_ps(_mm_mul_ps(max_acc, _mm_sub_ps(r, _mm_mul_ps(d2, inv))), r)
+                // (linear: max_acc * ((r - d) / r), the ratio first so nothing overflows)
+                __m128 strength = linear_law ? _mm_mul_ps(max_acc, _mm_div_ps(_mm_sub_ps(r, _mm_mul_ps(d2, inv)), r))
                                              : _mm_min_ps(_mm_mul_ps(decay, _mm_mul_ps(inv, inv)), max_acc);
                 __m128 use = _mm_and_ps(in, apart);
                 // away from the neighbour: -(dx, dy) / distance
@@ -110,7 +111,7 @@ static void sum_range(const neighbour_grid *g, uint32_t begin, uint32_t end, con
             if (p->separation) {
                 bool apart = d2 > 0.0f;
                 float inv = 1.0f / sqrtf(d2);
-                float strength = p->linear_law ? p->max_acc * (p->r - d2 * inv) / p->r
+                float strength = p->linear_law ? p->max_acc * ((p->r - d2 * inv) / p->r)
                                                : steer_minf(p->decay * (inv * inv), p->max_acc);
                 acc->sx[lane] -= masked(in && apart, strength * (dx * inv));
                 acc->sy[lane] -= masked(in && apart, strength * (dy * inv));

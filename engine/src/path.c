@@ -171,6 +171,8 @@ bool steer__eval_follow_path(eval_ctx *ctx, const steer_behaviour_def *d, steer_
     if (p == NULL) return false;
     // predictive path following looks from where the agent will be
     steer_vec2 from = steer_mul_add(ctx->me.position, ctx->me.velocity, d->predict_time);
+    // (a huge velocity times a long prediction stays inside the world's bounds)
+    from = steer_v2(steer_clampf(from.x, -1e30f, 1e30f), steer_clampf(from.y, -1e30f, 1e30f));
     float last = *memory > 0.0f ? *memory - 1.0f : -1.0f;
     float window = steer_maxf(2.0f * steer_absf(d->path_offset), steer_maxf(4.0f * ctx->lim.radius, 1.0f));
     float param = steer_path_param(p, from, last, window);

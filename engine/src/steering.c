@@ -27,18 +27,16 @@ bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_rad
         // really comes to rest (and arrive then asks for nothing).
         float t = time_to_target;
         if (ctx->dt > 0.0f && steer_length(v) <= ctx->lim.max_acceleration * ctx->dt) t = ctx->dt;
-        steer_vec2 brake = steer_scale(v, -1.0f / t);
-        out->linear = steer_clamp_length(brake, ctx->lim.max_acceleration);
+        out->linear = steer__over_time(steer_v2(0.0f, 0.0f), v, t, ctx->lim.max_acceleration);
         out->angular = 0.0f;
         return true;
     }
     float max_speed = ctx->lim.max_speed;
     // outside the slow radius full speed, inside it scaled by distance
-    float target_speed = distance > slow_radius ? max_speed : max_speed * distance / slow_radius;
+    float target_speed = distance > slow_radius ? max_speed : max_speed * (distance / slow_radius);
     steer_vec2 target_velocity = steer_scale(steer_normalize(direction), target_speed);
     // accelerate to the target velocity over time_to_target, capped
-    steer_vec2 linear = steer_scale(steer_sub(target_velocity, ctx->me.velocity), 1.0f / time_to_target);
-    out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
+    out->linear = steer__over_time(target_velocity, ctx->me.velocity, time_to_target, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
@@ -53,11 +51,12 @@ bool steer__align_orientation(const eval_ctx *ctx, float orientation, float targ
     // size == 0 also covers target_radius == 0 (no direction to divide by)
     if (size < target_radius || size == 0.0f) return false;
     float max_rotation = ctx->lim.max_rotation;
-    float target_rotation = size > slow_radius ? max_rotation : max_rotation * size / slow_radius;
+    float target_rotation = size > slow_radius ? max_rotation : max_rotation * (size / slow_radius);
     target_rotation *= rotation / size;
     float angular = (target_rotation - ctx->me.rotation) / time_to_target;
     float limit = ctx->lim.max_angular_acceleration;
-    if (steer_absf(angular) > limit) angular = angular / steer_absf(angular) * limit;
+    // (by sign: an angular that overflowed to infinity must not become NaN)
+    if (steer_absf(angular) > limit) angular = angular > 0.0f ? limit : -limit;
     out->linear = steer_v2(0.0f, 0.0f);
     out->angular = angular;
     return true;
@@ -82,8 +81,7 @@ bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
     case STEER_ARRIVE:
         return steer__arrive_point(ctx, t.position, d->target_radius, d->slow_radius, d->time_to_target, out);
     default: { // STEER_VELOCITY_MATCH
-        steer_vec2 linear = steer_scale(steer_sub(t.velocity, ctx->me.velocity), 1.0f / d->time_to_target);
-        out->linear = steer_clamp_length(linear, ctx->lim.max_acceleration);
+        out->linear = steer__over_time(t.velocity, ctx->me.velocity, d->time_to_target, ctx->lim.max_acceleration);
         out->angular = 0.0f;
         return true;
     }

@@ -314,6 +314,7 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
                                   float dt, steer_steering *out)
 {
     int i = steer__agent_dense(w, agent);
+    if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
     if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
     steer__grid_update(w);
     // preview on copies: asking must not change the run

@@ -39,26 +39,37 @@ static inline float steer_dot(steer_vec2 a, steer_vec2 b) { return a.x * b.x + a
 /// z of the 3D cross product: positive when b is counter-clockwise of a.
 static inline float steer_cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 static inline float steer_length_sq(steer_vec2 a) { return a.x * a.x + a.y * a.y; }
-static inline float steer_length(steer_vec2 a) { return sqrtf(a.x * a.x + a.y * a.y); }
+/// Length, computed in double so that no finite vector overflows on the way.
+static inline float steer_length(steer_vec2 a) { return (float)sqrt((double)a.x * a.x + (double)a.y * a.y); }
 static inline float steer_distance(steer_vec2 a, steer_vec2 b) { return steer_length(steer_sub(a, b)); }
 /// Left perpendicular (counter-clockwise by 90 degrees).
 static inline steer_vec2 steer_perp(steer_vec2 a) { return (steer_vec2){-a.y, a.x}; }
 
 /// Unit vector along a; the zero vector stays zero (as in the notes' normalize).
+/// Infinite components give the direction of the infinite part.
 static inline steer_vec2 steer_normalize(steer_vec2 a)
 {
-    float len = steer_length(a);
-    if (len > 0.0f) return (steer_vec2){a.x / len, a.y / len};
+    double x = a.x, y = a.y;
+    if (isinf(x) || isinf(y)) {
+        x = isinf(x) ? (x > 0 ? 1.0 : -1.0) : 0.0;
+        y = isinf(y) ? (y > 0 ? 1.0 : -1.0) : 0.0;
+    }
+    double len = sqrt(x * x + y * y);
+    if (len > 0.0) return (steer_vec2){(float)(x / len), (float)(y / len)};
     return (steer_vec2){0.0f, 0.0f};
 }
 
-/// a shortened to at most max_len (max_len >= 0); shorter vectors are unchanged.
+/// a shortened to at most max_len (finite, >= 0); shorter vectors are
+/// unchanged. Computed in double: huge or infinite vectors (an intermediate
+/// that overflowed) come back max_len long, never NaN.
 static inline steer_vec2 steer_clamp_length(steer_vec2 a, float max_len)
 {
-    float len2 = steer_length_sq(a);
-    if (len2 > max_len * max_len) {
-        float s = max_len / sqrtf(len2);
-        return (steer_vec2){a.x * s, a.y * s};
+    if (isinf(a.x) || isinf(a.y)) return steer_scale(steer_normalize(a), max_len);
+    double x = a.x, y = a.y, m = max_len;
+    double len2 = x * x + y * y;
+    if (len2 > m * m) {
+        double s = m / sqrt(len2);
+        return (steer_vec2){(float)(x * s), (float)(y * s)};
     }
     return a;
 }
