@@ -9,17 +9,6 @@
 
 lpath *steer_lua__check_path(lua_State *L, int arg) { return luaL_checkudata(L, arg, STEER_LUA_PATH); }
 
-// The engine refuses a path whose length is zero or not finite: compute it
-// the way it does (float distances summed in double) and refuse first.
-static float path_length(const steer_vec2 *p, int n, bool loop)
-{
-    bool closes = p[0].x == p[n - 1].x && p[0].y == p[n - 1].y;
-    int segments = loop && !closes ? n : n - 1;
-    double total = 0.0;
-    for (int i = 0; i < segments; ++i) total += (double)steer_distance(p[i], p[(i + 1) % n]);
-    return (float)total;
-}
-
 int steer_lua__new_path(lua_State *L, int arg)
 {
     luaL_checktype(L, arg, LUA_TTABLE);
@@ -48,15 +37,15 @@ int steer_lua__new_path(lua_State *L, int arg)
         if (i > 1 && p[i - 1].x == p[i - 2].x && p[i - 1].y == p[i - 2].y)
             laux_error_plain(L, laux_field(arg, name), "repeats the point before it");
     }
-    float length = path_length(p, (int)n, loop);
-    if (!(length > 0.0f) || !isfinite(length)) luaL_argerror(L, arg, "the path's length must be positive and finite");
-    lpath *lp = lua_newuserdatauv(L, sizeof *lp, 0);
-    lp->path = NULL;
-    luaL_setmetatable(L, STEER_LUA_PATH);
     steer_path_def def = steer_default_path_def();
     def.points = p;
     def.count = (int)n;
     def.loop = loop;
+    // what is left to refuse: a length that is not a positive float
+    if (!steer_path_def_is_valid(&def)) luaL_argerror(L, arg, "the path's length must be positive and finite");
+    lpath *lp = lua_newuserdatauv(L, sizeof *lp, 0);
+    lp->path = NULL;
+    luaL_setmetatable(L, STEER_LUA_PATH);
     lp->path = steer_path_create(&def);
     if (lp->path == NULL) return luaL_error(L, "not enough memory");
     return 1;

@@ -388,7 +388,7 @@ static int world_path(lua_State *L)
 /* ---- static geometry ------------------------------------------------------------------ */
 
 // Static geometry lives within +-1e15 m (the engine's bound).
-#define GEOMETRY_MAX 1.0e15f
+#define GEOMETRY_MAX STEER_MAX_COORDINATE
 
 static float check_coord(lua_State *L, int arg)
 {
@@ -476,25 +476,6 @@ static void check_list_keys(lua_State *L, int arg, const char *option)
     }
 }
 
-// The engine's test (geometry.c), in the same float arithmetic: convex with
-// a consistent winding, no three points in line (every vertex strictly on
-// the inner side of every edge, which also rejects stars).
-static bool is_strictly_convex(const steer_vec2 *v, int n)
-{
-    float sign = 0.0f;
-    for (int i = 0; i < n; ++i) {
-        steer_vec2 a = v[i], e = steer_sub(v[(i + 1) % n], a);
-        for (int j = 0; j < n; ++j) {
-            if (j == i || j == (i + 1) % n) continue;
-            float c = steer_cross(e, steer_sub(v[j], a));
-            if (c == 0.0f) return false;
-            if (sign == 0.0f) sign = c > 0.0f ? 1.0f : -1.0f;
-            if (c * sign < 0.0f) return false;
-        }
-    }
-    return true;
-}
-
 // world:add_polygon{ {x, y}, ... } -> shape: a solid convex polygon (3 to 16 points)
 static int world_add_polygon(lua_State *L)
 {
@@ -503,7 +484,7 @@ static int world_add_polygon(lua_State *L)
     int n;
     check_list_keys(L, 2, NULL);
     steer_vec2 *p = check_points(L, 2, 3, STEER_MAX_POLYGON_VERTICES, &n);
-    if (!is_strictly_convex(p, n)) return luaL_argerror(L, 2, "the polygon must be convex, with no three points in line");
+    if (!steer_polygon_is_valid(p, n)) return luaL_argerror(L, 2, "the polygon must be convex, with no three points in line");
     return push_new_shape(L, core, steer_world_add_polygon(core->world, p, n));
 }
 

@@ -10,7 +10,7 @@
 #include "geometry.h"
 
 /// Coordinates and radii are bounded so that squares stay finite.
-#define GEO_MAX_COORD 1.0e15f
+#define GEO_MAX_COORD STEER_MAX_COORDINATE
 /// Parts of one shape (a polyline's links), so a part index fits 24 bits.
 #define GEO_MAX_PARTS (1 << 24)
 
@@ -193,6 +193,16 @@ static bool polygon_is_convex(const steer_vec2 *v, int n, float *winding)
     return true;
 }
 
+bool steer_polygon_is_valid(const steer_vec2 *points, int count)
+{
+    if (points == NULL || count < 3 || count > STEER_MAX_POLYGON_VERTICES) return false;
+    for (int i = 0; i < count; ++i) {
+        if (!point_ok(points[i])) return false;
+    }
+    float winding;
+    return polygon_is_convex(points, count, &winding);
+}
+
 /* ---- shapes ------------------------------------------------------------------- */
 
 steer_shape_id steer_world_add_segment(steer_world *w, steer_vec2 a, steer_vec2 b)
@@ -259,12 +269,9 @@ steer_shape_id steer_world_add_box(steer_world *w, steer_vec2 lower, steer_vec2 
 steer_shape_id steer_world_add_polygon(steer_world *w, const steer_vec2 *points, int count)
 {
     if (!can_edit(w)) return steer_null_shape;
-    if (!STEER_CHECK(points != NULL && count >= 3 && count <= STEER_MAX_POLYGON_VERTICES)) return steer_null_shape;
-    for (int i = 0; i < count; ++i) {
-        if (!STEER_CHECK(point_ok(points[i]))) return steer_null_shape;
-    }
+    if (!STEER_CHECK(steer_polygon_is_valid(points, count))) return steer_null_shape;
     float winding;
-    if (!STEER_CHECK(polygon_is_convex(points, count, &winding))) return steer_null_shape;
+    polygon_is_convex(points, count, &winding);
     struct steer_geometry *g = geometry_of(w);
     if (g == NULL || !reserve(g, 1, count)) return steer_null_shape;
     steer_shape_id id = new_shape(g, STEER_SHAPE_POLYGON, 1);

@@ -11,15 +11,32 @@ struct steer_path {
     float *start;     ///< arc length at the start of each segment
 };
 
+// Segments of a polyline: a looped path whose last point repeats the first
+// closes on its own.
+static int segment_count(const steer_vec2 *points, int count, bool loop)
+{
+    bool closes = points[0].x == points[count - 1].x && points[0].y == points[count - 1].y;
+    return loop && !closes ? count : count - 1;
+}
+
+bool steer_path_def_is_valid(const steer_path_def *def)
+{
+    if (def == NULL || def->cookie != STEER_COOKIE || def->count < 2 || def->points == NULL) return false;
+    for (int i = 0; i < def->count; ++i) {
+        if (!steer_vec2_is_finite(def->points[i])) return false;
+        if (i > 0 && def->points[i].x == def->points[i - 1].x && def->points[i].y == def->points[i - 1].y) return false;
+    }
+    // the length, summed as steer_path_create sums it, must be a positive float
+    int segments = segment_count(def->points, def->count, def->loop);
+    double total = 0.0;
+    for (int i = 0; i < segments; ++i) total += (double)steer_distance(def->points[i], def->points[(i + 1) % def->count]);
+    float length = (float)total;
+    return length > 0.0f && isfinite(length);
+}
+
 steer_path *steer_path_create(const steer_path_def *def)
 {
-    if (!STEER_CHECK(def != NULL && def->cookie == STEER_COOKIE)) return NULL;
-    if (!STEER_CHECK(def->count >= 2 && def->points != NULL)) return NULL;
-    for (int i = 0; i < def->count; ++i) {
-        if (!STEER_CHECK(steer_vec2_is_finite(def->points[i]))) return NULL;
-        if (i > 0 && !STEER_CHECK(def->points[i].x != def->points[i - 1].x || def->points[i].y != def->points[i - 1].y))
-            return NULL;
-    }
+    if (!STEER_CHECK(steer_path_def_is_valid(def))) return NULL;
     steer_path *p = steer__alloc(sizeof *p);
     if (p == NULL) return NULL;
     p->points = steer__alloc(sizeof *p->points * (size_t)def->count);
@@ -32,10 +49,8 @@ steer_path *steer_path_create(const steer_path_def *def)
     }
     p->refcount = 1;
     p->count = def->count;
-    // a looped path whose last point repeats the first closes on its own
-    bool closes = def->points[0].x == def->points[def->count - 1].x && def->points[0].y == def->points[def->count - 1].y;
     p->loop = def->loop;
-    p->segments = def->loop && !closes ? def->count : def->count - 1;
+    p->segments = segment_count(def->points, def->count, def->loop);
     memcpy(p->points, def->points, sizeof *p->points * (size_t)def->count);
     double total = 0.0;
     for (int i = 0; i < p->segments; ++i) {
@@ -45,10 +60,6 @@ steer_path *steer_path_create(const steer_path_def *def)
     }
     p->start[p->segments] = (float)total;
     p->length = (float)total;
-    if (!STEER_CHECK(p->length > 0.0f && isfinite(p->length))) {
-        steer_path_release(p);
-        return NULL;
-    }
     return p;
 }
 

@@ -151,6 +151,9 @@ bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviou
 
 /* ---- paths ------------------------------------------------------------------ */
 
+/// True if steer_path_create accepts def: at least 2 finite points,
+/// consecutive points distinct, a positive finite length.
+bool steer_path_def_is_valid(const steer_path_def *def);
 /// Create a path (reference count 1); NULL if def is invalid (assert).
 steer_path *steer_path_create(const steer_path_def *def);
 steer_path *steer_path_retain(steer_path *path);
@@ -183,6 +186,12 @@ steer_shape_id steer_world_add_box(steer_world *world, steer_vec2 lower, steer_v
 /// Add a solid convex polygon (3 to STEER_MAX_POLYGON_VERTICES points, any winding).
 steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *points, int count);
 #define STEER_MAX_POLYGON_VERTICES 16
+/// Static geometry lives within +-STEER_MAX_COORDINATE metres on both axes.
+#define STEER_MAX_COORDINATE 1.0e15f
+/// True if steer_world_add_polygon accepts the points: 3 to
+/// STEER_MAX_POLYGON_VERTICES finite points within STEER_MAX_COORDINATE,
+/// strictly convex (no three in line), either winding.
+bool steer_polygon_is_valid(const steer_vec2 *points, int count);
 /// Remove a shape; stale ids are ignored.
 void steer_shape_destroy(steer_world *world, steer_shape_id id);
 bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
