@@ -175,6 +175,9 @@ typedef struct eval_scratch {
     uint32_t *proxy;
     float *dist_sq;
     float *tmp_d2; ///< candidates of one range, before compaction
+    /// neighbours packed by steer__neighbour_sums: offsets, squared
+    /// distances, velocities
+    float *pack_dx, *pack_dy, *pack_d2, *pack_vx, *pack_vy;
     range_cache ranges;
     uint32_t gather_epoch; ///< bumped by every gather into this scratch
     int capacity;

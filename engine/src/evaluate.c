@@ -14,8 +14,8 @@ bool steer__scratch_reserve(eval_scratch *s, int capacity)
     uint32_t *p = steer__realloc(s->proxy, sizeof *p * n);
     if (p == NULL) return false;
     s->proxy = p;
-    float **arrays[] = {&s->dist_sq, &s->tmp_d2};
-    for (int i = 0; i < 2; ++i) {
+    float **arrays[] = {&s->dist_sq, &s->tmp_d2, &s->pack_dx, &s->pack_dy, &s->pack_d2, &s->pack_vx, &s->pack_vy};
+    for (int i = 0; i < 7; ++i) {
         float *d = steer__realloc(*arrays[i], sizeof *d * n);
         if (d == NULL) return false;
         *arrays[i] = d;
@@ -29,6 +29,11 @@ void steer__scratch_free(eval_scratch *s)
     steer__free(s->proxy);
     steer__free(s->dist_sq);
     steer__free(s->tmp_d2);
+    steer__free(s->pack_dx);
+    steer__free(s->pack_dy);
+    steer__free(s->pack_d2);
+    steer__free(s->pack_vx);
+    steer__free(s->pack_vy);
     memset(s, 0, sizeof *s);
     s->capacity = 0;
 }

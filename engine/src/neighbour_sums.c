@@ -1,19 +1,29 @@
-// neighbour_sums.c: one pass over an agent's candidate neighbours that sums
-// what separation, cohesion and alignment need, four candidates at a time.
+// neighbour_sums.c: what separation, cohesion and alignment need from an
+// agent's neighbours, in two passes.
 //
-// Candidates are the grid ranges of the cells a disc touches; each is
-// masked (in range, not the agent itself) instead of branched on. Lane j of
-// a range holds its candidates j, j+4, ...; lanes are added in the fixed
-// order (l0 + l1) + (l2 + l3) at the end. The SSE2 path and the plain C path
-// perform the same IEEE operations in the same order: the same bits. Masked
-// lanes add +0.0 in both.
+// 1. Pack: the candidates of the grid ranges a disc touches, four at a
+//    time; the offsets, squared distances and velocities of those in range
+//    (not the agent itself) are packed to the front of scratch arrays, in
+//    candidate order, without a branch per candidate.
+// 2. Sum: the packed neighbours, four at a time (lane j holds neighbours
+//    j, j+4, ...): count, offsets, velocities and separation's pushes, whose
+//    sqrt and division now run on neighbours only, not on every candidate.
+//    Lanes are added in the fixed order (l0 + l1) + (l2 + l3) at the end.
+//
+// The vector paths (SSSE3 packing, SSE2 sums, their AVX encoding) and the
+// plain C paths perform the same IEEE operations in the same order: the same
+// bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "core.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define STEER_X86_DISPATCH 1
+#include <tmmintrin.h>
+#endif
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
+#if defined(STEER_X86_DISPATCH) && defined(__linux__)
 #define STEER_AVX_CLONE __attribute__((target_clones("avx", "default")))
 #else
 #define STEER_AVX_CLONE
@@ -32,21 +42,63 @@ typedef struct lane_sums {
     float count[4], dx[4], dy[4], vx[4], vy[4], sx[4], sy[4], coincident[4];
 } lane_sums;
 
+// Neighbours packed by pass 1 (scratch arrays, 4 floats of slack each).
+typedef struct packed {
+    float *dx, *dy, *d2, *vx, *vy;
+} packed;
+
 static float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
-#if defined(__SSE2__)
-// All ranges in one call, constants hoisted, accumulators in registers. On
-// CPUs with AVX the same SSE operations get their three-operand encoding
-// (fewer register copies): same lanes, same order, same bits.
-STEER_AVX_CLONE
-static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
+/* ---- pass 1: pack ------------------------------------------------------------------ */
+
+// Plain C: write every candidate, advance past those in range.
+static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p,
+                      const packed *out)
+{
+    int n = 0;
+    for (int c = 0; c < count; ++c) {
+        for (uint32_t k = ranges[c][0]; k < ranges[c][1]; ++k) {
+            float dx = g->x[k] - p->cx, dy = g->y[k] - p->cy;
+            float d2 = dx * dx + dy * dy;
+            out->dx[n] = dx;
+            out->dy[n] = dy;
+            out->d2[n] = d2;
+            out->vx[n] = g->vx[k];
+            out->vy[n] = g->vy[k];
+            n += (d2 < p->r2) & (k != p->self);
+        }
+    }
+    return n;
+}
+
+#if defined(STEER_X86_DISPATCH)
+// Byte shuffles that move the lanes set in a 4-bit mask to the front.
+static __m128i left_pack[16];
+static int left_pack_count[16];
+
+__attribute__((constructor)) static void init_left_pack(void)
+{
+    for (int m = 0; m < 16; ++m) {
+        unsigned char bytes[16];
+        memset(bytes, 0x80, sizeof bytes);
+        int n = 0;
+        for (int lane = 0; lane < 4; ++lane) {
+            if (!(m & (1 << lane))) continue;
+            for (int b = 0; b < 4; ++b) bytes[4 * n + b] = (unsigned char)(4 * lane + b);
+            ++n;
+        }
+        memcpy(&left_pack[m], bytes, sizeof bytes);
+        left_pack_count[m] = n;
+    }
+}
+
+// SSSE3: four candidates at a time, packed with one byte shuffle an array.
+__attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, const uint32_t ranges[][2], int count,
+                                                      const sums_params *p, const packed *out)
 {
     const __m128 cx = _mm_set1_ps(p->cx), cy = _mm_set1_ps(p->cy), r2 = _mm_set1_ps(p->r2);
-    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
-    const __m128 max_acc = _mm_set1_ps(p->max_acc), decay = _mm_set1_ps(p->decay), r = _mm_set1_ps(p->r);
     const __m128i lanes = _mm_set_epi32(3, 2, 1, 0);
-    const bool separation = p->separation, linear_law = p->linear_law;
-    __m128 n = zero, sdx = zero, sdy = zero, svx = zero, svy = zero, ssx = zero, ssy = zero, same = zero;
+    int n = 0;
     for (int c = 0; c < count; ++c) {
         const uint32_t begin = ranges[c][0];
         const int m = (int)(ranges[c][1] - begin);
@@ -60,28 +112,70 @@ static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int 
             __m128 dy = _mm_sub_ps(_mm_loadu_ps(g->y + k), cy);
             __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
             __m128 valid = _mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(idx, self_lane), _mm_cmplt_epi32(idx, end)));
-            __m128 in = _mm_and_ps(valid, _mm_cmplt_ps(d2, r2));
+            int bits = _mm_movemask_ps(_mm_and_ps(valid, _mm_cmplt_ps(d2, r2)));
             idx = _mm_add_epi32(idx, _mm_set1_epi32(4));
-            n = _mm_add_ps(n, _mm_and_ps(in, one));
-            sdx = _mm_add_ps(sdx, _mm_and_ps(in, dx));
-            sdy = _mm_add_ps(sdy, _mm_and_ps(in, dy));
-            svx = _mm_add_ps(svx, _mm_and_ps(in, _mm_loadu_ps(g->vx + k)));
-            svy = _mm_add_ps(svy, _mm_and_ps(in, _mm_loadu_ps(g->vy + k)));
-            if (separation) {
-                __m128 apart = _mm_cmpgt_ps(d2, zero);
-                __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(d2));
-                // (linear: max_acc * ((r - d) / r), the ratio first so nothing overflows)
-                __m128 strength = linear_law ? _mm_mul_ps(max_acc, _mm_div_ps(_mm_sub_ps(r, _mm_mul_ps(d2, inv)), r))
-                                             : _mm_min_ps(_mm_mul_ps(decay, _mm_mul_ps(inv, inv)), max_acc);
-                __m128 use = _mm_and_ps(in, apart);
-                // away from the neighbour: -(dx, dy) / distance
-                ssx = _mm_sub_ps(ssx, _mm_and_ps(use, _mm_mul_ps(strength, _mm_mul_ps(dx, inv))));
-                ssy = _mm_sub_ps(ssy, _mm_and_ps(use, _mm_mul_ps(strength, _mm_mul_ps(dy, inv))));
-                same = _mm_add_ps(same, _mm_and_ps(_mm_andnot_ps(apart, in), one));
-            }
+            const __m128i shuffle = left_pack[bits];
+            _mm_storeu_si128((__m128i *)(out->dx + n), _mm_shuffle_epi8(_mm_castps_si128(dx), shuffle));
+            _mm_storeu_si128((__m128i *)(out->dy + n), _mm_shuffle_epi8(_mm_castps_si128(dy), shuffle));
+            _mm_storeu_si128((__m128i *)(out->d2 + n), _mm_shuffle_epi8(_mm_castps_si128(d2), shuffle));
+            _mm_storeu_si128((__m128i *)(out->vx + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(g->vx + k)), shuffle));
+            _mm_storeu_si128((__m128i *)(out->vy + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(g->vy + k)), shuffle));
+            n += left_pack_count[bits];
         }
     }
-    _mm_storeu_ps(out->count, n);
+    return n;
+}
+
+static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
+{
+    static int has_ssse3 = -1; // decided once; every thread decides the same
+    if (has_ssse3 < 0) has_ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out);
+}
+#else
+static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
+{
+    return pack_plain(g, ranges, count, p, out);
+}
+#endif
+
+/* ---- pass 2: sum ---------------------------------------------------------------------- */
+
+#if defined(__SSE2__)
+// On CPUs with AVX the same SSE operations get their three-operand encoding
+// (fewer register copies): same lanes, same order, same bits.
+STEER_AVX_CLONE
+static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums *out)
+{
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128 max_acc = _mm_set1_ps(p->max_acc), decay = _mm_set1_ps(p->decay), r = _mm_set1_ps(p->r);
+    const __m128i end = _mm_set1_epi32(n);
+    const bool separation = p->separation, linear_law = p->linear_law;
+    __m128 cnt = zero, sdx = zero, sdy = zero, svx = zero, svy = zero, ssx = zero, ssy = zero, same = zero;
+    __m128i idx = _mm_set_epi32(3, 2, 1, 0);
+    for (int i = 0; i < n; i += 4) {
+        __m128 in = _mm_castsi128_ps(_mm_cmplt_epi32(idx, end));
+        idx = _mm_add_epi32(idx, _mm_set1_epi32(4));
+        __m128 dx = _mm_loadu_ps(nb->dx + i), dy = _mm_loadu_ps(nb->dy + i), d2 = _mm_loadu_ps(nb->d2 + i);
+        cnt = _mm_add_ps(cnt, _mm_and_ps(in, one));
+        sdx = _mm_add_ps(sdx, _mm_and_ps(in, dx));
+        sdy = _mm_add_ps(sdy, _mm_and_ps(in, dy));
+        svx = _mm_add_ps(svx, _mm_and_ps(in, _mm_loadu_ps(nb->vx + i)));
+        svy = _mm_add_ps(svy, _mm_and_ps(in, _mm_loadu_ps(nb->vy + i)));
+        if (separation) {
+            __m128 apart = _mm_cmpgt_ps(d2, zero);
+            __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(d2));
+            // (linear: max_acc * ((r - d) / r), the ratio first so nothing overflows)
+            __m128 strength = linear_law ? _mm_mul_ps(max_acc, _mm_div_ps(_mm_sub_ps(r, _mm_mul_ps(d2, inv)), r))
+                                         : _mm_min_ps(_mm_mul_ps(decay, _mm_mul_ps(inv, inv)), max_acc);
+            __m128 use = _mm_and_ps(in, apart);
+            // away from the neighbour: -(dx, dy) / distance
+            ssx = _mm_sub_ps(ssx, _mm_and_ps(use, _mm_mul_ps(strength, _mm_mul_ps(dx, inv))));
+            ssy = _mm_sub_ps(ssy, _mm_and_ps(use, _mm_mul_ps(strength, _mm_mul_ps(dy, inv))));
+            same = _mm_add_ps(same, _mm_and_ps(_mm_andnot_ps(apart, in), one));
+        }
+    }
+    _mm_storeu_ps(out->count, cnt);
     _mm_storeu_ps(out->dx, sdx);
     _mm_storeu_ps(out->dy, sdy);
     _mm_storeu_ps(out->vx, svx);
@@ -93,21 +187,20 @@ static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int 
 #else
 static float masked(bool keep, float v) { return keep ? v : 0.0f; }
 
-static void sum_range(const neighbour_grid *g, uint32_t begin, uint32_t end, const sums_params *p, lane_sums *acc)
+// (the same operations as the SSE2 path, lane by lane)
+static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums *acc)
 {
-    const int m = (int)(end - begin);
-    // (the same operations as the SSE2 path, lane by lane)
-    for (int i = 0; i < m; i += 4) {
+    memset(acc, 0, sizeof *acc);
+    for (int i = 0; i < n; i += 4) {
         for (int lane = 0; lane < 4; ++lane) {
-            uint32_t k = begin + (uint32_t)(i + lane);
-            float dx = g->x[k] - p->cx, dy = g->y[k] - p->cy;
-            float d2 = dx * dx + dy * dy;
-            bool in = i + lane < m && d2 < p->r2 && k != p->self;
+            int j = i + lane;
+            bool in = j < n;
+            float dx = nb->dx[j], dy = nb->dy[j], d2 = nb->d2[j];
             acc->count[lane] += masked(in, 1.0f);
             acc->dx[lane] += masked(in, dx);
             acc->dy[lane] += masked(in, dy);
-            acc->vx[lane] += masked(in, g->vx[k]);
-            acc->vy[lane] += masked(in, g->vy[k]);
+            acc->vx[lane] += masked(in, nb->vx[j]);
+            acc->vy[lane] += masked(in, nb->vy[j]);
             if (p->separation) {
                 bool apart = d2 > 0.0f;
                 float inv = 1.0f / sqrtf(d2);
@@ -119,12 +212,6 @@ static void sum_range(const neighbour_grid *g, uint32_t begin, uint32_t end, con
             }
         }
     }
-}
-
-static void sum_ranges(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, lane_sums *out)
-{
-    memset(out, 0, sizeof *out);
-    for (int c = 0; c < count; ++c) sum_range(g, ranges[c][0], ranges[c][1], p, out);
 }
 #endif
 
@@ -162,8 +249,10 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
     };
     const uint32_t (*ranges)[2];
     int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
+    eval_scratch *sc = ctx->scratch;
+    const packed nb = {sc->pack_dx, sc->pack_dy, sc->pack_d2, sc->pack_vx, sc->pack_vy};
     lane_sums acc;
-    sum_ranges(g, ranges, count, &p, &acc);
+    sum_packed(&nb, pack(g, ranges, count, &p, &nb), &p, &acc);
     out->radius = radius;
     out->count = (int)reduce(acc.count);
     out->sum_dx = reduce(acc.dx);
