@@ -24,8 +24,20 @@ void steer__assert_failed(const char *condition, const char *file, int line)
 #endif
 }
 
-void *steer__alloc(size_t size) { return malloc(size > 0 ? size : 1); }
-void *steer__realloc(void *p, size_t size) { return realloc(p, size > 0 ? size : 1); }
+// Counted, so a test can check that a step allocates nothing.
+unsigned long steer__allocations = 0;
+
+void *steer__alloc(size_t size)
+{
+    ++steer__allocations;
+    return malloc(size > 0 ? size : 1);
+}
+
+void *steer__realloc(void *p, size_t size)
+{
+    ++steer__allocations;
+    return realloc(p, size > 0 ? size : 1);
+}
 void steer__free(void *p) { free(p); }
 
 uint64_t steer__mix64(uint64_t z)

@@ -19,6 +19,9 @@ void steer__assert_failed(const char *condition, const char *file, int line);
 
 /* ---- memory ------------------------------------------------------------------- */
 
+/// Allocations and reallocations made so far (for the no-allocation test;
+/// not synchronised).
+extern unsigned long steer__allocations;
 void *steer__alloc(size_t size);
 void *steer__realloc(void *p, size_t size);
 void steer__free(void *p);
