@@ -18,7 +18,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// STEER_PLAIN_KERNEL forces the plain C paths (tests/c/test_kernel.c).
+#if defined(STEER_PLAIN_KERNEL)
+#undef __SSE2__
+#elif defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define STEER_X86_DISPATCH 1
 #include <tmmintrin.h>
 #endif

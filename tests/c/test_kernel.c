@@ -1,10 +1,10 @@
-// The neighbour-sums kernel: the vector path (SSE2, or its AVX encoding,
-// whichever this CPU runs) and the plain C path give the same bits. The
-// plain path is compiled here from the same source with SSE2 hidden.
+// The neighbour-sums kernel: the vector paths (SSSE3 packing, SSE2 sums or
+// their AVX encoding, whichever this CPU runs) and the plain C paths give the
+// same bits. The plain paths are compiled here from the same source.
 #include "core.h"
 #include "test.h"
 
-#undef __SSE2__
+#define STEER_PLAIN_KERNEL
 #define steer__neighbour_sums plain_neighbour_sums
 #include "../../engine/src/neighbour_sums.c"
 #undef steer__neighbour_sums
