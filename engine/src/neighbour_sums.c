@@ -50,7 +50,10 @@ typedef struct packed {
     float *dx, *dy, *d2, *vx, *vy;
 } packed;
 
-static float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
+// What the second pass sums, in this order.
+enum { SUM_NEIGHBOURS, SUM_DX, SUM_DY, SUM_VX, SUM_VY, SUM_SX, SUM_SY, SUM_SAME, SUM_FIELDS };
+
+static inline float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 /* ---- pass 1: pack ------------------------------------------------------------------ */
 
@@ -148,7 +151,7 @@ static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, 
 // On CPUs with AVX the same SSE operations get their three-operand encoding
 // (fewer register copies): same lanes, same order, same bits.
 STEER_AVX_CLONE
-static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums *out)
+static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
 {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 max_acc = _mm_set1_ps(p->max_acc), decay = _mm_set1_ps(p->decay), r = _mm_set1_ps(p->r);
@@ -178,21 +181,20 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums 
             same = _mm_add_ps(same, _mm_and_ps(_mm_andnot_ps(apart, in), one));
         }
     }
-    _mm_storeu_ps(out->count, cnt);
-    _mm_storeu_ps(out->dx, sdx);
-    _mm_storeu_ps(out->dy, sdy);
-    _mm_storeu_ps(out->vx, svx);
-    _mm_storeu_ps(out->vy, svy);
-    _mm_storeu_ps(out->sx, ssx);
-    _mm_storeu_ps(out->sy, ssy);
-    _mm_storeu_ps(out->coincident, same);
+    // (l0 + l1) + (l2 + l3), as reduce() adds them
+    const __m128 all[SUM_FIELDS] = {cnt, sdx, sdy, svx, svy, ssx, ssy, same};
+    for (int k = 0; k < SUM_FIELDS; ++k) {
+        __m128 pairs = _mm_add_ps(all[k], _mm_shuffle_ps(all[k], all[k], _MM_SHUFFLE(2, 3, 0, 1)));
+        out[k] = _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
+    }
 }
 #else
 static float masked(bool keep, float v) { return keep ? v : 0.0f; }
 
 // (the same operations as the SSE2 path, lane by lane)
-static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums *acc)
+static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
 {
+    lane_sums lanes, *acc = &lanes;
     memset(acc, 0, sizeof *acc);
     for (int i = 0; i < n; i += 4) {
         for (int lane = 0; lane < 4; ++lane) {
@@ -215,6 +217,8 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, lane_sums 
             }
         }
     }
+    const float *all[SUM_FIELDS] = {acc->count, acc->dx, acc->dy, acc->vx, acc->vy, acc->sx, acc->sy, acc->coincident};
+    for (int k = 0; k < SUM_FIELDS; ++k) out[k] = reduce(all[k]);
 }
 #endif
 
@@ -254,21 +258,21 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
     int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
     eval_scratch *sc = ctx->scratch;
     const packed nb = {sc->pack_dx, sc->pack_dy, sc->pack_d2, sc->pack_vx, sc->pack_vy};
-    lane_sums acc;
-    sum_packed(&nb, pack(g, ranges, count, &p, &nb), &p, &acc);
+    float sum[SUM_FIELDS];
+    sum_packed(&nb, pack(g, ranges, count, &p, &nb), &p, sum);
     out->radius = radius;
-    out->count = (int)reduce(acc.count);
-    out->sum_dx = reduce(acc.dx);
-    out->sum_dy = reduce(acc.dy);
-    out->sum_vx = reduce(acc.vx);
-    out->sum_vy = reduce(acc.vy);
+    out->count = (int)sum[SUM_NEIGHBOURS];
+    out->sum_dx = sum[SUM_DX];
+    out->sum_dy = sum[SUM_DY];
+    out->sum_vx = sum[SUM_VX];
+    out->sum_vy = sum[SUM_VY];
     out->has_separation = separation != NULL;
     if (separation != NULL) {
         out->law = separation->law;
         out->decay = separation->decay_coefficient;
         out->max_acc = p.max_acc;
-        out->sep_x = reduce(acc.sx);
-        out->sep_y = reduce(acc.sy);
-        if (reduce(acc.coincident) > 0.0f) out->sep_x += coincident_push(ctx, ranges, count, &p);
+        out->sep_x = sum[SUM_SX];
+        out->sep_y = sum[SUM_SY];
+        if (sum[SUM_SAME] > 0.0f) out->sep_x += coincident_push(ctx, ranges, count, &p);
     }
 }

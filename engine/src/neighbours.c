@@ -9,6 +9,10 @@
 // that depends only on positions and keys, never on spawn or storage order.
 #include "core.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum { MIN_BUCKET_BITS = 10 };
 
 static int ceil_log2(uint32_t n)
@@ -75,6 +79,25 @@ static inline int32_t cell_coord(float v, float inv_cell)
     // floor without a libm call: truncate, then step down for negatives
     int32_t i = (int32_t)c;
     return i - ((float)i > c);
+}
+
+// The cells of a disc's bounding box: x0, x1, y0, y1 (cell_coord of each
+// edge; SSE2 does the four at once, with the same operations).
+static inline void cell_window(const neighbour_grid *g, steer_vec2 c, float r, int32_t w[4])
+{
+#if defined(__SSE2__)
+    __m128 v = _mm_mul_ps(_mm_add_ps(_mm_set_ps(c.y, c.y, c.x, c.x), _mm_set_ps(r, -r, r, -r)), _mm_set1_ps(g->inv_cell));
+    v = _mm_max_ps(_mm_min_ps(v, _mm_set1_ps(1.0e9f)), _mm_set1_ps(-1.0e9f));
+    __m128i t = _mm_cvttps_epi32(v);
+    // floor: truncation, one less where truncating went up (negatives)
+    t = _mm_add_epi32(t, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), v)));
+    _mm_storeu_si128((__m128i *)w, t);
+#else
+    w[0] = cell_coord(c.x - r, g->inv_cell);
+    w[1] = cell_coord(c.x + r, g->inv_cell);
+    w[2] = cell_coord(c.y - r, g->inv_cell);
+    w[3] = cell_coord(c.y + r, g->inv_cell);
+#endif
 }
 
 static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32_t cy)
@@ -170,8 +193,9 @@ static inline int push_range(const uint32_t *start, uint32_t first, uint32_t cel
 int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
                        const uint32_t (**out)[2])
 {
-    int32_t x0 = cell_coord(center.x - radius, g->inv_cell), x1 = cell_coord(center.x + radius, g->inv_cell);
-    int32_t y0 = cell_coord(center.y - radius, g->inv_cell), y1 = cell_coord(center.y + radius, g->inv_cell);
+    int32_t win[4];
+    cell_window(g, center, radius, win);
+    const int32_t x0 = win[0], x1 = win[1], y0 = win[2], y1 = win[3];
     *out = (const uint32_t(*)[2])cache->ranges;
     // consecutive agents in grid order mostly share their window of cells
     if (cache->version == g->version && cache->x0 == x0 && cache->x1 == x1 && cache->y0 == y0 && cache->y1 == y1)
