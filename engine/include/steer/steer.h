@@ -47,7 +47,8 @@ void steer_world_step(steer_world *world, float dt);
 bool steer_world_is_stepping(const steer_world *world);
 /// Number of live agents.
 int steer_world_agent_count(const steer_world *world);
-/// The i-th live agent, 0 <= i < count (order changes on removal).
+/// The i-th live agent, 0 <= i < count. The order is storage order: it changes
+/// when agents are removed and when a step re-sorts agents into grid order.
 steer_agent_id steer_world_agent_at(const steer_world *world, int i);
 /// Agents whose position is within radius of center (distance < radius),
 /// in a deterministic order. Writes up to capacity ids, returns the total.
