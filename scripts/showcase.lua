@@ -26,11 +26,13 @@ local leader = world:spawn{
 
 local boid = steer.priority{
   avoid,
+  -- too close to another boid (bodies are 1 m across): make room first
+  steer.separation{ radius = 1.2 },
   steer.blend{
     { steer.separation{ radius = 2 }, weight = 3 },
     { steer.cohesion{ radius = 8 }, weight = 1 },
     { steer.alignment{ radius = 8 }, weight = 1 },
-    { steer.pursue{ target = leader, max_prediction = 1 }, weight = 0.5 },
+    { steer.pursue{ target = leader, max_prediction = 1, arrive_on_overshoot = true, slow_radius = 6 }, weight = 0.5 },
     { steer.look_where_you_are_going{}, weight = 1 },
   },
   epsilon = 1e-3,
