@@ -25,12 +25,17 @@ void steer_set_assert_fn(steer_assert_fn *fn, void *context);
 
 /* ---- defaults --------------------------------------------------------------- */
 
+/// World defaults: seed 0, euler, cell_size 4 m, capacity 64, no contact resolution.
 steer_world_def steer_default_world_def(void);
+/// Agent defaults: at the origin, at rest, steer_default_limits(), no behaviour.
 steer_agent_def steer_default_agent_def(void);
+/// Limits: radius 0.5 m, 5 m/s, 10 m/s^2, pi rad/s, 2 pi rad/s^2, no drag.
 steer_limits steer_default_limits(void);
 /// The notes' defaults for a behaviour type (time_to_target = 0.1, ...).
 steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type);
+/// An empty open path definition (fill points and count).
 steer_path_def steer_default_path_def(void);
+/// Every shape category, no agents, nothing ignored.
 steer_ray_filter steer_default_ray_filter(void);
 
 /* ---- world ------------------------------------------------------------------ */
@@ -58,11 +63,14 @@ int steer_world_query(steer_world *world, steer_vec2 center, float radius, steer
 uint64_t steer_world_hash(const steer_world *world);
 /// Steps taken so far.
 uint64_t steer_world_step_count(const steer_world *world);
+/// The integrator used from the next step on.
 steer_integrator steer_world_get_integrator(const steer_world *world);
 void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
+/// Side of a neighbour-grid cell, metres.
 float steer_world_get_cell_size(const steer_world *world);
 /// cell_size > 0, finite.
 void steer_world_set_cell_size(steer_world *world, float cell_size);
+/// Contact resolution after each step (docs/geometry.md).
 bool steer_world_get_resolve_contacts(const steer_world *world);
 void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
 /// The first error a callback behaviour reported in the last step (its
@@ -77,19 +85,25 @@ steer_agent_id steer_agent_create(steer_world *world, const steer_agent_def *def
 void steer_agent_destroy(steer_world *world, steer_agent_id id);
 /// True while the agent exists.
 bool steer_agent_is_valid(const steer_world *world, steer_agent_id id);
+/// Position (m), orientation (rad), velocity (m/s), rotation (rad/s).
 steer_kinematic steer_agent_get_state(const steer_world *world, steer_agent_id id);
 /// Replace position, orientation (wrapped), velocity and rotation (finite).
 void steer_agent_set_state(steer_world *world, steer_agent_id id, const steer_kinematic *state);
+/// Parts of the state: position (m, finite), velocity (m/s, finite; not
+/// clamped until the next step), orientation (rad, in (-pi, pi]).
 steer_vec2 steer_agent_get_position(const steer_world *world, steer_agent_id id);
 void steer_agent_set_position(steer_world *world, steer_agent_id id, steer_vec2 position);
 steer_vec2 steer_agent_get_velocity(const steer_world *world, steer_agent_id id);
 void steer_agent_set_velocity(steer_world *world, steer_agent_id id, steer_vec2 velocity);
 float steer_agent_get_orientation(const steer_world *world, steer_agent_id id);
+/// The agent's limits (steer_limits).
 steer_limits steer_agent_get_limits(const steer_world *world, steer_agent_id id);
 /// Replace the limits (all finite, >= 0).
 void steer_agent_set_limits(steer_world *world, steer_agent_id id, const steer_limits *limits);
+/// Kinematic agent: its behaviour's output is a velocity and a rotation.
 bool steer_agent_get_kinematic(const steer_world *world, steer_agent_id id);
 void steer_agent_set_kinematic(steer_world *world, steer_agent_id id, bool kinematic);
+/// Orientation follows the velocity after each step (kept when stopped).
 bool steer_agent_get_face_velocity(const steer_world *world, steer_agent_id id);
 void steer_agent_set_face_velocity(steer_world *world, steer_agent_id id, bool face_velocity);
 /// The agent's behaviour (borrowed), or NULL.
@@ -98,7 +112,9 @@ steer_behaviour *steer_agent_get_behaviour(const steer_world *world, steer_agent
 /// memory (wander angle, path progress) is reset unless keep_memory.
 void steer_agent_set_behaviour(steer_world *world, steer_agent_id id, steer_behaviour *behaviour,
                                bool keep_memory);
+/// The agent's key (its random stream and tie-break identity).
 uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
+/// The host's pointer, untouched by the engine.
 void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
 void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
 /// The steering the last step applied to the agent (zero before any step).
@@ -112,6 +128,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def);
 steer_behaviour *steer_behaviour_retain(steer_behaviour *behaviour);
 /// Drop a reference; the last one destroys it and releases its children.
 void steer_behaviour_release(steer_behaviour *behaviour);
+/// The behaviour's type.
 steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *behaviour);
 /// snake_case name of a type ("arrive", "look_where_you_are_going", ...).
 const char *steer_behaviour_type_name(steer_behaviour_type type);
@@ -144,6 +161,7 @@ void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *path);
 /// Combinators: number of children, and replace them all (retained). Refused
 /// (assert, false) if it would make the behaviour contain itself.
 int steer_behaviour_child_count(const steer_behaviour *behaviour);
+/// Child i (borrowed), 0 <= i < steer_behaviour_child_count.
 steer_child steer_behaviour_get_child(const steer_behaviour *behaviour, int i);
 bool steer_behaviour_set_children(steer_behaviour *behaviour, const steer_child *children,
                                   int count);
@@ -157,8 +175,10 @@ bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviou
 bool steer_path_def_is_valid(const steer_path_def *def);
 /// Create a path (reference count 1); NULL if def is invalid (assert).
 steer_path *steer_path_create(const steer_path_def *def);
+/// Add a reference; drop one (the last destroys the path).
 steer_path *steer_path_retain(steer_path *path);
 void steer_path_release(steer_path *path);
+/// The points as given, 0 <= i < count; whether the path is closed.
 int steer_path_point_count(const steer_path *path);
 steer_vec2 steer_path_point(const steer_path *path, int i);
 bool steer_path_is_loop(const steer_path *path);
@@ -195,12 +215,15 @@ steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *poi
 bool steer_polygon_is_valid(const steer_vec2 *points, int count);
 /// Remove a shape; stale ids are ignored.
 void steer_shape_destroy(steer_world *world, steer_shape_id id);
+/// True while the shape exists.
 bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
+/// Its kind (segment, polyline, circle, box, polygon).
 steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
 /// Category bits tested against a ray filter's mask (default 1).
 void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
 /// The shape's category bits (0 for a stale id, with an assert).
 uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
+/// Number of live shapes.
 int steer_world_shape_count(const steer_world *world);
 
 /// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance
