@@ -168,7 +168,7 @@ typedef struct grid_cursor {
 } grid_cursor;
 void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius);
 /// Next range [begin, end); false when finished.
-bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin, uint32_t *end);
+bool steer__grid_cursor_next(grid_cursor *c, uint32_t *begin, uint32_t *end);
 
 /* ---- evaluation --------------------------------------------------------------- */
 

@@ -40,11 +40,6 @@ typedef struct sums_params {
     float decay, max_acc;
 } sums_params;
 
-// Lane accumulators: count, offsets, velocities, separation.
-typedef struct lane_sums {
-    float count[4], dx[4], dy[4], vx[4], vy[4], sx[4], sy[4], coincident[4];
-} lane_sums;
-
 // Neighbours packed by pass 1 (scratch arrays, 4 floats of slack each).
 typedef struct packed {
     float *dx, *dy, *d2, *vx, *vy;
@@ -52,8 +47,6 @@ typedef struct packed {
 
 // What the second pass sums, in this order.
 enum { SUM_NEIGHBOURS, SUM_DX, SUM_DY, SUM_VX, SUM_VY, SUM_SX, SUM_SY, SUM_SAME, SUM_FIELDS };
-
-static inline float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 /* ---- pass 1: pack ------------------------------------------------------------------ */
 
@@ -181,7 +174,7 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
             same = _mm_add_ps(same, _mm_and_ps(_mm_andnot_ps(apart, in), one));
         }
     }
-    // (l0 + l1) + (l2 + l3), as reduce() adds them
+    // (l0 + l1) + (l2 + l3), as the plain path's reduce() adds them
     const __m128 all[SUM_FIELDS] = {cnt, sdx, sdy, svx, svy, ssx, ssy, same};
     for (int k = 0; k < SUM_FIELDS; ++k) {
         __m128 pairs = _mm_add_ps(all[k], _mm_shuffle_ps(all[k], all[k], _MM_SHUFFLE(2, 3, 0, 1)));
@@ -189,6 +182,12 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
     }
 }
 #else
+// Lane accumulators: count, offsets, velocities, separation.
+typedef struct lane_sums {
+    float count[4], dx[4], dy[4], vx[4], vy[4], sx[4], sy[4], coincident[4];
+} lane_sums;
+
+static float reduce(const float v[4]) { return (v[0] + v[1]) + (v[2] + v[3]); }
 static float masked(bool keep, float v) { return keep ? v : 0.0f; }
 
 // (the same operations as the SSE2 path, lane by lane)

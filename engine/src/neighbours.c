@@ -171,9 +171,8 @@ void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2
     c->next = 0;
 }
 
-bool steer__grid_cursor_next(const neighbour_grid *g, grid_cursor *c, uint32_t *begin, uint32_t *end)
+bool steer__grid_cursor_next(grid_cursor *c, uint32_t *begin, uint32_t *end)
 {
-    (void)g;
     if (c->next >= c->count) return false;
     *begin = c->ranges[c->next][0];
     *end = c->ranges[c->next][1];

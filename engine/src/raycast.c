@@ -420,7 +420,7 @@ static void cast_agents(steer_world *w, cast_state *c, int ignore)
     grid_cursor cur;
     uint32_t begin, end;
     steer__grid_cursor_init(g, &cur, mid, 0.5f * reach + max_agent_radius(w));
-    while (steer__grid_cursor_next(g, &cur, &begin, &end)) {
+    while (steer__grid_cursor_next(&cur, &begin, &end)) {
         for (uint32_t k = begin; k < end; ++k) {
             int a = (int)g->agent[k];
             float r = w->limits[a].radius;

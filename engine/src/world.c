@@ -341,7 +341,7 @@ int steer_world_query(steer_world *w, steer_vec2 center, float radius, steer_age
     grid_cursor c;
     uint32_t begin, end;
     steer__grid_cursor_init(g, &c, center, radius);
-    while (steer__grid_cursor_next(g, &c, &begin, &end)) {
+    while (steer__grid_cursor_next(&c, &begin, &end)) {
         for (uint32_t k = begin; k < end; ++k) {
             float dx = g->x[k] - center.x, dy = g->y[k] - center.y;
             if (dx * dx + dy * dy < r2) {

@@ -73,6 +73,24 @@ static float penetration(steer_world *w, steer_vec2 p, float radius)
     return worst;
 }
 
+// Step until the agent is within `tolerance` of the goal (60 s at most):
+// it must get there without ever entering geometry deeper than 5 cm.
+static void walk_to(steer_world *w, steer_agent_id a, steer_vec2 goal, float tolerance)
+{
+    float worst = 0.0f, t = 0.0f;
+    bool reached = false;
+    for (; t < 60.0f && !reached; t += DT) {
+        steer_world_step(w, DT);
+        steer_vec2 p = steer_agent_get_position(w, a);
+        worst = steer_maxf(worst, penetration(w, p, 0.5f));
+        reached = steer_distance(p, goal) < tolerance;
+    }
+    CHECK(reached);
+    CHECK(worst <= 0.05f);
+    printf("  reached in %.2f s, deepest penetration %.4f m\n", t, worst);
+}
+
+
 /* ---- the behaviour by hand ------------------------------------------------------ */
 
 static void notes_single_ray(void)
@@ -157,18 +175,7 @@ static void field_of_circles(void)
         ++placed;
     }
     steer_behaviour *b = first_then(avoidance(STEER_RAYS_WHISKERS, 4, 2, false), to_point(STEER_ARRIVE, 40, 40));
-    steer_agent_id a = spawn(w, 0, 0, 0, 0, b);
-    float worst = 0.0f, t = 0.0f;
-    bool reached = false;
-    for (; t < 60.0f && !reached; t += DT) {
-        steer_world_step(w, DT);
-        steer_vec2 p = steer_agent_get_position(w, a);
-        worst = steer_maxf(worst, penetration(w, p, 0.5f));
-        reached = steer_distance(p, steer_v2(40, 40)) < 0.5f;
-    }
-    CHECK(reached);
-    CHECK(worst <= 0.05f);
-    printf("  reached in %.2f s, deepest penetration %.4f m\n", t, worst);
+    walk_to(w, spawn(w, 0, 0, 0, 0, b), steer_v2(40, 40), 0.5f);
     steer_behaviour_release(b);
     steer_world_destroy(w);
 }
@@ -190,18 +197,7 @@ static void corridor_with_two_bends(void)
     fd.path = path;
     fd.path_offset = 2.0f;
     steer_behaviour *b = first_then(avoidance(STEER_RAYS_WHISKERS, 4, 3, true), steer_behaviour_create(&fd));
-    steer_agent_id a = spawn(w, 0, 0, 0, 0, b);
-    float worst = 0.0f, t = 0.0f;
-    bool reached = false;
-    for (; t < 60.0f && !reached; t += DT) {
-        steer_world_step(w, DT);
-        steer_vec2 p = steer_agent_get_position(w, a);
-        worst = steer_maxf(worst, penetration(w, p, 0.5f));
-        reached = steer_distance(p, steer_v2(20, 40)) < 1.0f;
-    }
-    CHECK(reached);
-    CHECK(worst <= 0.05f);
-    printf("  reached in %.2f s, deepest penetration %.4f m\n", t, worst);
+    walk_to(w, spawn(w, 0, 0, 0, 0, b), steer_v2(20, 40), 1.0f);
     steer_behaviour_release(b);
     steer_path_release(path);
     steer_world_destroy(w);

@@ -73,8 +73,9 @@ void steer_world_set_cell_size(steer_world *world, float cell_size);
 /// Contact resolution after each step (docs/geometry.md).
 bool steer_world_get_resolve_contacts(const steer_world *world);
 void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
-/// The first error a callback behaviour reported in the last step (its
-/// context's message is the host's business); 0 when none failed.
+/// Agents whose callback behaviour failed (STEER_CALLBACK_ERROR or a
+/// non-finite output) in the last step; their output was zero. The error
+/// itself is the host's to keep (the Lua bindings raise it from world:step).
 int steer_world_callback_errors(const steer_world *world);
 
 /* ---- agents ----------------------------------------------------------------- */
