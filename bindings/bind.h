@@ -50,7 +50,6 @@ typedef struct lagent {
 /// Every behaviour class: holds one reference to the C behaviour.
 typedef struct lbehaviour {
     steer_behaviour *b; ///< NULL only before creation succeeded or after __gc
-    int depth;          ///< nesting depth (1 for a leaf)
 } lbehaviour;
 
 /// Uservalues of a behaviour: the Lua values behind its C references, so
@@ -84,7 +83,6 @@ typedef struct lstep {
     int agents_idx;    ///< the core's agent proxy cache
     int behaviours_idx; ///< the behaviour proxy cache
     int error_idx;     ///< first error value (nil when none)
-    int failed;        ///< number of failed calls
     int error_kind;    ///< 0 none, else a LSTEP_ERR_* code
     int bad_type;      ///< LSTEP_ERR_RESULT: type of the bad result
     struct lstep *prev;

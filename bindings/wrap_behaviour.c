@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Behaviours nested deeper than this are refused (the engine recurses).
-#define MAX_DEPTH 200
-
 const char steer_lua__behaviours_key = 0; // registry: proxies by C pointer (weak values)
 static const char behaviour_mark = 0;     // metatable field: "this is a behaviour class"
 
@@ -71,7 +68,6 @@ static lbehaviour *new_proxy(lua_State *L, steer_behaviour_type type)
 {
     lbehaviour *lb = lua_newuserdatauv(L, sizeof *lb, BEH_UV_COUNT);
     lb->b = NULL;
-    lb->depth = 1;
     luaL_setmetatable(L, class_names[type]);
     return lb;
 }
@@ -197,44 +193,22 @@ static void push_target_value(lua_State *L, int vidx, const steer_target *t)
     lua_rawseti(L, -2, 2);
 }
 
-/* ---- depth ------------------------------------------------------------------------------ */
-
-// Nesting depth of b, memoised in the table at memo (shared children are
-// visited once); stops counting past MAX_DEPTH.
-static int tree_depth(lua_State *L, int memo, const steer_behaviour *b)
-{
-    if (lua_rawgetp(L, memo, b) == LUA_TNUMBER) {
-        int d = (int)lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        return d;
-    }
-    lua_pop(L, 1);
-    int deepest = 0, n = steer_behaviour_child_count(b);
-    for (int i = 0; i < n && deepest <= MAX_DEPTH; ++i) {
-        int d = tree_depth(L, memo, steer_behaviour_get_child(b, i).behaviour);
-        if (d > deepest) deepest = d;
-    }
-    lua_pushinteger(L, deepest + 1);
-    lua_rawsetp(L, memo, b);
-    return deepest + 1;
-}
-
 /* ---- children --------------------------------------------------------------------------- */
 
-// Read the list part of the table at arg (items 1..n) as children of a
-// combinator. Pushes the list of child userdata and returns the C array (in
-// a userdata below it). Blend items are behaviours or {behaviour, weight = w}.
+// Read the list part of the table at arg (items 1..n) as children of the
+// combinator self (NULL: a new one). Pushes the list of child userdata and
+// returns the C array (in a userdata below it). Blend items are behaviours
+// or {behaviour, weight = w}. The engine's tree limits are checked here, so
+// the message names the argument or property.
 static steer_child *check_children(lua_State *L, int arg, const char *tname, steer_behaviour_type type,
-                                   int *count)
+                                   const steer_behaviour *self, int *count)
 {
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
     if (n > 1 << 20) luaL_argerror(L, arg, "too many children");
     steer_child *c = lua_newuserdatauv(L, sizeof *c * (size_t)(n > 0 ? n : 1), 0);
     lua_createtable(L, (int)n, 0);
     int list = lua_gettop(L);
-    lua_newtable(L); // depth memo
-    int memo = lua_gettop(L);
-    char name[40];
+    char name[48];
     for (lua_Integer i = 1; i <= n; ++i) {
         snprintf(name, sizeof name, "%s[%d]", tname != NULL ? "children" : "", (int)i);
         laux_where w = tname != NULL ? laux_property(tname, name) : laux_field(arg, name);
@@ -255,7 +229,7 @@ static steer_child *check_children(lua_State *L, int arg, const char *tname, ste
             }
             lua_getfield(L, item, "weight");
             if (!lua_isnil(L, -1)) {
-                char wname[48];
+                char wname[64];
                 snprintf(wname, sizeof wname, "%s.weight", name);
                 laux_where ww = tname != NULL ? laux_property(tname, wname) : laux_field(arg, wname);
                 weight = (float)laux_number(L, ww, -1, LAUX_FINITE);
@@ -263,17 +237,25 @@ static steer_child *check_children(lua_State *L, int arg, const char *tname, ste
             lua_pop(L, 1);
             lua_rawgeti(L, item, 1);
             lua_remove(L, item);
+            // the entry's own behaviour is its [1]
+            size_t len = strlen(name);
+            snprintf(name + len, sizeof name - len, "[1]");
+            if (steer_lua__test_behaviour(L, -1) == NULL) laux_error(L, w, "must be a behaviour", -1);
         }
         lbehaviour *lb = steer_lua__test_behaviour(L, -1);
         if (lb == NULL)
             laux_error(L, w, type == STEER_BLEND ? "must be a behaviour or {behaviour, weight = w}" : "must be a behaviour", -1);
-        if (tree_depth(L, memo, lb->b) >= MAX_DEPTH)
-            laux_error_plain(L, w, "is nested too deeply (at most 200 levels)");
         c[i - 1].behaviour = lb->b;
         c[i - 1].weight = weight;
         lua_rawseti(L, list, i);
     }
-    lua_pop(L, 1); // memo
+    char buf[200];
+    const char *phrase = steer_behaviour_check_children(self, c, (int)n, buf, sizeof buf);
+    if (phrase != NULL) {
+        if (strcmp(phrase, "would contain itself") == 0) phrase = "a behaviour cannot contain itself";
+        laux_where w = tname != NULL ? laux_property(tname, "children") : laux_arg(arg);
+        laux_error_plain(L, w, phrase);
+    }
     *count = (int)n;
     return c;
 }
@@ -389,7 +371,7 @@ static int combinator_new(lua_State *L, steer_behaviour_type type)
     combinator_options(L, 1, type, &def, &given);
     cross_check(L, 1, &def, given);
     int count;
-    steer_child *children = check_children(L, 1, NULL, type, &count); // 2: array, 3: list
+    steer_child *children = check_children(L, 1, NULL, type, NULL, &count); // 2: array, 3: list
     def.children = children;
     def.child_count = count;
     lbehaviour *lb = new_proxy(L, type); // 4
@@ -412,7 +394,7 @@ typedef struct lcallback {
     steer_behaviour *self;
 } lcallback;
 
-static void callback_release(void *context) { free(context); }
+static void callback_release(void *context) { steer_free(context); }
 
 // steer.behaviour(function(agent, dt) return lx, ly, angular end) -> behaviour
 static int lua_behaviour_new(lua_State *L)
@@ -422,7 +404,7 @@ static int lua_behaviour_new(lua_State *L)
     lbehaviour *lb = new_proxy(L, STEER_CALLBACK); // 2
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, 2, BEH_UV_FN);
-    lcallback *cb = malloc(sizeof *cb);
+    lcallback *cb = steer_alloc(sizeof *cb);
     if (cb == NULL) return luaL_error(L, "not enough memory");
     steer_behaviour_def def = steer_default_behaviour_def(STEER_CALLBACK);
     def.callback = steer_lua__callback;
@@ -430,7 +412,7 @@ static int lua_behaviour_new(lua_State *L)
     def.release = callback_release;
     lb->b = steer_behaviour_create(&def);
     if (lb->b == NULL) {
-        free(cb);
+        steer_free(cb);
         return luaL_error(L, "not enough memory");
     }
     cb->self = lb->b;
@@ -456,7 +438,6 @@ static int make_agent_proxy(lua_State *L)
 static steer_callback_result call_failed(lstep *s, int kind, int top)
 {
     lua_State *L = s->L;
-    ++s->failed;
     if (s->error_kind == 0) {
         s->error_kind = kind;
         if (kind == LSTEP_ERR_LUA) lua_copy(L, -1, s->error_idx);
@@ -600,8 +581,10 @@ static int behaviour_index(lua_State *L)
     return 1;
 }
 
-// Structural changes (children, path) while a world steps could free what
-// the engine is evaluating.
+// While a world steps, behaviours stay as they are (the engine refuses it
+// too): a structural change could free what is being evaluated, and a
+// parameter changed halfway would give agents evaluated before and after it
+// different behaviours, so the result would depend on agent order.
 static void check_not_stepping(lua_State *L, const char *what)
 {
     if (steer_lua__active != NULL) luaL_error(L, "attempt to change the %s of a behaviour while a world is stepping", what);
@@ -611,14 +594,9 @@ static void set_children(lua_State *L, lbehaviour *lb, steer_behaviour_type type
 {
     laux_where w = laux_property(class_names[type], "children");
     if (lua_type(L, 3) != LUA_TTABLE) laux_error(L, w, "must be a list of behaviours", 3);
-    check_not_stepping(L, "children");
-    // the list is checked like the constructor's (errors name argument 3)
+    // the list is checked like the constructor's
     int count;
-    steer_child *c = check_children(L, 3, class_names[type], type, &count); // 4: array, 5: list
-    for (int i = 0; i < count; ++i) {
-        if (steer_behaviour_contains(c[i].behaviour, lb->b))
-            luaL_error(L, "bad property 'children' of %s (a behaviour cannot contain itself)", class_names[type]);
-    }
+    steer_child *c = check_children(L, 3, class_names[type], type, lb->b, &count); // 4: array, 5: list
     if (!steer_behaviour_set_children(lb->b, c, count)) luaL_error(L, "not enough memory");
     lua_pushvalue(L, 5);
     lua_setiuservalue(L, 1, BEH_UV_CHILDREN);
@@ -634,6 +612,10 @@ static int behaviour_newindex(lua_State *L)
     if (k == NULL) return luaL_error(L, "%s has no property '%s'", tname, luaL_tolstring(L, 2, NULL));
     laux_where w = laux_property(tname, k);
     const steer_param_info *p = steer_behaviour_find_param(type, k);
+    bool settable = p != NULL || (strcmp(k, "target") == 0 && has_target(type)) ||
+                    (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) ||
+                    (strcmp(k, "children") == 0 && is_combinator(type));
+    if (settable) check_not_stepping(L, k);
     if (p != NULL) {
         double v = check_param(L, w, 3, p, steer_behaviour_get_def(lb->b));
         steer_behaviour_set_param(lb->b, p, v);
@@ -651,7 +633,6 @@ static int behaviour_newindex(lua_State *L)
     } else if (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) {
         lpath *lp = lua_isnil(L, 3) ? NULL : luaL_testudata(L, 3, STEER_LUA_PATH);
         if (lp == NULL && !lua_isnil(L, 3)) laux_error(L, w, "must be a path or nil", 3);
-        check_not_stepping(L, "path");
         lua_pushvalue(L, 3);
         lua_setiuservalue(L, 1, BEH_UV_PATH);
         steer_behaviour_set_path(lb->b, lp != NULL ? lp->path : NULL);

@@ -1,5 +1,7 @@
-// agent.c: reading and writing one agent through its id.
-#include "core.h"
+// agent.c: agents: handles, creation and removal, reading and writing one
+// agent through its id.
+#include "behaviour.h"
+#include "world.h"
 
 // Look up a live agent or report the stale id and refuse.
 #define AGENT_OR(w, id, fallback)                                              \
@@ -24,6 +26,120 @@ static steer_steering zero_steering(void)
     return s;
 }
 
+/* ---- handles, creation and removal ------------------------------------------------ */
+
+int steer__agent_dense(const steer_world *w, steer_agent_id id)
+{
+    if (w == NULL || id.index == 0 || id.index > (uint32_t)w->slot_count) return -1;
+    const agent_slot *s = &w->slots[id.index - 1];
+    if (!s->alive || s->generation != id.generation) return -1;
+    return (int)s->dense;
+}
+
+steer_agent_id steer__agent_id_of(const steer_world *w, int dense)
+{
+    uint32_t slot = w->slot_of[dense];
+    return (steer_agent_id){slot + 1, w->slots[slot].generation};
+}
+
+bool steer__limits_are_valid(const steer_limits *l)
+{
+    const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) {
+        if (!isfinite(v[i]) || v[i] < 0.0f || v[i] > 1e30f) return false;
+    }
+    return true;
+}
+
+bool steer__kinematic_is_valid(const steer_kinematic *k)
+{
+    return steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) && isfinite(k->orientation) &&
+           isfinite(k->rotation);
+}
+
+// A free slot (from the free list, or a new one); false when memory ran out.
+static bool take_slot(steer_world *w, uint32_t *slot)
+{
+    if (w->free_slot != 0) {
+        *slot = w->free_slot - 1;
+        w->free_slot = w->slots[*slot].dense;
+        return true;
+    }
+    if (w->slot_count == w->slot_capacity) {
+        int cap = w->slot_capacity > 0 ? w->slot_capacity * 2 : 64;
+        if (!STEER_GROW(w->slots, cap)) return false;
+        w->slot_capacity = cap;
+    }
+    *slot = (uint32_t)w->slot_count++;
+    w->slots[*slot].generation = 1;
+    return true;
+}
+
+steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
+{
+    if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
+    if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
+    if (!STEER_CHECK(steer__kinematic_is_valid(&def->state))) return steer_null_agent;
+    if (!STEER_CHECK(steer__limits_are_valid(&def->limits))) return steer_null_agent;
+    if (w->count == w->capacity && !steer__world_reserve(w, w->capacity * 2)) return steer_null_agent;
+    uint32_t slot;
+    if (!take_slot(w, &slot)) return steer_null_agent;
+    int i = w->count++;
+    w->slots[slot].alive = true;
+    w->slots[slot].dense = (uint32_t)i;
+
+    steer_kinematic st = def->state;
+    st.orientation = steer_wrap_angle(st.orientation);
+    st.velocity = steer_clamp_length(st.velocity, def->limits.max_speed);
+    st.rotation = steer_clampf(st.rotation, -def->limits.max_rotation, def->limits.max_rotation);
+    w->state[i] = st;
+    w->limits[i] = def->limits;
+    w->behaviour[i] = steer_behaviour_retain(def->behaviour);
+    w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    memset(&w->memory[i], 0, sizeof w->memory[i]);
+    w->key[i] = def->key != 0 ? def->key : w->next_key;
+    if (def->key == 0) ++w->next_key;
+    w->rng[i] = steer__stream_seed(w->def.seed, w->key[i]);
+    w->slot_of[i] = slot;
+    w->flags[i] = (uint8_t)((def->kinematic ? AGENT_KINEMATIC : 0) | (def->face_velocity ? AGENT_FACE_VELOCITY : 0));
+    w->user_data[i] = def->user_data;
+    w->grid.dirty = true;
+    return (steer_agent_id){slot + 1, w->slots[slot].generation};
+}
+
+void steer_agent_destroy(steer_world *w, steer_agent_id id)
+{
+    int i = steer__agent_dense(w, id);
+    if (i < 0) return;
+    if (!STEER_CHECK(!w->stepping)) return;
+    steer_behaviour_release(w->behaviour[i]);
+    // swap-remove: move the last agent into the hole
+    int last = w->count - 1;
+    if (i != last) {
+        w->state[i] = w->state[last];
+        w->limits[i] = w->limits[last];
+        w->behaviour[i] = w->behaviour[last];
+        w->out[i] = w->out[last];
+        w->memory[i] = w->memory[last];
+        w->rng[i] = w->rng[last];
+        w->key[i] = w->key[last];
+        w->slot_of[i] = w->slot_of[last];
+        w->flags[i] = w->flags[last];
+        w->user_data[i] = w->user_data[last];
+        w->slots[w->slot_of[i]].dense = (uint32_t)i;
+    }
+    --w->count;
+    agent_slot *s = &w->slots[id.index - 1];
+    s->alive = false;
+    ++s->generation;
+    if (s->generation == 0) s->generation = 1;
+    s->dense = w->free_slot;
+    w->free_slot = id.index;
+    w->grid.dirty = true;
+}
+
+/* ---- state ------------------------------------------------------------------------ */
+
 bool steer_agent_is_valid(const steer_world *w, steer_agent_id id) { return steer__agent_dense(w, id) >= 0; }
 
 steer_kinematic steer_agent_get_state(const steer_world *w, steer_agent_id id)
@@ -36,9 +152,7 @@ void steer_agent_set_state(steer_world *w, steer_agent_id id, const steer_kinema
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(k != NULL && steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) &&
-                     isfinite(k->orientation) && isfinite(k->rotation)))
-        return;
+    if (!STEER_CHECK(k != NULL && steer__kinematic_is_valid(k))) return;
     w->state[i] = *k;
     w->state[i].orientation = steer_wrap_angle(k->orientation);
     w->grid.dirty = true;
@@ -90,11 +204,7 @@ void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limit
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(l != NULL)) return;
-    const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
-    for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k) {
-        if (!STEER_CHECK(isfinite(v[k]) && v[k] >= 0.0f && v[k] <= 1e30f)) return;
-    }
+    if (!STEER_CHECK(l != NULL && steer__limits_are_valid(l))) return;
     w->limits[i] = *l;
 }
 
@@ -120,6 +230,7 @@ bool steer_agent_get_face_velocity(const steer_world *w, steer_agent_id id)
 void steer_agent_set_face_velocity(steer_world *w, steer_agent_id id, bool on)
 {
     AGENT_OR(w, id, );
+    NOT_STEPPING(w);
     w->flags[i] = (uint8_t)(on ? (w->flags[i] | AGENT_FACE_VELOCITY) : (w->flags[i] & ~AGENT_FACE_VELOCITY));
 }
 
@@ -133,10 +244,15 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
+    if (!STEER_CHECK(b == NULL || b->memory <= STEER_MEMORY_FLOATS)) return;
+    // hot reload: the memory follows the tree node by node (behaviour.h)
+    agent_memory kept;
+    memset(&kept, 0, sizeof kept);
+    if (keep_memory && b != NULL) steer__copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;
-    if (!keep_memory) memset(&w->memory[i], 0, sizeof w->memory[i]);
+    w->memory[i] = kept;
 }
 
 uint64_t steer_agent_get_key(const steer_world *w, steer_agent_id id)

@@ -16,6 +16,7 @@
 //   cast), so nothing the body would touch passes between the rays.
 // - ray length ignores speed: with scale_lookahead the rays are
 //   lookahead * speed / max_speed long (never shorter than the radius).
+#include "eval.h"
 #include "geometry.h"
 
 enum { RAY_CENTRE, RAY_LEFT, RAY_RIGHT, RAY_COUNT };
@@ -84,7 +85,7 @@ static float choose_side(eval_ctx *ctx, const feeler *f)
         for (int j = 0; j < 2; ++j) {
             steer_vec2 dir = rotate(f[RAY_CENTRE].dir, k == 0 ? angles[j] : -angles[j]);
             steer_ray_hit h;
-            bool hit = steer__geometry_cast(ctx->w, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
+            bool hit = steer__geometry_cast(ctx->world, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
             room[k] += hit ? h.distance : reach;
         }
     }
@@ -101,10 +102,10 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
 {
     // turn memory: 0 none, +-1 the last turn (left +), +-2 a committed turn
     // (kept while any ray hits)
-    float *side = steer__memory_claim(ctx, 1);
+    float *side = steer__node_memory(ctx);
     steer_vec2 pos = ctx->me.position, v = ctx->me.velocity;
     float speed = steer_length(v);
-    if (speed == 0.0f || ctx->w->geometry == NULL) {
+    if (speed == 0.0f || !steer__geometry_present(ctx->world)) {
         *side = 0.0f;
         return false;
     }
@@ -122,7 +123,7 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
     bool pushes_left = false, pushes_right = false;
     for (int i = 0; i < RAY_COUNT; ++i) {
         if (!f[i].cast || f[i].length <= 0.0f) continue;
-        f[i].hit = steer__geometry_cast(ctx->w, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
+        f[i].hit = steer__geometry_cast(ctx->world, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
                                         &f[i].result);
         if (!f[i].hit) continue;
         if (nearest < 0 || f[i].result.distance < f[nearest].result.distance) nearest = i;

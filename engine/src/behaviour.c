@@ -1,6 +1,6 @@
 // behaviour.c: the behaviour object (reference counted), its reflected
 // parameters, validation, and combinator children.
-#include "core.h"
+#include "behaviour.h"
 
 #include <stdio.h>
 
@@ -124,7 +124,9 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
         while (p->choices[n] != NULL) ++n;
         return (v >= 0.0 && v < n && v == floor(v)) ? NULL : "must be one of its choices";
     }
-    if (!isfinite(v) || v > 3.0e38 || v < -3.0e38) return "must be a finite number";
+    if (!isfinite(v)) return "must be a finite number";
+    // (a margin below FLT_MAX, so sums of two parameters stay finite floats)
+    if (v > STEER_MAX_PARAM || v < -STEER_MAX_PARAM) return "must be at most 3e38 in magnitude";
     switch (p->rule) {
     case STEER_RULE_FINITE: break;
     case STEER_RULE_NONNEGATIVE:
@@ -142,11 +144,12 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     }
     // cross-field rules
     if (def != NULL && uses_arrive_radii(def->type)) {
-        if (strcmp(p->name, "slow_radius") == 0 && v < def->target_radius) {
+        // compared as stored (floats): 0.1 and 0.1 are equal radii
+        if (strcmp(p->name, "slow_radius") == 0 && (float)v < def->target_radius) {
             snprintf(buf, size, "must not be less than target_radius (%g)", (double)def->target_radius);
             return buf;
         }
-        if (strcmp(p->name, "target_radius") == 0 && v > def->slow_radius) {
+        if (strcmp(p->name, "target_radius") == 0 && (float)v > def->slow_radius) {
             snprintf(buf, size, "must not exceed slow_radius (%g)", (double)def->slow_radius);
             return buf;
         }
@@ -185,24 +188,32 @@ static bool def_is_valid(const steer_behaviour_def *d)
     return true;
 }
 
+int steer__type_memory(steer_behaviour_type type)
+{
+    // wander: its angle; follow_path: its progress; obstacle_avoidance: its committed side
+    return type == STEER_WANDER || type == STEER_FOLLOW_PATH || type == STEER_OBSTACLE_AVOIDANCE;
+}
+
 steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
 {
     if (!def_is_valid(def)) return NULL;
     steer_behaviour *b = steer__alloc(sizeof *b);
     if (b == NULL) return NULL;
+    memset(b, 0, sizeof *b);
     b->refcount = 1;
     b->def = *def;
     b->overrides = has_overrides(def);
     b->def.children = NULL;
     b->def.child_count = 0;
-    b->children = NULL;
+    b->height = 1;
+    b->nodes = 1;
+    b->memory = steer__type_memory(def->type);
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
-    if (def->path != NULL) steer_path_retain(def->path);
     if (def->child_count > 0 && !steer_behaviour_set_children(b, def->children, def->child_count)) {
-        if (def->path != NULL) steer_path_release(def->path);
         steer__free(b);
         return NULL;
     }
+    if (def->path != NULL) steer_path_retain(def->path);
     return b;
 }
 
@@ -212,13 +223,23 @@ steer_behaviour *steer_behaviour_retain(steer_behaviour *b)
     return b;
 }
 
+static void unlink_child(steer_behaviour *parent, int i);
+
 void steer_behaviour_release(steer_behaviour *b)
 {
     if (b == NULL) return;
     if (!STEER_CHECK(b->refcount > 0)) return;
     if (--b->refcount > 0) return;
-    for (int i = 0; i < b->def.child_count; ++i) steer_behaviour_release(b->children[i].behaviour);
+    // (a node is released only once nothing holds it, so it has no parents;
+    // the recursion is as deep as the tree: at most STEER_MAX_TREE_DEPTH)
+    for (int i = 0; i < b->def.child_count; ++i) {
+        steer_behaviour *c = b->children[i].behaviour;
+        unlink_child(b, i);
+        steer_behaviour_release(c);
+    }
     steer__free(b->children);
+    steer__free(b->link_of);
+    steer__free(b->parents);
     if (b->def.path != NULL) steer_path_release(b->def.path);
     if (b->def.release != NULL) b->def.release(b->def.context);
     steer__free(b);
@@ -236,7 +257,9 @@ bool steer_behaviour_set_param(steer_behaviour *b, const steer_param_info *p, do
 {
     char buf[128];
     if (!STEER_CHECK(b != NULL && p != NULL)) return false;
+    if (!STEER_NOT_EVALUATING()) return false;
     steer_behaviour_def *d = &b->def;
+    if (!STEER_CHECK(!isnan(v))) return false;
     if (p->kind == STEER_PARAM_LIMIT) {
         if (v >= 0.0 && !STEER_CHECK(steer_param_check(d, p, v, buf, sizeof buf) == NULL)) return false;
         *float_field(d, p->offset) = v < 0.0 ? -1.0f : (float)v; // negative: inherit the agent's limit
@@ -266,6 +289,7 @@ bool steer_behaviour_set_param(steer_behaviour *b, const steer_param_info *p, do
 void steer_behaviour_set_target(steer_behaviour *b, steer_target target)
 {
     if (!STEER_CHECK(b != NULL)) return;
+    if (!STEER_NOT_EVALUATING()) return;
     if (!STEER_CHECK(target.kind != STEER_TARGET_POINT || steer_vec2_is_finite(target.point))) return;
     b->def.target = target;
 }
@@ -273,10 +297,14 @@ void steer_behaviour_set_target(steer_behaviour *b, steer_target target)
 void steer_behaviour_set_path(steer_behaviour *b, steer_path *path)
 {
     if (!STEER_CHECK(b != NULL)) return;
+    if (!STEER_NOT_EVALUATING()) return;
     if (path != NULL) steer_path_retain(path);
     if (b->def.path != NULL) steer_path_release(b->def.path);
     b->def.path = path;
 }
+
+
+/* ---- the tree graph --------------------------------------------------------------- */
 
 int steer_behaviour_child_count(const steer_behaviour *b) { return b->def.child_count; }
 
@@ -286,37 +314,274 @@ steer_child steer_behaviour_get_child(const steer_behaviour *b, int i)
     return b->children[i];
 }
 
+int steer_behaviour_tree_depth(const steer_behaviour *b) { return b->height; }
+int steer_behaviour_tree_nodes(const steer_behaviour *b) { return b->nodes; }
+int steer_behaviour_tree_memory(const steer_behaviour *b) { return b->memory; }
+
+// Marks of graph walks: a node is visited in the current walk when its mark
+// equals the epoch. Behaviours are changed from one thread at a time.
+static uint32_t walk_epoch = 0;
+
+static uint32_t next_epoch(void)
+{
+    if (++walk_epoch == 0) ++walk_epoch; // 0 is never a current walk
+    return walk_epoch;
+}
+
+// The ancestors of `from` (itself included) in an order where every node
+// comes before its parents (the reverse postorder of a walk up the parent
+// links), each marked with `epoch`. Iterative: no recursion on user-built
+// depth. Returns their count, or -1 when memory ran out; *out is the
+// caller's to free.
+static int ancestors(steer_behaviour *from, uint32_t epoch, steer_behaviour ***out)
+{
+    typedef struct frame {
+        steer_behaviour *node;
+        int next; ///< next parent link to follow
+    } frame;
+    int cap = 16, top = 0, n = 0, order_cap = 16;
+    frame *stack = steer__alloc(sizeof *stack * (size_t)cap);
+    steer_behaviour **order = steer__alloc(sizeof *order * (size_t)order_cap);
+    if (stack == NULL || order == NULL) goto fail;
+    from->mark = epoch;
+    stack[top++] = (frame){from, 0};
+    while (top > 0) {
+        frame *f = &stack[top - 1];
+        if (f->next < f->node->parent_count) {
+            steer_behaviour *p = f->node->parents[f->next++].parent;
+            if (p->mark == epoch) continue;
+            p->mark = epoch;
+            if (top == cap && !STEER_GROW(stack, cap *= 2)) goto fail;
+            stack[top++] = (frame){p, 0};
+            continue;
+        }
+        if (n == order_cap && !STEER_GROW(order, order_cap *= 2)) goto fail;
+        order[n++] = f->node; // postorder: after all of its ancestors
+        --top;
+    }
+    steer__free(stack);
+    // reverse: children before parents
+    for (int i = 0; i < n / 2; ++i) {
+        steer_behaviour *t = order[i];
+        order[i] = order[n - 1 - i];
+        order[n - 1 - i] = t;
+    }
+    *out = order;
+    return n;
+fail:
+    steer__free(stack);
+    steer__free(order);
+    return -1;
+}
+
 bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviour *inner)
 {
     if (outer == inner) return true;
-    for (int i = 0; i < outer->def.child_count; ++i) {
-        if (steer_behaviour_contains(outer->children[i].behaviour, inner)) return true;
+    // outer contains inner when it is one of inner's ancestors: one walk up
+    steer_behaviour **up = NULL;
+    int n = ancestors((steer_behaviour *)inner, next_epoch(), &up);
+    if (n < 0) return true; // out of memory: the cautious answer for a cycle check
+    bool found = outer->mark == walk_epoch;
+    steer__free(up);
+    return found;
+}
+
+// Shape of the unfolded tree, from the shapes of the children.
+typedef struct tree_shape {
+    int height, nodes, memory;
+} tree_shape;
+
+static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
+                           const tree_shape *pending, uint32_t epoch)
+{
+    tree_shape t = {1, 1, steer__type_memory(type)};
+    for (int i = 0; i < count; ++i) {
+        const steer_behaviour *c = children[i].behaviour;
+        // a child reshaped by the same change has its new shape pending
+        tree_shape cs = c->mark == epoch ? pending[c->walk_index] : (tree_shape){c->height, c->nodes, c->memory};
+        if (cs.height + 1 > t.height) t.height = cs.height + 1;
+        // saturating: a graph of shared nodes can unfold to astronomical sizes
+        t.nodes = t.nodes + cs.nodes > STEER_MAX_TREE_NODES ? STEER_MAX_TREE_NODES + 1 : t.nodes + cs.nodes;
+        t.memory = t.memory + cs.memory > STEER_MAX_TREE_MEMORY ? STEER_MAX_TREE_MEMORY + 1 : t.memory + cs.memory;
     }
-    return false;
+    return t;
+}
+
+static const char *shape_error(tree_shape t, char *buf, size_t size)
+{
+    if (t.height > STEER_MAX_TREE_DEPTH) {
+        snprintf(buf, size, "would nest more than %d levels deep", STEER_MAX_TREE_DEPTH);
+        return buf;
+    }
+    if (t.nodes > STEER_MAX_TREE_NODES) {
+        snprintf(buf, size, "would make a tree of more than %d nodes (shared behaviours count once per use)",
+                 STEER_MAX_TREE_NODES);
+        return buf;
+    }
+    if (t.memory > STEER_MAX_TREE_MEMORY) {
+        snprintf(buf, size,
+                 "would need more than %d floats of per-agent memory (wander, follow_path and "
+                 "obstacle_avoidance take 1 each)",
+                 STEER_MAX_TREE_MEMORY);
+        return buf;
+    }
+    return NULL;
+}
+
+// A planned change of b's children: every tree containing b reshaped.
+typedef struct reshape {
+    steer_behaviour **up; ///< b and its ancestors, children before parents
+    tree_shape *shape;    ///< their new shapes
+    int count;
+    uint32_t epoch;
+} reshape;
+
+static void reshape_free(reshape *r)
+{
+    steer__free(r->up);
+    steer__free(r->shape);
+    memset(r, 0, sizeof *r);
+}
+
+// Plan the change; NULL when it is allowed, else the reason (r is then freed).
+static const char *reshape_plan(steer_behaviour *b, const steer_child *children, int count, reshape *r,
+                                char *buf, size_t size)
+{
+    memset(r, 0, sizeof *r);
+    r->epoch = next_epoch();
+    r->count = b != NULL ? ancestors(b, r->epoch, &r->up) : 0;
+    if (r->count < 0) return "could not be changed (not enough memory)";
+    for (int i = 0; i < count; ++i) {
+        if (children[i].behaviour->mark == r->epoch) {
+            reshape_free(r);
+            return "would contain itself";
+        }
+    }
+    r->shape = steer__alloc(sizeof *r->shape * (size_t)(r->count > 0 ? r->count : 1));
+    if (r->shape == NULL) {
+        reshape_free(r);
+        return "could not be changed (not enough memory)";
+    }
+    for (int k = 0; k < r->count; ++k) r->up[k]->walk_index = k;
+    tree_shape first = shape_of(b != NULL ? b->def.type : STEER_BLEND, children, count, r->shape, r->epoch);
+    const char *err = shape_error(first, buf, size);
+    for (int k = 0; k < r->count && err == NULL; ++k) {
+        steer_behaviour *n = r->up[k];
+        r->shape[k] = k == 0 ? first : shape_of(n->def.type, n->children, n->def.child_count, r->shape, r->epoch);
+        err = shape_error(r->shape[k], buf, size);
+    }
+    if (err != NULL) reshape_free(r);
+    return err;
+}
+
+const char *steer_behaviour_check_children(const steer_behaviour *b, const steer_child *children, int count,
+                                           char *buf, size_t size)
+{
+    if (count < 0 || (count > 0 && children == NULL)) return "must be a list of behaviours";
+    for (int i = 0; i < count; ++i) {
+        if (children[i].behaviour == NULL) return "must be a list of behaviours";
+        if (!isfinite(children[i].weight)) return "must have finite weights";
+    }
+    reshape r;
+    const char *err = reshape_plan((steer_behaviour *)b, children, count, &r, buf, size);
+    if (err == NULL) reshape_free(&r);
+    return err;
+}
+
+// Remove the parent link of b's child i (swap-remove in the child's list).
+static void unlink_child(steer_behaviour *parent, int i)
+{
+    steer_behaviour *c = parent->children[i].behaviour;
+    int at = parent->link_of[i];
+    parent_link last = c->parents[--c->parent_count];
+    c->parents[at] = last;
+    if (at < c->parent_count) last.parent->link_of[last.child] = at;
 }
 
 bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *children, int count)
 {
+    char buf[160], cond[224];
     if (!STEER_CHECK(b != NULL && count >= 0 && (count == 0 || children != NULL))) return false;
+    if (!STEER_NOT_EVALUATING()) return false;
     if (!STEER_CHECK(b->def.type == STEER_BLEND || b->def.type == STEER_PRIORITY)) return false;
     for (int i = 0; i < count; ++i) {
         if (!STEER_CHECK(children[i].behaviour != NULL && isfinite(children[i].weight))) return false;
-        // a combinator must never contain itself: evaluation would not end
-        if (!STEER_CHECK(!steer_behaviour_contains(children[i].behaviour, b))) return false;
     }
+    reshape r;
+    const char *err = reshape_plan(b, children, count, &r, buf, sizeof buf);
+    if (err != NULL) {
+        snprintf(cond, sizeof cond, "behaviour '%s': children %s", steer_behaviour_type_name(b->def.type), err);
+        steer__assert_failed(cond, __FILE__, __LINE__);
+        return false;
+    }
+    // everything that can fail first: the copies and room for the parent links
     steer_child *copy = NULL;
+    int *link_of = NULL;
+    bool ok = true;
     if (count > 0) {
         copy = steer__alloc(sizeof *copy * (size_t)count);
-        if (copy == NULL) return false;
-        memcpy(copy, children, sizeof *copy * (size_t)count);
-        for (int i = 0; i < count; ++i) steer_behaviour_retain(copy[i].behaviour);
+        link_of = steer__alloc(sizeof *link_of * (size_t)count);
+        ok = copy != NULL && link_of != NULL;
+        for (int i = 0; ok && i < count; ++i) {
+            steer_behaviour *c = children[i].behaviour;
+            if (c->parent_count + count > c->parent_capacity) {
+                int cap = (c->parent_count + count) * 2;
+                ok = STEER_GROW(c->parents, cap);
+                if (ok) c->parent_capacity = cap;
+            }
+        }
     }
+    if (!ok) {
+        steer__free(copy);
+        steer__free(link_of);
+        reshape_free(&r);
+        return false;
+    }
+    // the old links go first: a swap-remove may move another link of b
     steer_child *old = b->children;
+    int *old_links = b->link_of;
     int old_count = b->def.child_count;
+    for (int i = 0; i < old_count; ++i) unlink_child(b, i);
+    if (count > 0) memcpy(copy, children, sizeof *copy * (size_t)count);
     b->children = copy;
+    b->link_of = link_of;
     b->def.children = copy;
     b->def.child_count = count;
+    for (int i = 0; i < count; ++i) {
+        steer_behaviour *c = steer_behaviour_retain(copy[i].behaviour);
+        link_of[i] = c->parent_count;
+        c->parents[c->parent_count++] = (parent_link){b, i};
+    }
+    for (int k = 0; k < r.count; ++k) {
+        r.up[k]->height = r.shape[k].height;
+        r.up[k]->nodes = r.shape[k].nodes;
+        r.up[k]->memory = r.shape[k].memory;
+    }
+    reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);
     steer__free(old);
+    steer__free(old_links);
     return true;
+}
+
+/* ---- memory across a change of tree ---------------------------------------------------- */
+
+void steer__copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
+                        float *to_mem)
+{
+    // same place, same type: the node keeps its memory; the recursion is as
+    // deep as the trees (at most STEER_MAX_TREE_DEPTH)
+    if (from == NULL || to == NULL || from->def.type != to->def.type) return; // to_mem stays zero
+    if (to->def.child_count == 0) {
+        memcpy(to_mem, from_mem, sizeof *to_mem * (size_t)to->memory);
+        return;
+    }
+    int from_offset = 0, to_offset = 0;
+    for (int i = 0; i < to->def.child_count; ++i) {
+        const steer_behaviour *t = to->children[i].behaviour;
+        const steer_behaviour *f = i < from->def.child_count ? from->children[i].behaviour : NULL;
+        steer__copy_memory(f, from_mem + from_offset, t, to_mem + to_offset);
+        if (f != NULL) from_offset += f->memory;
+        to_offset += t->memory;
+    }
 }

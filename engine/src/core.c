@@ -1,10 +1,14 @@
-// core.c: the assert hook, allocation and hashing helpers.
+// core.c: the assert hook, the allocator hook, and hashing helpers.
 #include "core.h"
 
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static steer_assert_fn *assert_fn = NULL;
 static void *assert_context = NULL;
+
+_Thread_local int steer__evaluating = 0;
 
 void steer_set_assert_fn(steer_assert_fn *fn, void *context)
 {
@@ -24,21 +28,86 @@ void steer__assert_failed(const char *condition, const char *file, int line)
 #endif
 }
 
+/* ---- allocation ----------------------------------------------------------------- */
+
+static void *default_alloc(size_t size, void *context)
+{
+    (void)context;
+    return malloc(size);
+}
+
+static void default_free(void *memory, size_t size, void *context)
+{
+    (void)size;
+    (void)context;
+    free(memory);
+}
+
+static steer_alloc_fn *alloc_fn = default_alloc;
+static steer_free_fn *free_fn = default_free;
+static void *alloc_context = NULL;
+
+void steer_set_allocator(steer_alloc_fn *alloc, steer_free_fn *release, void *context)
+{
+    bool custom = alloc != NULL && release != NULL;
+    alloc_fn = custom ? alloc : default_alloc;
+    free_fn = custom ? release : default_free;
+    alloc_context = custom ? context : NULL;
+}
+
+// Each block starts with a header holding the size asked for, so the free
+// hook gets the size and realloc knows what to copy. The header keeps the
+// payload aligned for any type.
+typedef union block_header {
+    size_t size;
+    max_align_t align;
+} block_header;
+
 // Counted, so a test can check that a step allocates nothing.
 unsigned long steer__allocations = 0;
 
 void *steer__alloc(size_t size)
 {
     ++steer__allocations;
-    return malloc(size > 0 ? size : 1);
+    if (size > SIZE_MAX - sizeof(block_header)) return NULL;
+    block_header *h = alloc_fn(sizeof *h + size, alloc_context);
+    if (h == NULL) return NULL;
+    h->size = size;
+    return h + 1;
+}
+
+void steer__free(void *p)
+{
+    if (p == NULL) return;
+    block_header *h = (block_header *)p - 1;
+    free_fn(h, sizeof *h + h->size, alloc_context);
 }
 
 void *steer__realloc(void *p, size_t size)
 {
-    ++steer__allocations;
-    return realloc(p, size > 0 ? size : 1);
+    if (p == NULL) return steer__alloc(size);
+    block_header *old = (block_header *)p - 1;
+    if (old->size >= size && old->size / 2 < size) return p; // close enough: keep it
+    void *q = steer__alloc(size);
+    if (q == NULL) return NULL;
+    memcpy(q, p, old->size < size ? old->size : size);
+    steer__free(p);
+    return q;
 }
-void steer__free(void *p) { free(p); }
+
+void *steer_alloc(size_t size) { return steer__alloc(size); }
+void steer_free(void *memory) { steer__free(memory); }
+
+bool steer__grow(void **array, size_t item, size_t n)
+{
+    if (n > SIZE_MAX / item) return false;
+    void *p = steer__realloc(*array, item * n);
+    if (p == NULL) return false;
+    *array = p;
+    return true;
+}
+
+/* ---- hashing ------------------------------------------------------------------- */
 
 uint64_t steer__mix64(uint64_t z)
 {

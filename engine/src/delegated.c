@@ -1,7 +1,7 @@
 // delegated.c: the notes' delegated behaviours: pursue and evade, face,
-// look where you are going, wander. Each computes a target and delegates to
-// seek, flee, arrive or align (steering.c).
-#include "core.h"
+// look where you are going, wander, path following. Each computes a target
+// and delegates to seek, flee, arrive or align (steering.c).
+#include "eval.h"
 
 static bool pursue_or_evade(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
@@ -37,7 +37,7 @@ static bool face_point(const eval_ctx *ctx, const steer_behaviour_def *d, steer_
 
 static bool wander(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
-    float *wander_orientation = steer__memory_claim(ctx, 1);
+    float *wander_orientation = steer__node_memory(ctx);
     // move the target on the wander circle by a small random amount
     *wander_orientation = steer_wrap_angle(*wander_orientation + steer__rng_binomial(ctx->rng) * d->wander_rate);
     float target_orientation = *wander_orientation + ctx->me.orientation;
@@ -49,6 +49,37 @@ static bool wander(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *
     out->angular = face_point(ctx, d, target, &face) ? face.angular : 0.0f;
     // full acceleration in the direction of the orientation
     out->linear = steer_scale(heading, ctx->lim.max_acceleration);
+    return true;
+}
+
+static bool follow_path(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+{
+    const steer_path *p = d->path;
+    float *memory = steer__node_memory(ctx); // last parameter + 1; 0: none yet
+    if (p == NULL) return false;
+    // predictive path following looks from where the agent will be
+    steer_vec2 from = steer_mul_add(ctx->me.position, ctx->me.velocity, d->predict_time);
+    // (a huge velocity times a long prediction stays inside the world's bounds)
+    from = steer_v2(steer_clampf(from.x, -1e30f, 1e30f), steer_clampf(from.y, -1e30f, 1e30f));
+    float last = *memory > 0.0f ? *memory - 1.0f : -1.0f;
+    // the stretch searched first: twice the offset ahead, in double (an offset
+    // near the float limit must not overflow), never past the path's length
+    const float length = steer_path_length(p);
+    double window = 2.0 * fabs((double)d->path_offset);
+    window = window > length ? length : window;
+    float param = steer_path_param(p, from, last, steer_maxf((float)window, steer_maxf(4.0f * ctx->lim.radius, 1.0f)));
+    *memory = param + 1.0f;
+    // the target a path_offset further on; past the ends of an open path it
+    // is the end (steer_path_position clamps), so clamp in double first
+    double target_param = (double)param + d->path_offset;
+    if (!steer_path_is_loop(p)) target_param = target_param < -1.0 ? -1.0 : (target_param > length + 1.0 ? length + 1.0 : target_param);
+    steer_vec2 target = steer_path_position(p, (float)target_param);
+    // the end of an open path: arrive there instead of orbiting it
+    bool at_end = d->path_offset >= 0.0f ? target_param >= length : target_param <= 0.0;
+    if (!steer_path_is_loop(p) && at_end) {
+        return steer__arrive_point(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
+    }
+    steer__seek_point(ctx, target, false, out);
     return true;
 }
 
@@ -68,6 +99,7 @@ bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_st
         return steer__align_orientation(ctx, steer_orientation_of(v), d->target_radius, d->slow_radius,
                                         d->time_to_target, out);
     }
+    case STEER_FOLLOW_PATH: return follow_path(ctx, d, out);
     default: return wander(ctx, d, out);
     }
 }

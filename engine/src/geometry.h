@@ -10,7 +10,7 @@
 #ifndef STEER_GEOMETRY_H
 #define STEER_GEOMETRY_H
 
-#include "core.h"
+#include "world.h"
 
 enum { PRIM_SEGMENT, PRIM_CIRCLE, PRIM_BOX, PRIM_POLYGON };
 
@@ -100,6 +100,8 @@ struct steer_geometry {
 
 /// The world's geometry with its hierarchy up to date (NULL when no shapes).
 struct steer_geometry *steer__geometry_ready(steer_world *w);
+/// True when the world has any static geometry.
+static inline bool steer__geometry_present(const steer_world *w) { return w->geometry != NULL; }
 
 /// A ray prepared for casting: unit direction and its safe inverse.
 typedef struct geo_ray {

@@ -2,7 +2,7 @@
 // cohesion, alignment and collision avoidance. Neighbours come from the
 // grid in canonical order (neighbour_sums.c, steer__gather_neighbours), so
 // results are the same bits whatever the spawn or storage order.
-#include "core.h"
+#include "eval.h"
 
 // The neighbour sums at radius r, computed once per agent and shared by the
 // separation, cohesion and alignment of one tree (a flock is one pass).
@@ -39,16 +39,8 @@ static bool cohesion(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering
     // edge of the radius and proportionally less closer in:
     // (offset to the centre) * max_acc / radius, capped. In double, so a tiny
     // radius cannot overflow.
-    const double m = ctx->lim.max_acceleration;
-    const double f = m / ((double)d->radius * s->count);
-    double x = s->sum_dx * f, y = s->sum_dy * f;
-    double len2 = x * x + y * y;
-    if (len2 > m * m) {
-        double k = m / sqrt(len2);
-        x *= k;
-        y *= k;
-    }
-    out->linear = steer_v2((float)x, (float)y);
+    const double f = (double)ctx->lim.max_acceleration / ((double)d->radius * s->count);
+    out->linear = steer_clamp_length_d(s->sum_dx * f, s->sum_dy * f, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
@@ -69,8 +61,7 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
 {
     const float r2 = d->radius * d->radius;
     const int n = steer__gather_neighbours(ctx, d->radius);
-    const steer_world *w = ctx->w;
-    const neighbour_grid *g = &w->grid;
+    const neighbour_grid *g = ctx->view->grid;
     const uint32_t *list = ctx->scratch->proxy;
     const float *dist = ctx->scratch->dist_sq;
     const steer_vec2 heading = steer_heading(ctx->me.orientation);
@@ -87,7 +78,7 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
         if (d->use_cone && distance > 0.0f && steer_dot(heading, rel_pos) <= d->cone_threshold * distance) continue;
         steer_vec2 rel_vel = steer_v2(g->vx[k] - ctx->me.velocity.x, g->vy[k] - ctx->me.velocity.y);
         float rel_speed2 = steer_length_sq(rel_vel);
-        float collide = ctx->lim.radius + w->limits[g->agent[k]].radius;
+        float collide = ctx->lim.radius + steer__proxy_radius(ctx, k);
         float t, min_sep;
         if (rel_speed2 > 0.0f) {
             // time of closest approach: t = -(r . v) / |v|^2
@@ -105,7 +96,7 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
         if (t < 0.0f || t > shortest) continue;
         // equal times (every overlapping neighbour has t = 0): the nearest,
         // then the lowest key, so the choice never depends on the scan order
-        const uint64_t key = w->key[g->agent[k]];
+        const uint64_t key = steer__proxy_key(ctx, k);
         if (t == shortest && (distance > first_distance || (distance == first_distance && key > first_key))) continue;
         // react to the neighbour whose closest approach comes first
         shortest = t;

@@ -1,16 +1,5 @@
 // integrate.c: the notes' Newton-Euler update, applied to every agent.
-#include "core.h"
-
-// Speed clamp computed in double, so even 1e30-sized vectors keep their
-// direction instead of overflowing to infinity.
-static steer_vec2 clamp_speed(steer_vec2 v, float max_speed)
-{
-    double x = v.x, y = v.y;
-    double len2 = x * x + y * y;
-    if (len2 <= (double)max_speed * (double)max_speed) return v;
-    double s = (double)max_speed / sqrt(len2);
-    return steer_v2((float)(x * s), (float)(y * s));
-}
+#include "world.h"
 
 static float clamp_huge(float v) { return steer_clampf(v, -1e30f, 1e30f); }
 
@@ -30,7 +19,7 @@ void steer__integrate(steer_world *w, float dt)
 
         if (w->flags[i] & AGENT_KINEMATIC) {
             // kinematic movement: the output is the velocity and rotation
-            s->velocity = clamp_speed(a.linear, l->max_speed);
+            s->velocity = steer_clamp_length(a.linear, l->max_speed);
             s->rotation = steer_clampf(a.angular, -l->max_rotation, l->max_rotation);
             s->position = steer_mul_add(s->position, s->velocity, dt);
             s->orientation += s->rotation * dt;
@@ -45,7 +34,7 @@ void steer__integrate(steer_world *w, float dt)
             s->velocity = steer_mul_add(s->velocity, a.linear, dt);
             s->rotation += a.angular * dt;
             if (l->drag > 0.0f) s->velocity = steer_scale(s->velocity, 1.0f / (1.0f + l->drag * dt));
-            s->velocity = clamp_speed(s->velocity, l->max_speed);
+            s->velocity = steer_clamp_length(s->velocity, l->max_speed);
             s->rotation = steer_clampf(s->rotation, -l->max_rotation, l->max_rotation);
         }
         // positions stay finite even for absurd speeds and steps

@@ -1,6 +1,6 @@
 // kinematic.c: the notes' kinematic movement algorithms. Their output is a
 // velocity (linear) and a rotation (angular), for kinematic agents.
-#include "core.h"
+#include "eval.h"
 
 bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {

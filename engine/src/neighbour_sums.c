@@ -13,7 +13,7 @@
 // The vector paths (SSSE3 packing, SSE2 sums, their AVX encoding) and the
 // plain C paths perform the same IEEE operations in the same order: the same
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
-#include "core.h"
+#include "eval.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -225,7 +225,7 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
 // chosen by key, so the two agents go opposite ways.
 static float tie_break_x(const eval_ctx *ctx, uint32_t proxy)
 {
-    uint64_t other = ctx->w->key[ctx->w->grid.agent[proxy]];
+    uint64_t other = steer__proxy_key(ctx, proxy);
     return ctx->key < other ? -1.0f : 1.0f;
 }
 
@@ -233,7 +233,7 @@ static float tie_break_x(const eval_ctx *ctx, uint32_t proxy)
 // pushes, in canonical order.
 static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], int count, const sums_params *p)
 {
-    const neighbour_grid *g = &ctx->w->grid;
+    const neighbour_grid *g = ctx->view->grid;
     float push = 0.0f;
     for (int i = 0; i < count; ++i) {
         for (uint32_t k = ranges[i][0]; k < ranges[i][1]; ++k) {
@@ -245,7 +245,7 @@ static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], in
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out)
 {
-    const neighbour_grid *g = &ctx->w->grid;
+    const neighbour_grid *g = ctx->view->grid;
     sums_params p = {
         .cx = ctx->me.position.x, .cy = ctx->me.position.y, .r = radius, .r2 = radius * radius,
         .self = ctx->self_proxy, .separation = separation != NULL,

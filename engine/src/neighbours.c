@@ -7,7 +7,7 @@
 // rejected by the distance test. Agents are counting-sorted by bucket and
 // then by key inside a bucket, so every scan visits neighbours in an order
 // that depends only on positions and keys, never on spawn or storage order.
-#include "core.h"
+#include "world.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -26,32 +26,18 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
 {
     // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
-#define GROW(field)                                                             \
-    do {                                                                        \
-        void *p = steer__realloc(g->field, sizeof *g->field * n);               \
-        if (p == NULL) return false;                                            \
-        g->field = p;                                                           \
-    } while (0)
-    GROW(x);
-    GROW(y);
-    GROW(vx);
-    GROW(vy);
-    GROW(agent);
-    GROW(proxy_of);
-    GROW(bucket_of);
-#undef GROW
+    if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
+        !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n))
+        return false;
     int bits = ceil_log2((uint32_t)capacity);
     if (bits < MIN_BUCKET_BITS) bits = MIN_BUCKET_BITS;
     int buckets = 1 << bits;
     if (buckets > g->bucket_capacity) {
-        uint32_t *p = steer__realloc(g->bucket_start, sizeof *p * (size_t)(buckets + 2));
-        if (p == NULL) return false;
-        g->bucket_start = p;
+        if (!STEER_GROW(g->bucket_start, (size_t)buckets + 2)) return false;
         g->bucket_capacity = buckets;
         g->bucket_mask = (uint32_t)buckets - 1;
         g->width_bits = (bits + 1) / 2;
     }
-    g->capacity = capacity;
     g->dirty = true;
     return true;
 }
@@ -106,10 +92,11 @@ static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32
     return (((uint32_t)cx & wmask) | ((uint32_t)cy << g->width_bits)) & g->bucket_mask;
 }
 
-void steer__grid_update(steer_world *w)
+// Counting sort of the agents by bucket, then by key inside a bucket:
+// g->agent lists dense indices in canonical order.
+static void sort_agents(steer_world *w)
 {
     neighbour_grid *g = &w->grid;
-    if (!g->dirty) return;
     int n = w->count;
     uint32_t buckets = g->bucket_mask + 1u;
     uint32_t *start = g->bucket_start;
@@ -141,14 +128,14 @@ void steer__grid_update(steer_world *w)
             g->agent[j] = a;
         }
     }
-    // Storage far from grid order costs a cache miss per agent at large
-    // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
-    // order is out of sequence, move the agents themselves into grid order.
-    if (w->stepping && n > 1024) {
-        int breaks = 0;
-        for (int k = 1; k < n; ++k) breaks += g->agent[k] != g->agent[k - 1] + 1;
-        if (breaks > n / 4) steer__world_reorder(w, g->agent);
-    }
+    g->count = n;
+}
+
+// The proxies: positions and velocities in grid order.
+static void fill_proxies(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    const int n = g->count;
     for (int k = 0; k < n; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
@@ -159,9 +146,26 @@ void steer__grid_update(steer_world *w)
         g->proxy_of[a] = (uint32_t)k;
     }
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
-    g->count = n;
     ++g->version;
     g->dirty = false;
+}
+
+bool steer__grid_update(steer_world *w)
+{
+    if (!w->grid.dirty) return false;
+    sort_agents(w);
+    fill_proxies(w);
+    return true;
+}
+
+void steer__grid_refill(steer_world *w) { fill_proxies(w); }
+
+float steer__grid_disorder(const neighbour_grid *g)
+{
+    if (g->count < 2) return 0.0f;
+    int breaks = 0;
+    for (int k = 1; k < g->count; ++k) breaks += g->agent[k] != g->agent[k - 1] + 1;
+    return (float)breaks / (float)g->count;
 }
 
 void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius)

@@ -1,4 +1,5 @@
-// path.c: polyline paths (open or looped) and the notes' path following.
+// path.c: polyline paths (open or looped): arc lengths, positions and the
+// nearest parameter (the notes' getParam). Following them is delegated.c's.
 #include "core.h"
 
 struct steer_path {
@@ -11,10 +12,10 @@ struct steer_path {
     float *start;     ///< arc length at the start of each segment
 };
 
-// Segments of a polyline: a looped path whose last point repeats the first
-// closes on its own.
-static int segment_count(const steer_vec2 *points, int count, bool loop)
+int steer_polyline_link_count(const steer_vec2 *points, int count, bool loop)
 {
+    if (points == NULL || count < 2) return 0;
+    // a looped polyline whose last point repeats the first closes on its own
     bool closes = points[0].x == points[count - 1].x && points[0].y == points[count - 1].y;
     return loop && !closes ? count : count - 1;
 }
@@ -27,7 +28,7 @@ bool steer_path_def_is_valid(const steer_path_def *def)
         if (i > 0 && def->points[i].x == def->points[i - 1].x && def->points[i].y == def->points[i - 1].y) return false;
     }
     // the length, summed as steer_path_create sums it, must be a positive float
-    int segments = segment_count(def->points, def->count, def->loop);
+    int segments = steer_polyline_link_count(def->points, def->count, def->loop);
     double total = 0.0;
     for (int i = 0; i < segments; ++i) total += (double)steer_distance(def->points[i], def->points[(i + 1) % def->count]);
     float length = (float)total;
@@ -50,7 +51,7 @@ steer_path *steer_path_create(const steer_path_def *def)
     p->refcount = 1;
     p->count = def->count;
     p->loop = def->loop;
-    p->segments = segment_count(def->points, def->count, def->loop);
+    p->segments = steer_polyline_link_count(def->points, def->count, def->loop);
     memcpy(p->points, def->points, sizeof *p->points * (size_t)def->count);
     double total = 0.0;
     for (int i = 0; i < p->segments; ++i) {
@@ -173,28 +174,4 @@ float steer_path_param(const steer_path *p, steer_vec2 q, float last, float wind
     // an agent pushed far off its stretch rejoins the path where it is
     float slack = sqrtf(global_d2) + window;
     return local_d2 <= slack * slack ? local : global;
-}
-
-bool steer__eval_follow_path(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
-{
-    const steer_path *p = d->path;
-    float *memory = steer__memory_claim(ctx, 1); // last parameter + 1; 0: none yet
-    if (p == NULL) return false;
-    // predictive path following looks from where the agent will be
-    steer_vec2 from = steer_mul_add(ctx->me.position, ctx->me.velocity, d->predict_time);
-    // (a huge velocity times a long prediction stays inside the world's bounds)
-    from = steer_v2(steer_clampf(from.x, -1e30f, 1e30f), steer_clampf(from.y, -1e30f, 1e30f));
-    float last = *memory > 0.0f ? *memory - 1.0f : -1.0f;
-    float window = steer_maxf(2.0f * steer_absf(d->path_offset), steer_maxf(4.0f * ctx->lim.radius, 1.0f));
-    float param = steer_path_param(p, from, last, window);
-    *memory = param + 1.0f;
-    float target_param = param + d->path_offset;
-    steer_vec2 target = steer_path_position(p, target_param);
-    // the end of an open path: arrive there instead of orbiting it
-    bool at_end = d->path_offset >= 0.0f ? target_param >= p->length : target_param <= 0.0f;
-    if (!p->loop && at_end) {
-        return steer__arrive_point(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
-    }
-    steer__seek_point(ctx, target, false, out);
-    return true;
 }

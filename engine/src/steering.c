@@ -1,6 +1,6 @@
 // steering.c: the notes' basic steering behaviours: seek, flee, arrive,
 // align, velocity matching; and the building blocks delegates reuse.
-#include "core.h"
+#include "eval.h"
 
 void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out)
 {

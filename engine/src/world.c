@@ -1,5 +1,8 @@
-// world.c: the world, its step, neighbour queries and the state digest.
-#include "core.h"
+// world.c: the world, its settings, its step, neighbour queries and the
+// state digest. Agents themselves are agent.c's.
+#include "behaviour.h"
+#include "eval.h"
+#include "world.h"
 
 static bool world_def_is_valid(const steer_world_def *d)
 {
@@ -11,27 +14,15 @@ static bool world_def_is_valid(const steer_world_def *d)
 }
 
 // Grow every dense array to hold `capacity` agents. Only called outside the step.
-static bool world_reserve(steer_world *w, int capacity)
+bool steer__world_reserve(steer_world *w, int capacity)
 {
     if (capacity <= w->capacity) return true;
     size_t n = (size_t)capacity;
-#define GROW(field)                                                             \
-    do {                                                                        \
-        void *p = steer__realloc(w->field, sizeof *w->field * n);               \
-        if (p == NULL) return false;                                            \
-        w->field = p;                                                           \
-    } while (0)
-    GROW(state);
-    GROW(limits);
-    GROW(behaviour);
-    GROW(out);
-    GROW(memory);
-    GROW(rng);
-    GROW(key);
-    GROW(slot_of);
-    GROW(flags);
-    GROW(user_data);
-#undef GROW
+    if (!STEER_GROW(w->state, n) || !STEER_GROW(w->limits, n) || !STEER_GROW(w->behaviour, n) ||
+        !STEER_GROW(w->out, n) || !STEER_GROW(w->memory, n) || !STEER_GROW(w->rng, n) || !STEER_GROW(w->key, n) ||
+        !STEER_GROW(w->slot_of, n) || !STEER_GROW(w->flags, n) || !STEER_GROW(w->user_data, n))
+        return false;
+    // the reorder buffer holds any one per-agent field: the largest is the memory
     void *buf = steer__realloc(w->reorder_buffer, sizeof(agent_memory) * n);
     if (buf == NULL) return false;
     w->reorder_buffer = buf;
@@ -58,7 +49,7 @@ steer_world *steer_world_create(const steer_world_def *def)
         return NULL;
     }
     memset(w->scratch, 0, sizeof *w->scratch);
-    if (!world_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64)) {
+    if (!steer__world_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64)) {
         steer_world_destroy(w);
         return NULL;
     }
@@ -98,12 +89,14 @@ int steer_world_callback_errors(const steer_world *w) { return w->callback_error
 
 void steer_world_set_integrator(steer_world *w, steer_integrator integrator)
 {
+    if (!STEER_CHECK(w != NULL && !w->stepping)) return;
     if (!STEER_CHECK(integrator == STEER_INTEGRATOR_EULER || integrator == STEER_INTEGRATOR_NEWTON)) return;
     w->def.integrator = integrator;
 }
 
 void steer_world_set_cell_size(steer_world *w, float cell_size)
 {
+    if (!STEER_CHECK(w != NULL && !w->stepping)) return;
     if (!STEER_CHECK(isfinite(cell_size) && cell_size > 0.0f)) return;
     w->def.cell_size = cell_size;
     w->grid.cell_size = cell_size;
@@ -111,120 +104,16 @@ void steer_world_set_cell_size(steer_world *w, float cell_size)
     w->grid.dirty = true;
 }
 
-void steer_world_set_resolve_contacts(steer_world *w, bool enabled) { w->def.resolve_contacts = enabled; }
+void steer_world_set_resolve_contacts(steer_world *w, bool enabled)
+{
+    if (!STEER_CHECK(w != NULL && !w->stepping)) return;
+    w->def.resolve_contacts = enabled;
+}
 
 steer_agent_id steer_world_agent_at(const steer_world *w, int i)
 {
     if (!STEER_CHECK(i >= 0 && i < w->count)) return steer_null_agent;
     return steer__agent_id_of(w, i);
-}
-
-/* ---- agents: handles and creation -------------------------------------------- */
-
-int steer__agent_dense(const steer_world *w, steer_agent_id id)
-{
-    if (w == NULL || id.index == 0 || id.index > (uint32_t)w->slot_count) return -1;
-    const agent_slot *s = &w->slots[id.index - 1];
-    if (!s->alive || s->generation != id.generation) return -1;
-    return (int)s->dense;
-}
-
-steer_agent_id steer__agent_id_of(const steer_world *w, int dense)
-{
-    uint32_t slot = w->slot_of[dense];
-    return (steer_agent_id){slot + 1, w->slots[slot].generation};
-}
-
-static bool limits_are_valid(const steer_limits *l)
-{
-    const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) {
-        if (!isfinite(v[i]) || v[i] < 0.0f || v[i] > 1e30f) return false;
-    }
-    return true;
-}
-
-static bool kinematic_is_valid(const steer_kinematic *k)
-{
-    return steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) &&
-           isfinite(k->orientation) && isfinite(k->rotation);
-}
-
-steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
-{
-    if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
-    if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
-    if (!STEER_CHECK(kinematic_is_valid(&def->state))) return steer_null_agent;
-    if (!STEER_CHECK(limits_are_valid(&def->limits))) return steer_null_agent;
-    if (w->count == w->capacity && !world_reserve(w, w->capacity * 2)) return steer_null_agent;
-
-    uint32_t slot;
-    if (w->free_slot != 0) {
-        slot = w->free_slot - 1;
-        w->free_slot = w->slots[slot].dense;
-    } else {
-        if (w->slot_count == w->slot_capacity) {
-            int cap = w->slot_capacity > 0 ? w->slot_capacity * 2 : 64;
-            agent_slot *p = steer__realloc(w->slots, sizeof *p * (size_t)cap);
-            if (p == NULL) return steer_null_agent;
-            w->slots = p;
-            w->slot_capacity = cap;
-        }
-        slot = (uint32_t)w->slot_count++;
-        w->slots[slot].generation = 1;
-    }
-    int i = w->count++;
-    w->slots[slot].alive = true;
-    w->slots[slot].dense = (uint32_t)i;
-
-    steer_kinematic st = def->state;
-    st.orientation = steer_wrap_angle(st.orientation);
-    st.velocity = steer_clamp_length(st.velocity, def->limits.max_speed);
-    st.rotation = steer_clampf(st.rotation, -def->limits.max_rotation, def->limits.max_rotation);
-    w->state[i] = st;
-    w->limits[i] = def->limits;
-    w->behaviour[i] = steer_behaviour_retain(def->behaviour);
-    w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
-    memset(&w->memory[i], 0, sizeof w->memory[i]);
-    w->key[i] = def->key != 0 ? def->key : w->next_key;
-    if (def->key == 0) ++w->next_key;
-    w->rng[i] = steer__stream_seed(w->def.seed, w->key[i]);
-    w->slot_of[i] = slot;
-    w->flags[i] = (uint8_t)((def->kinematic ? AGENT_KINEMATIC : 0) | (def->face_velocity ? AGENT_FACE_VELOCITY : 0));
-    w->user_data[i] = def->user_data;
-    w->grid.dirty = true;
-    return (steer_agent_id){slot + 1, w->slots[slot].generation};
-}
-
-void steer_agent_destroy(steer_world *w, steer_agent_id id)
-{
-    int i = steer__agent_dense(w, id);
-    if (i < 0) return;
-    if (!STEER_CHECK(!w->stepping)) return;
-    steer_behaviour_release(w->behaviour[i]);
-    // swap-remove: move the last agent into the hole
-    int last = w->count - 1;
-    if (i != last) {
-        w->state[i] = w->state[last];
-        w->limits[i] = w->limits[last];
-        w->behaviour[i] = w->behaviour[last];
-        w->out[i] = w->out[last];
-        w->memory[i] = w->memory[last];
-        w->rng[i] = w->rng[last];
-        w->key[i] = w->key[last];
-        w->slot_of[i] = w->slot_of[last];
-        w->flags[i] = w->flags[last];
-        w->user_data[i] = w->user_data[last];
-        w->slots[w->slot_of[i]].dense = (uint32_t)i;
-    }
-    --w->count;
-    agent_slot *s = &w->slots[id.index - 1];
-    s->alive = false;
-    ++s->generation;
-    if (s->generation == 0) s->generation = 1;
-    s->dense = w->free_slot;
-    w->free_slot = id.index;
-    w->grid.dirty = true;
 }
 
 void steer__world_reorder(steer_world *w, uint32_t *order)
@@ -255,58 +144,34 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 
 /* ---- step --------------------------------------------------------------------- */
 
-// The evaluation context of agent i, reading (and advancing) mem and rng.
-static void init_ctx(eval_ctx *ctx, steer_world *w, int i, float dt, agent_memory *mem, uint64_t *rng)
-{
-    // field by field: a memset of the whole context costs more than the step's arithmetic
-    ctx->w = w;
-    ctx->self = i;
-    ctx->self_proxy = w->grid.proxy_of[i];
-    ctx->me = w->state[i];
-    ctx->lim = w->limits[i];
-    ctx->key = w->key[i];
-    ctx->dt = dt;
-    ctx->mem = mem;
-    ctx->mem_cursor = 0;
-    ctx->rng = rng;
-    ctx->failed = false;
-    ctx->scratch = w->scratch;
-    ctx->neighbour_count = 0;
-    ctx->gathered_radius = -1.0f;
-    ctx->sums.radius = -1.0f;
-}
-
-static void evaluate_agent(steer_world *w, int i, float dt)
-{
-    steer_steering out = {{0.0f, 0.0f}, 0.0f};
-    const steer_behaviour *b = w->behaviour[i];
-    if (b != NULL) {
-        eval_ctx ctx;
-        init_ctx(&ctx, w, i, dt, &w->memory[i], &w->rng[i]);
-        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
-        if (ctx.failed) ++w->callback_errors;
-    }
-    w->out[i] = out;
-}
-
 void steer_world_step(steer_world *w, float dt)
 {
     if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
     if (!STEER_CHECK(!w->stepping)) return;
     w->stepping = true;
+    ++steer__evaluating;
     w->callback_errors = 0;
-    steer__grid_update(w);
+    // Storage far from grid order costs a cache miss per agent at large
+    // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
+    // grid order breaks storage order, move the agents into grid order.
+    if (steer__grid_update(w) && w->count > 1024 && steer__grid_disorder(&w->grid) > 0.25f) {
+        steer__world_reorder(w, w->grid.agent);
+        steer__grid_refill(w);
+    }
     // shared caches are written here, before evaluation, never during it
     steer__geometry_prepare(w);
     // Evaluate in grid order: neighbours of consecutive agents are close in
     // memory. Each evaluation reads start-of-step state and writes only its
     // own output, memory and random stream, so the order cannot matter.
+    eval_view view;
+    steer__view_init(&view, w);
     const uint32_t *order = w->grid.agent;
-    for (int k = 0; k < w->count; ++k) evaluate_agent(w, (int)order[k], dt);
+    for (int k = 0; k < w->count; ++k) w->callback_errors += !steer__evaluate_agent(w, &view, (int)order[k], dt);
     steer__integrate(w, dt);
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
     w->grid.dirty = true;
     ++w->steps;
+    --steer__evaluating;
     w->stepping = false;
 }
 
@@ -317,14 +182,14 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
     if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
     steer__grid_update(w);
-    // preview on copies: asking must not change the run
-    agent_memory mem = w->memory[i];
-    uint64_t rng = w->rng[i];
-    eval_ctx ctx;
-    init_ctx(&ctx, w, i, dt, &mem, &rng);
-    steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
-    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    // a preview runs callbacks as a step does, under the same rules: the
+    // world's agents and every behaviour stay as they are meanwhile
+    const bool was_stepping = w->stepping;
+    w->stepping = true;
+    ++steer__evaluating;
+    bool has = steer__preview(w, b, i, dt, out);
+    --steer__evaluating;
+    w->stepping = was_stepping;
     return has;
 }
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core.h"
+#include "world.h"
 #include "steer/steer.h"
 
 /* ---- counting assert hook ------------------------------------------------------ */

@@ -1,7 +1,8 @@
 // The neighbour-sums kernel: the vector paths (SSSE3 packing, SSE2 sums or
 // their AVX encoding, whichever this CPU runs) and the plain C paths give the
 // same bits. The plain paths are compiled here from the same source.
-#include "core.h"
+#include "eval.h"
+#include "world.h"
 #include "test.h"
 
 #define STEER_PLAIN_KERNEL
@@ -40,13 +41,16 @@ static void vector_and_plain_paths_agree(void)
             steer_agent_create(w, &d);
         }
         steer__grid_update(w);
+        eval_view view;
+        steer__view_init(&view, w);
         steer_behaviour_def sep = steer_default_behaviour_def(STEER_SEPARATION);
         for (int i = 0; i < n; ++i) {
             sep.law = (i & 1) ? STEER_LAW_LINEAR : STEER_LAW_INVERSE_SQUARE;
             float radius = uniform(&rng, 0.5f, 6.0f);
             eval_ctx ctx;
             memset(&ctx, 0, sizeof ctx);
-            ctx.w = w;
+            ctx.world = w;
+            ctx.view = &view;
             ctx.self = i;
             ctx.self_proxy = w->grid.proxy_of[i];
             ctx.me = w->state[i];

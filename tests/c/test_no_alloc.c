@@ -1,7 +1,7 @@
 // Once capacity is reached, a step allocates nothing: every behaviour family
 // (neighbours, paths, wander memory, rays through geometry, combinators),
 // contact resolution, and previews between steps.
-#include "core.h"
+#include "world.h"
 #include "fixture.h"
 #include "test.h"
 

@@ -2,7 +2,7 @@
 // storage order has drifted): ids, keys, user data, behaviour memory and
 // random streams move with them, and the results are the same bits as in a
 // world spawned in another order.
-#include "core.h"
+#include "world.h"
 #include "fixture.h"
 #include "test.h"
 

@@ -288,6 +288,59 @@ describe("combinators", function()
   it("refuse nesting deeper than 200", function()
     local b = steer.seek{}
     for _ = 1, 199 do b = steer.blend{ b } end
-    assert.truthy(err(function() return steer.blend{ b } end):find("nested too deeply", 1, true))
+    assert.are.equal("bad argument #1 to 'blend' (would nest more than 200 levels deep)",
+                     err(function() return steer.blend{ b } end))
+  end)
+
+  it("hold the nesting limit however the tree is built (the children property)", function()
+    -- grown from the bottom, one level at a time: every ancestor deepens
+    local top = steer.blend{}
+    local b, levels = top, 1
+    local message
+    for _ = 1, 20000 do
+      local nb = steer.blend{ steer.seek{ target = { 1, 0 } } }
+      local ok = pcall(function() b.children = { nb } end)
+      if not ok then message = err(function() b.children = { nb } end) break end
+      b, levels = nb, levels + 1
+    end
+    assert.are.equal("bad property 'children' of steer.Blend (would nest more than 200 levels deep)", message)
+    assert.are.equal(199, levels)
+    local w = steer.world{}
+    w:spawn{ steering = top }
+    w:step(1 / 60)
+    top = nil
+    w:close()
+    collectgarbage()
+  end)
+
+  it("refuse shared sub-trees that unfold past 1024 nodes, in linear time", function()
+    local b = steer.seek{}
+    local message
+    for _ = 1, 30 do
+      local ok, e = pcall(function() return steer.blend{ b, b } end)
+      if not ok then message = err(function() return steer.blend{ b, b } end) break end
+      b = e
+    end
+    assert.are.equal("bad argument #1 to 'blend' (would make a tree of more than 1024 nodes " ..
+                     "(shared behaviours count once per use))", message)
+    -- the same through the property, and the check is linear: 30 doublings
+    -- of sharing below the limit's reach stay instant
+    local chain = steer.seek{}
+    for _ = 1, 9 do chain = steer.blend{ chain, chain } end
+    local top = steer.blend{}
+    assert.truthy(err(function() top.children = { chain, chain, chain } end):find("more than 1024 nodes", 1, true))
+  end)
+
+  it("refuse trees needing more per-agent memory than an agent has", function()
+    local wanders = {}
+    for i = 1, 9 do wanders[i] = steer.wander{} end
+    assert.are.equal("bad argument #1 to 'blend' (would need more than 8 floats of per-agent memory " ..
+                     "(wander, follow_path and obstacle_avoidance take 1 each))",
+                     err(function() return steer.blend(wanders) end))
+  end)
+
+  it("name the behaviour of a {behaviour, weight} entry", function()
+    assert.are.equal("bad argument #1 to 'blend' (field '[1][1]' must be a behaviour, got nil)",
+                     err(function() return steer.blend{ { nil, weight = 1 } } end))
   end)
 end)

@@ -119,11 +119,31 @@ describe("steer.behaviour", function()
     refused(function() blend.children = {} end,
             "attempt to change the children of a behaviour while a world is stepping")
     assert.are.equal(2, w:count())
-    -- parameters may change (they take effect at once)
+    -- nor parameters: agents evaluated before and after the change would
+    -- differ, so the result would depend on agent order
     local seek = steer.seek{ target = { 1, 0 } }
-    a.steering = steer.behaviour(function() seek.max_acceleration = 1 end)
-    w:step(0.1)
-    assert.are.equal(1, seek.max_acceleration)
+    refused(function() seek.max_acceleration = 1 end,
+            "attempt to change the max_acceleration of a behaviour while a world is stepping")
+    refused(function() seek.target = { 2, 0 } end,
+            "attempt to change the target of a behaviour while a world is stepping")
+    assert.are.equal(10, seek.max_acceleration or 10)
+  end)
+
+  it("get_steering is guarded as world:step is", function()
+    local w = steer.world{}
+    local other = w:spawn{ x = 5 }
+    local a = w:spawn{}
+    local function refused(fn, message)
+      local b = steer.behaviour(function(agent) fn(agent) end)
+      assert.are.equal(message, err(function() return b:get_steering(a) end):match("^[^\n]*"))
+    end
+    refused(function() w:spawn{} end, "attempt to modify a world while it is stepping")
+    refused(function() other:remove() end, "attempt to modify a world while it is stepping")
+    refused(function(agent) agent:remove() end, "attempt to modify a world while it is stepping")
+    refused(function() w:step(0.1) end, "attempt to step a world while it is stepping")
+    assert.are.equal(2, w:count())
+    assert.is_true(a:alive())
+    w:step(0.1) -- and the world steps normally afterwards
   end)
 
   it("cannot yield across the step", function()

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base.h"
+
 /// Handle of an agent inside one world.
 typedef struct steer_agent_id {
     uint32_t index;      ///< slot index + 1 (0 in the null id)
@@ -20,6 +22,8 @@ typedef struct steer_shape_id {
     uint32_t index;
     uint32_t generation;
 } steer_shape_id;
+
+STEER_EXTERN_C_BEGIN
 
 static const steer_agent_id steer_null_agent = {0, 0};
 static const steer_shape_id steer_null_shape = {0, 0};
@@ -34,5 +38,7 @@ static inline bool steer_shape_id_equal(steer_shape_id a, steer_shape_id b)
 {
     return a.index == b.index && a.generation == b.generation;
 }
+
+STEER_EXTERN_C_END
 
 #endif

@@ -21,6 +21,10 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "base.h"
+
+STEER_EXTERN_C_BEGIN
+
 #define STEER_PI 3.14159265358979323846f
 
 /// A 2D vector (metres, metres/second or metres/second^2 by context).
@@ -28,13 +32,13 @@ typedef struct steer_vec2 {
     float x, y;
 } steer_vec2;
 
-static inline steer_vec2 steer_v2(float x, float y) { return (steer_vec2){x, y}; }
-static inline steer_vec2 steer_add(steer_vec2 a, steer_vec2 b) { return (steer_vec2){a.x + b.x, a.y + b.y}; }
-static inline steer_vec2 steer_sub(steer_vec2 a, steer_vec2 b) { return (steer_vec2){a.x - b.x, a.y - b.y}; }
-static inline steer_vec2 steer_scale(steer_vec2 a, float s) { return (steer_vec2){a.x * s, a.y * s}; }
+static inline steer_vec2 steer_v2(float x, float y) { return STEER_LITERAL(steer_vec2){x, y}; }
+static inline steer_vec2 steer_add(steer_vec2 a, steer_vec2 b) { return STEER_LITERAL(steer_vec2){a.x + b.x, a.y + b.y}; }
+static inline steer_vec2 steer_sub(steer_vec2 a, steer_vec2 b) { return STEER_LITERAL(steer_vec2){a.x - b.x, a.y - b.y}; }
+static inline steer_vec2 steer_scale(steer_vec2 a, float s) { return STEER_LITERAL(steer_vec2){a.x * s, a.y * s}; }
 /// a + b * s
-static inline steer_vec2 steer_mul_add(steer_vec2 a, steer_vec2 b, float s) { return (steer_vec2){a.x + b.x * s, a.y + b.y * s}; }
-static inline steer_vec2 steer_neg(steer_vec2 a) { return (steer_vec2){-a.x, -a.y}; }
+static inline steer_vec2 steer_mul_add(steer_vec2 a, steer_vec2 b, float s) { return STEER_LITERAL(steer_vec2){a.x + b.x * s, a.y + b.y * s}; }
+static inline steer_vec2 steer_neg(steer_vec2 a) { return STEER_LITERAL(steer_vec2){-a.x, -a.y}; }
 static inline float steer_dot(steer_vec2 a, steer_vec2 b) { return a.x * b.x + a.y * b.y; }
 /// z of the 3D cross product: positive when b is counter-clockwise of a.
 static inline float steer_cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
@@ -43,7 +47,7 @@ static inline float steer_length_sq(steer_vec2 a) { return a.x * a.x + a.y * a.y
 static inline float steer_length(steer_vec2 a) { return (float)sqrt((double)a.x * a.x + (double)a.y * a.y); }
 static inline float steer_distance(steer_vec2 a, steer_vec2 b) { return steer_length(steer_sub(a, b)); }
 /// Left perpendicular (counter-clockwise by 90 degrees).
-static inline steer_vec2 steer_perp(steer_vec2 a) { return (steer_vec2){-a.y, a.x}; }
+static inline steer_vec2 steer_perp(steer_vec2 a) { return STEER_LITERAL(steer_vec2){-a.y, a.x}; }
 
 /// Unit vector along a; the zero vector stays zero (as in the notes' normalize).
 /// Infinite components give the direction of the infinite part.
@@ -55,23 +59,30 @@ static inline steer_vec2 steer_normalize(steer_vec2 a)
         y = isinf(y) ? (y > 0 ? 1.0 : -1.0) : 0.0;
     }
     double len = sqrt(x * x + y * y);
-    if (len > 0.0) return (steer_vec2){(float)(x / len), (float)(y / len)};
-    return (steer_vec2){0.0f, 0.0f};
+    if (len > 0.0) return STEER_LITERAL(steer_vec2){(float)(x / len), (float)(y / len)};
+    return STEER_LITERAL(steer_vec2){0.0f, 0.0f};
+}
+
+/// (x, y) shortened to at most max (finite, >= 0), computed in double: no
+/// finite input overflows on the way. The engine's one length clamp.
+static inline steer_vec2 steer_clamp_length_d(double x, double y, double max)
+{
+    double len2 = x * x + y * y;
+    if (len2 > max * max) {
+        double s = max / sqrt(len2);
+        x *= s;
+        y *= s;
+    }
+    return STEER_LITERAL(steer_vec2){(float)x, (float)y};
 }
 
 /// a shortened to at most max_len (finite, >= 0); shorter vectors are
-/// unchanged. Computed in double: huge or infinite vectors (an intermediate
-/// that overflowed) come back max_len long, never NaN.
+/// unchanged. Huge or infinite vectors (an intermediate that overflowed)
+/// come back max_len long, never NaN.
 static inline steer_vec2 steer_clamp_length(steer_vec2 a, float max_len)
 {
     if (isinf(a.x) || isinf(a.y)) return steer_scale(steer_normalize(a), max_len);
-    double x = a.x, y = a.y, m = max_len;
-    double len2 = x * x + y * y;
-    if (len2 > m * m) {
-        double s = m / sqrt(len2);
-        return (steer_vec2){(float)(x * s), (float)(y * s)};
-    }
-    return a;
+    return steer_clamp_length_d(a.x, a.y, max_len);
 }
 
 static inline float steer_minf(float a, float b) { return a < b ? a : b; }
@@ -82,24 +93,24 @@ static inline bool steer_is_finite(float v) { return isfinite(v) != 0; }
 static inline bool steer_vec2_is_finite(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 /// Angle wrapped into (-pi, pi] (the notes' mapToRange). Finite input only.
-float steer_wrap_angle(float a);
+STEER_API float steer_wrap_angle(float a);
 
 /// atan2(y, x) in (-pi, pi], our deterministic polynomial (error < 2e-7 rad).
 /// atan2(0, 0) is 0.
-float steer_atan2(float y, float x);
+STEER_API float steer_atan2(float y, float x);
 
 /// Cosine and sine of an angle in radians, deterministic polynomial
 /// (error < 2e-7 for |a| <= 2pi; larger angles are wrapped first).
 typedef struct steer_cos_sin {
     float cosine, sine;
 } steer_cos_sin;
-steer_cos_sin steer_compute_cos_sin(float a);
+STEER_API steer_cos_sin steer_compute_cos_sin(float a);
 
 /// Unit heading of an orientation: (sin a, cos a).
 static inline steer_vec2 steer_heading(float orientation)
 {
     steer_cos_sin cs = steer_compute_cos_sin(orientation);
-    return (steer_vec2){cs.sine, cs.cosine};
+    return STEER_LITERAL(steer_vec2){cs.sine, cs.cosine};
 }
 
 /// Orientation of a direction: atan2(v.x, v.y), in (-pi, pi]; 0 for the zero vector.
@@ -112,5 +123,7 @@ static inline float steer_new_orientation(float current, steer_vec2 velocity)
     if (velocity.x != 0.0f || velocity.y != 0.0f) return steer_orientation_of(velocity);
     return current;
 }
+
+STEER_EXTERN_C_END
 
 #endif

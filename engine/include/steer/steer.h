@@ -14,218 +14,262 @@
 #include "math.h"
 #include "types.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+STEER_EXTERN_C_BEGIN
 
 /* ---- assert hook ---------------------------------------------------------- */
 
 /// Install the assert hook (NULL restores the default). Process-wide.
-void steer_set_assert_fn(steer_assert_fn *fn, void *context);
+STEER_API void steer_set_assert_fn(steer_assert_fn *fn, void *context);
+
+/* ---- allocator hook --------------------------------------------------------- */
+
+/// Allocate size bytes (suitably aligned for any type); NULL when refused.
+typedef void *steer_alloc_fn(size_t size, void *context);
+/// Free a block from the alloc function; size is the size asked for.
+typedef void steer_free_fn(void *memory, size_t size, void *context);
+/// Route every allocation of the engine and the Lua bindings through alloc
+/// and free (NULL, NULL restores malloc and free). Process-wide; set it
+/// before creating any object, and keep it until every object is destroyed.
+/// An allocation refused by the hook makes the call that needed it fail
+/// cleanly (a null id, NULL, false, or a Lua "not enough memory" error).
+STEER_API void steer_set_allocator(steer_alloc_fn *alloc, steer_free_fn *free, void *context);
+/// Allocate and free through the hook, as the engine does (for the bindings
+/// and hosts); NULL when refused.
+STEER_API void *steer_alloc(size_t size);
+STEER_API void steer_free(void *memory);
 
 /* ---- defaults --------------------------------------------------------------- */
 
 /// World defaults: seed 0, euler, cell_size 4 m, capacity 64, no contact resolution.
-steer_world_def steer_default_world_def(void);
+STEER_API steer_world_def steer_default_world_def(void);
 /// Agent defaults: at the origin, at rest, steer_default_limits(), no behaviour.
-steer_agent_def steer_default_agent_def(void);
+STEER_API steer_agent_def steer_default_agent_def(void);
 /// Limits: radius 0.5 m, 5 m/s, 10 m/s^2, pi rad/s, 2 pi rad/s^2, no drag.
-steer_limits steer_default_limits(void);
+STEER_API steer_limits steer_default_limits(void);
 /// The notes' defaults for a behaviour type (time_to_target = 0.1, ...).
-steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type);
+STEER_API steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type);
 /// An empty open path definition (fill points and count).
-steer_path_def steer_default_path_def(void);
+STEER_API steer_path_def steer_default_path_def(void);
 /// Every shape category, no agents, nothing ignored.
-steer_ray_filter steer_default_ray_filter(void);
+STEER_API steer_ray_filter steer_default_ray_filter(void);
 
 /* ---- world ------------------------------------------------------------------ */
 
 /// Create a world; NULL if def is invalid (assert) or memory ran out.
-steer_world *steer_world_create(const steer_world_def *def);
+STEER_API steer_world *steer_world_create(const steer_world_def *def);
 /// Destroy a world, its agents and shapes; releases the behaviours they held.
-void steer_world_destroy(steer_world *world);
+STEER_API void steer_world_destroy(steer_world *world);
 /// One tick: rebuild the neighbour grid, evaluate every agent against the
 /// state at the start of the tick, integrate. dt in seconds, 0 <= dt <= 1e4.
-void steer_world_step(steer_world *world, float dt);
-/// True while steer_world_step runs (callback behaviours are called then):
-/// creating or removing agents, or changing state, is refused meanwhile.
-bool steer_world_is_stepping(const steer_world *world);
+STEER_API void steer_world_step(steer_world *world, float dt);
+/// True while steer_world_step or steer_behaviour_get_steering runs on the
+/// world (callback behaviours are called then): creating or removing agents,
+/// changing their state, the world's settings, its shapes, or any behaviour
+/// or path, is refused meanwhile (docs/engine.md, mid-step rules).
+STEER_API bool steer_world_is_stepping(const steer_world *world);
 /// Number of live agents.
-int steer_world_agent_count(const steer_world *world);
+STEER_API int steer_world_agent_count(const steer_world *world);
 /// The i-th live agent, 0 <= i < count. The order is storage order: it changes
 /// when agents are removed and when a step re-sorts agents into grid order.
-steer_agent_id steer_world_agent_at(const steer_world *world, int i);
+STEER_API steer_agent_id steer_world_agent_at(const steer_world *world, int i);
 /// Agents whose position is within radius of center (distance < radius),
 /// in a deterministic order. Writes up to capacity ids, returns the total.
-int steer_world_query(steer_world *world, steer_vec2 center, float radius, steer_agent_id *out,
+STEER_API int steer_world_query(steer_world *world, steer_vec2 center, float radius, steer_agent_id *out,
                       int capacity);
 /// Order-independent digest of every agent's state, memory and random stream.
-uint64_t steer_world_hash(const steer_world *world);
+STEER_API uint64_t steer_world_hash(const steer_world *world);
 /// Steps taken so far.
-uint64_t steer_world_step_count(const steer_world *world);
+STEER_API uint64_t steer_world_step_count(const steer_world *world);
 /// The integrator used from the next step on.
-steer_integrator steer_world_get_integrator(const steer_world *world);
-void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
+STEER_API steer_integrator steer_world_get_integrator(const steer_world *world);
+STEER_API void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
 /// Side of a neighbour-grid cell, metres.
-float steer_world_get_cell_size(const steer_world *world);
+STEER_API float steer_world_get_cell_size(const steer_world *world);
 /// cell_size > 0, finite.
-void steer_world_set_cell_size(steer_world *world, float cell_size);
+STEER_API void steer_world_set_cell_size(steer_world *world, float cell_size);
 /// Contact resolution after each step (docs/geometry.md).
-bool steer_world_get_resolve_contacts(const steer_world *world);
-void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
+STEER_API bool steer_world_get_resolve_contacts(const steer_world *world);
+STEER_API void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
 /// Agents whose callback behaviour failed (STEER_CALLBACK_ERROR or a
 /// non-finite output) in the last step; their output was zero. The error
 /// itself is the host's to keep (the Lua bindings raise it from world:step).
-int steer_world_callback_errors(const steer_world *world);
+STEER_API int steer_world_callback_errors(const steer_world *world);
 
 /* ---- agents ----------------------------------------------------------------- */
 
 /// Create an agent; null id if def is invalid (assert).
-steer_agent_id steer_agent_create(steer_world *world, const steer_agent_def *def);
+STEER_API steer_agent_id steer_agent_create(steer_world *world, const steer_agent_def *def);
 /// Remove an agent; its id becomes stale. Stale ids are ignored (assert-free).
-void steer_agent_destroy(steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_destroy(steer_world *world, steer_agent_id id);
 /// True while the agent exists.
-bool steer_agent_is_valid(const steer_world *world, steer_agent_id id);
+STEER_API bool steer_agent_is_valid(const steer_world *world, steer_agent_id id);
 /// Position (m), orientation (rad), velocity (m/s), rotation (rad/s).
-steer_kinematic steer_agent_get_state(const steer_world *world, steer_agent_id id);
+STEER_API steer_kinematic steer_agent_get_state(const steer_world *world, steer_agent_id id);
 /// Replace position, orientation (wrapped), velocity and rotation (finite).
-void steer_agent_set_state(steer_world *world, steer_agent_id id, const steer_kinematic *state);
+STEER_API void steer_agent_set_state(steer_world *world, steer_agent_id id, const steer_kinematic *state);
 /// Parts of the state: position (m, finite), velocity (m/s, finite; not
 /// clamped until the next step), orientation (rad, in (-pi, pi]).
-steer_vec2 steer_agent_get_position(const steer_world *world, steer_agent_id id);
-void steer_agent_set_position(steer_world *world, steer_agent_id id, steer_vec2 position);
-steer_vec2 steer_agent_get_velocity(const steer_world *world, steer_agent_id id);
-void steer_agent_set_velocity(steer_world *world, steer_agent_id id, steer_vec2 velocity);
-float steer_agent_get_orientation(const steer_world *world, steer_agent_id id);
+STEER_API steer_vec2 steer_agent_get_position(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_position(steer_world *world, steer_agent_id id, steer_vec2 position);
+STEER_API steer_vec2 steer_agent_get_velocity(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_velocity(steer_world *world, steer_agent_id id, steer_vec2 velocity);
+STEER_API float steer_agent_get_orientation(const steer_world *world, steer_agent_id id);
 /// The agent's limits (steer_limits).
-steer_limits steer_agent_get_limits(const steer_world *world, steer_agent_id id);
+STEER_API steer_limits steer_agent_get_limits(const steer_world *world, steer_agent_id id);
 /// Replace the limits (all finite, >= 0).
-void steer_agent_set_limits(steer_world *world, steer_agent_id id, const steer_limits *limits);
+STEER_API void steer_agent_set_limits(steer_world *world, steer_agent_id id, const steer_limits *limits);
 /// Kinematic agent: its behaviour's output is a velocity and a rotation.
-bool steer_agent_get_kinematic(const steer_world *world, steer_agent_id id);
-void steer_agent_set_kinematic(steer_world *world, steer_agent_id id, bool kinematic);
+STEER_API bool steer_agent_get_kinematic(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_kinematic(steer_world *world, steer_agent_id id, bool kinematic);
 /// Orientation follows the velocity after each step (kept when stopped).
-bool steer_agent_get_face_velocity(const steer_world *world, steer_agent_id id);
-void steer_agent_set_face_velocity(steer_world *world, steer_agent_id id, bool face_velocity);
+STEER_API bool steer_agent_get_face_velocity(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_face_velocity(steer_world *world, steer_agent_id id, bool face_velocity);
 /// The agent's behaviour (borrowed), or NULL.
-steer_behaviour *steer_agent_get_behaviour(const steer_world *world, steer_agent_id id);
+STEER_API steer_behaviour *steer_agent_get_behaviour(const steer_world *world, steer_agent_id id);
 /// Set the behaviour (retained; the old one released). The agent's behaviour
 /// memory (wander angle, path progress) is reset unless keep_memory.
-void steer_agent_set_behaviour(steer_world *world, steer_agent_id id, steer_behaviour *behaviour,
+STEER_API void steer_agent_set_behaviour(steer_world *world, steer_agent_id id, steer_behaviour *behaviour,
                                bool keep_memory);
 /// The agent's key (its random stream and tie-break identity).
-uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
+STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
 /// The host's pointer, untouched by the engine.
-void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
-void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
+STEER_API void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
 /// The steering the last step applied to the agent (zero before any step).
-steer_steering steer_agent_get_last_steering(const steer_world *world, steer_agent_id id);
+STEER_API steer_steering steer_agent_get_last_steering(const steer_world *world, steer_agent_id id);
 
 /* ---- behaviours ------------------------------------------------------------- */
 
 /// Create a behaviour (reference count 1); NULL if def is invalid (assert).
-steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def);
+STEER_API steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def);
 /// Add a reference.
-steer_behaviour *steer_behaviour_retain(steer_behaviour *behaviour);
+STEER_API steer_behaviour *steer_behaviour_retain(steer_behaviour *behaviour);
 /// Drop a reference; the last one destroys it and releases its children.
-void steer_behaviour_release(steer_behaviour *behaviour);
+STEER_API void steer_behaviour_release(steer_behaviour *behaviour);
 /// The behaviour's type.
-steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *behaviour);
+STEER_API steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *behaviour);
 /// snake_case name of a type ("arrive", "look_where_you_are_going", ...).
-const char *steer_behaviour_type_name(steer_behaviour_type type);
+STEER_API const char *steer_behaviour_type_name(steer_behaviour_type type);
 /// The current parameters (children, callback and path included, borrowed).
-const steer_behaviour_def *steer_behaviour_get_def(const steer_behaviour *behaviour);
+STEER_API const steer_behaviour_def *steer_behaviour_get_def(const steer_behaviour *behaviour);
 /// Evaluate for one agent without stepping (the notes' getSteering). Uses a
 /// copy of the agent's memory and random stream, so it changes nothing.
 /// Returns false for "no steering". Callback behaviours are called.
-bool steer_behaviour_get_steering(const steer_behaviour *behaviour, steer_world *world,
+STEER_API bool steer_behaviour_get_steering(const steer_behaviour *behaviour, steer_world *world,
                                   steer_agent_id agent, float dt, steer_steering *out);
 
 /// Reflected parameters of a type, for hosts (bindings) that set them by name.
-int steer_behaviour_param_count(steer_behaviour_type type);
-const steer_param_info *steer_behaviour_param(steer_behaviour_type type, int i);
+STEER_API int steer_behaviour_param_count(steer_behaviour_type type);
+STEER_API const steer_param_info *steer_behaviour_param(steer_behaviour_type type, int i);
 /// The parameter of a type by name, or NULL.
-const steer_param_info *steer_behaviour_find_param(steer_behaviour_type type, const char *name);
+STEER_API const steer_param_info *steer_behaviour_find_param(steer_behaviour_type type, const char *name);
 /// Check a value for a parameter against def (cross-field rules included).
 /// NULL when fine, else a phrase such as "must be a positive number".
-const char *steer_param_check(const steer_behaviour_def *def, const steer_param_info *param,
+STEER_API const char *steer_param_check(const steer_behaviour_def *def, const steer_param_info *param,
                               double value, char *buffer, size_t size);
 /// Read a parameter as a number (bools 0/1, enums their index).
-double steer_behaviour_get_param(const steer_behaviour *behaviour, const steer_param_info *param);
+STEER_API double steer_behaviour_get_param(const steer_behaviour *behaviour, const steer_param_info *param);
 /// Write a parameter; asserts and returns false when steer_param_check fails.
-bool steer_behaviour_set_param(steer_behaviour *behaviour, const steer_param_info *param,
+STEER_API bool steer_behaviour_set_param(steer_behaviour *behaviour, const steer_param_info *param,
                                double value);
 /// Replace the target (agent targets are looked up in the evaluating world).
-void steer_behaviour_set_target(steer_behaviour *behaviour, steer_target target);
+STEER_API void steer_behaviour_set_target(steer_behaviour *behaviour, steer_target target);
 /// Replace follow_path's path (retained; NULL clears).
-void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *path);
-/// Combinators: number of children, and replace them all (retained). Refused
-/// (assert, false) if it would make the behaviour contain itself.
-int steer_behaviour_child_count(const steer_behaviour *behaviour);
+STEER_API void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *path);
+/// Limits on the tree a behaviour unfolds to (a behaviour shared by several
+/// combinators, or used twice, counts once per use): levels of nesting,
+/// nodes (a bound on evaluation work), floats of per-agent memory (each
+/// wander, follow_path and obstacle_avoidance takes one). A change that
+/// would break one is refused, however the tree is built.
+#define STEER_MAX_TREE_DEPTH 200
+#define STEER_MAX_TREE_NODES 1024
+#define STEER_MAX_TREE_MEMORY 8
+/// Largest magnitude of a float parameter (a margin below FLT_MAX, so the sum
+/// of two parameters stays a finite float).
+#define STEER_MAX_PARAM 3.0e38
+/// Combinators: number of children.
+STEER_API int steer_behaviour_child_count(const steer_behaviour *behaviour);
 /// Child i (borrowed), 0 <= i < steer_behaviour_child_count.
-steer_child steer_behaviour_get_child(const steer_behaviour *behaviour, int i);
-bool steer_behaviour_set_children(steer_behaviour *behaviour, const steer_child *children,
-                                  int count);
-/// True if `inner` is `outer` or nested anywhere inside it.
-bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviour *inner);
+STEER_API steer_child steer_behaviour_get_child(const steer_behaviour *behaviour, int i);
+/// Whether steer_behaviour_set_children(behaviour, ...) would be accepted:
+/// NULL when it would, else a phrase ("would contain itself", "would nest
+/// more than 200 levels deep", ...). behaviour NULL checks a new combinator.
+/// Linear in the size of the graph, shared nodes visited once.
+STEER_API const char *steer_behaviour_check_children(const steer_behaviour *behaviour, const steer_child *children,
+                                                     int count, char *buffer, size_t size);
+/// Replace the children (retained; the old ones released). Refused (assert,
+/// false) when steer_behaviour_check_children refuses, or during a step.
+STEER_API bool steer_behaviour_set_children(steer_behaviour *behaviour, const steer_child *children,
+                                            int count);
+/// True if `inner` is `outer` or nested anywhere inside it (linear time).
+STEER_API bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviour *inner);
+/// Shape of the unfolded tree under a behaviour (itself included): levels
+/// (1 for a leaf), nodes, floats of per-agent memory.
+STEER_API int steer_behaviour_tree_depth(const steer_behaviour *behaviour);
+STEER_API int steer_behaviour_tree_nodes(const steer_behaviour *behaviour);
+STEER_API int steer_behaviour_tree_memory(const steer_behaviour *behaviour);
 
 /* ---- paths ------------------------------------------------------------------ */
 
+/// Links of a polyline through count points (paths, walls): count - 1 when
+/// open; count when looped, unless the last point repeats the first (then it
+/// closes on its own); 0 when count < 2.
+STEER_API int steer_polyline_link_count(const steer_vec2 *points, int count, bool loop);
 /// True if steer_path_create accepts def: at least 2 finite points,
 /// consecutive points distinct, a positive finite length.
-bool steer_path_def_is_valid(const steer_path_def *def);
+STEER_API bool steer_path_def_is_valid(const steer_path_def *def);
 /// Create a path (reference count 1); NULL if def is invalid (assert).
-steer_path *steer_path_create(const steer_path_def *def);
+STEER_API steer_path *steer_path_create(const steer_path_def *def);
 /// Add a reference; drop one (the last destroys the path).
-steer_path *steer_path_retain(steer_path *path);
-void steer_path_release(steer_path *path);
+STEER_API steer_path *steer_path_retain(steer_path *path);
+STEER_API void steer_path_release(steer_path *path);
 /// The points as given, 0 <= i < count; whether the path is closed.
-int steer_path_point_count(const steer_path *path);
-steer_vec2 steer_path_point(const steer_path *path, int i);
-bool steer_path_is_loop(const steer_path *path);
+STEER_API int steer_path_point_count(const steer_path *path);
+STEER_API steer_vec2 steer_path_point(const steer_path *path, int i);
+STEER_API bool steer_path_is_loop(const steer_path *path);
 /// Total length in metres (the closing segment included when looped).
-float steer_path_length(const steer_path *path);
+STEER_API float steer_path_length(const steer_path *path);
 /// Point at a distance along the path: clamped to [0, length] when open,
 /// wrapped when looped.
-steer_vec2 steer_path_position(const steer_path *path, float param);
+STEER_API steer_vec2 steer_path_position(const steer_path *path, float param);
 /// Distance along the path of the point nearest to `position` (the notes'
 /// getParam). With a last_param >= 0 the search prefers the stretch near
 /// it, so self-crossing paths are followed in order; pass -1 for a global search.
-float steer_path_param(const steer_path *path, steer_vec2 position, float last_param,
+STEER_API float steer_path_param(const steer_path *path, steer_vec2 position, float last_param,
                        float window);
 
 /* ---- static geometry and rays ----------------------------------------------- */
 
 /// Add a wall segment a-b (a != b).
-steer_shape_id steer_world_add_segment(steer_world *world, steer_vec2 a, steer_vec2 b);
+STEER_API steer_shape_id steer_world_add_segment(steer_world *world, steer_vec2 a, steer_vec2 b);
 /// Add a chain of walls through count >= 2 points; loop closes it.
-steer_shape_id steer_world_add_polyline(steer_world *world, const steer_vec2 *points, int count,
+STEER_API steer_shape_id steer_world_add_polyline(steer_world *world, const steer_vec2 *points, int count,
                                         bool loop);
 /// Add a solid circle (radius > 0).
-steer_shape_id steer_world_add_circle(steer_world *world, steer_vec2 center, float radius);
+STEER_API steer_shape_id steer_world_add_circle(steer_world *world, steer_vec2 center, float radius);
 /// Add a solid axis-aligned box with corners lower < upper.
-steer_shape_id steer_world_add_box(steer_world *world, steer_vec2 lower, steer_vec2 upper);
+STEER_API steer_shape_id steer_world_add_box(steer_world *world, steer_vec2 lower, steer_vec2 upper);
 /// Add a solid convex polygon (3 to STEER_MAX_POLYGON_VERTICES points, any winding).
-steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *points, int count);
+STEER_API steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *points, int count);
 #define STEER_MAX_POLYGON_VERTICES 16
 /// Static geometry lives within +-STEER_MAX_COORDINATE metres on both axes.
 #define STEER_MAX_COORDINATE 1.0e15f
 /// True if steer_world_add_polygon accepts the points: 3 to
 /// STEER_MAX_POLYGON_VERTICES finite points within STEER_MAX_COORDINATE,
 /// strictly convex (no three in line), either winding.
-bool steer_polygon_is_valid(const steer_vec2 *points, int count);
+STEER_API bool steer_polygon_is_valid(const steer_vec2 *points, int count);
 /// Remove a shape; stale ids are ignored.
-void steer_shape_destroy(steer_world *world, steer_shape_id id);
+STEER_API void steer_shape_destroy(steer_world *world, steer_shape_id id);
 /// True while the shape exists.
-bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
+STEER_API bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
 /// Its kind (segment, polyline, circle, box, polygon).
-steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
+STEER_API steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
 /// Category bits tested against a ray filter's mask (default 1).
-void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
+STEER_API void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
 /// The shape's category bits (0 for a stale id, with an assert).
-uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
+STEER_API uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
 /// Number of live shapes.
-int steer_world_shape_count(const steer_world *world);
+STEER_API int steer_world_shape_count(const steer_world *world);
 
 /// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance
 /// metres along the unit direction (direction need not be unit; a zero
@@ -233,18 +277,16 @@ int steer_world_shape_count(const steer_world *world);
 /// A ray starting inside a solid hits it at distance 0 (point = origin,
 /// normal = -direction); hits at max_distance count; the other edge cases
 /// are listed in docs/geometry.md.
-bool steer_world_raycast(steer_world *world, steer_vec2 origin, steer_vec2 direction,
+STEER_API bool steer_world_raycast(steer_world *world, steer_vec2 origin, steer_vec2 direction,
                          float max_distance, const steer_ray_filter *filter, steer_ray_hit *hit);
 /// Visits hits in order of distance. The callback returns the clip: a value
 /// < 0 ignores this hit and goes on; 0 stops; d > 0 goes on with hits up to
 /// distance d (return hit->distance to keep only ties; max_distance for all).
 typedef float steer_ray_fn(const steer_ray_hit *hit, void *context);
-void steer_world_raycast_all(steer_world *world, steer_vec2 origin, steer_vec2 direction,
+STEER_API void steer_world_raycast_all(steer_world *world, steer_vec2 origin, steer_vec2 direction,
                              float max_distance, const steer_ray_filter *filter, steer_ray_fn *fn,
                              void *context);
 
-#ifdef __cplusplus
-}
-#endif
+STEER_EXTERN_C_END
 
 #endif

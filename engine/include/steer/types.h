@@ -9,8 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
 #include "id.h"
 #include "math.h"
+
+STEER_EXTERN_C_BEGIN
 
 typedef struct steer_world steer_world;
 typedef struct steer_behaviour steer_behaviour;
@@ -283,5 +286,7 @@ typedef struct steer_ray_filter {
     bool include_agents;    ///< also test agents as circles (default false)
     steer_agent_id ignore;  ///< an agent to skip (the caster), may be null
 } steer_ray_filter;
+
+STEER_EXTERN_C_END
 
 #endif

@@ -1,0 +1,54 @@
+// behaviour.h: the behaviour object (behaviour.c) and the shape of the trees
+// it builds.
+//
+// Behaviours form a directed acyclic graph: a combinator holds its children,
+// and a child may be shared by several combinators (or several times by one).
+// Each node knows its parents, so that changing a combinator's children
+// updates the shape of every tree containing it, in time linear in the
+// number of its ancestors, and refuses a change that would break a limit
+// (STEER_MAX_TREE_DEPTH, STEER_MAX_TREE_NODES, STEER_MAX_TREE_MEMORY) or
+// make a node contain itself.
+//
+// Memory layout: the tree as evaluated is the graph unfolded (a node shared
+// twice is evaluated twice, and has two places). A stateful node's memory is
+// at a fixed offset of the agent's memory: a leaf's block starts at its base;
+// a combinator's child i starts at base + the memory of children 0..i-1.
+// Which branches run never moves another node's memory.
+#ifndef STEER_BEHAVIOUR_H
+#define STEER_BEHAVIOUR_H
+
+#include "core.h"
+
+/// One parent link: the combinator, and which of its children points here.
+typedef struct parent_link {
+    struct steer_behaviour *parent;
+    int child; ///< index in parent->children
+} parent_link;
+
+struct steer_behaviour {
+    int refcount;
+    bool overrides;          ///< any of the four limit overrides is set
+    steer_behaviour_def def; ///< children points at `children` below
+    steer_child *children;
+    int *link_of;            ///< children[i] is children[i].behaviour->parents[link_of[i]]
+    parent_link *parents;
+    int parent_count, parent_capacity;
+    // the unfolded tree below this node (this node included)
+    int height;   ///< levels (1 for a leaf)
+    int nodes;    ///< nodes (saturates past STEER_MAX_TREE_NODES)
+    int memory;   ///< floats of per-agent memory
+    uint32_t mark;  ///< scratch of graph walks (behaviour.c)
+    int walk_index; ///< scratch of graph walks
+};
+
+/// Floats of per-agent memory a node of this type needs itself.
+int steer__type_memory(steer_behaviour_type type);
+
+/// Copy the memory of the tree `from` (at from_mem) into the tree `to` (at
+/// to_mem) node by node: a node at the same place with the same type keeps
+/// its memory; every other node is left as it is in to_mem (zero it
+/// first). The blocks must not overlap.
+void steer__copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
+                        float *to_mem);
+
+#endif

@@ -1,0 +1,183 @@
+// context.c: the evaluation context of one agent and the services family
+// files call back: node memory, targets, the neighbour gather, scratch.
+#include "behaviour.h"
+#include "eval.h"
+#include "world.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+bool steer__scratch_reserve(eval_scratch *s, int capacity)
+{
+    // spare entries: the branch-free gather writes one past the last kept,
+    // the vector loop whole groups of 4
+    size_t n = (size_t)capacity + STEER_GRID_PAD;
+    if (!STEER_GROW(s->proxy, n)) return false;
+    float **arrays[] = {&s->dist_sq, &s->tmp_d2, &s->pack_dx, &s->pack_dy, &s->pack_d2, &s->pack_vx, &s->pack_vy};
+    for (int i = 0; i < 7; ++i) {
+        if (!STEER_GROW(*arrays[i], n)) return false;
+    }
+    return true;
+}
+
+void steer__scratch_free(eval_scratch *s)
+{
+    steer__free(s->proxy);
+    float *arrays[] = {s->dist_sq, s->tmp_d2, s->pack_dx, s->pack_dy, s->pack_d2, s->pack_vx, s->pack_vy};
+    for (int i = 0; i < 7; ++i) steer__free(arrays[i]);
+    memset(s, 0, sizeof *s);
+}
+
+void steer__view_init(eval_view *v, const steer_world *w)
+{
+    v->state = w->state;
+    v->limits = w->limits;
+    v->key = w->key;
+    v->grid = &w->grid;
+}
+
+// The evaluation context of agent i, reading (and advancing) mem and rng.
+static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, int i, float dt, float *mem,
+                     uint64_t *rng)
+{
+    // field by field: a memset of the whole context costs more than the step's arithmetic
+    ctx->world = w;
+    ctx->view = view;
+    ctx->self = i;
+    ctx->self_proxy = w->grid.proxy_of[i];
+    ctx->me = w->state[i];
+    ctx->lim = w->limits[i];
+    ctx->key = w->key[i];
+    ctx->dt = dt;
+    ctx->kinematic = (w->flags[i] & AGENT_KINEMATIC) != 0;
+    ctx->failed = false;
+    ctx->mem = mem;
+    ctx->mem_base = 0;
+    ctx->rng = rng;
+    ctx->scratch = w->scratch;
+    ctx->neighbour_count = 0;
+    ctx->gathered_radius = -1.0f;
+    ctx->sums.radius = -1.0f;
+}
+
+bool steer__evaluate_agent(steer_world *w, const eval_view *view, int i, float dt)
+{
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    const steer_behaviour *b = w->behaviour[i];
+    bool failed = false;
+    if (b != NULL) {
+        eval_ctx ctx;
+        init_ctx(&ctx, w, view, i, dt, w->memory[i].value, &w->rng[i]);
+        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+        failed = ctx.failed;
+    }
+    w->out[i] = out;
+    return !failed;
+}
+
+bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
+{
+    // on copies of the memory and the random stream: asking changes nothing
+    agent_memory mem = w->memory[i];
+    uint64_t rng = w->rng[i];
+    eval_view view;
+    steer__view_init(&view, w);
+    eval_ctx ctx;
+    init_ctx(&ctx, w, &view, i, dt, mem.value, &rng);
+    steer_steering s = {{0.0f, 0.0f}, 0.0f};
+    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
+    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return has;
+}
+
+steer_agent_id steer__ctx_self_id(const eval_ctx *ctx) { return steer__agent_id_of(ctx->world, ctx->self); }
+
+bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
+{
+    switch (t->kind) {
+    case STEER_TARGET_POINT:
+        out->position = t->point;
+        out->velocity = steer_v2(0.0f, 0.0f);
+        out->orientation = 0.0f;
+        out->is_agent = false;
+        return true;
+    case STEER_TARGET_AGENT: {
+        int j = steer__agent_dense(ctx->world, t->agent);
+        if (j < 0) return false; // removed target: no steering
+        const steer_kinematic *s = &ctx->view->state[j];
+        out->position = s->position;
+        out->velocity = s->velocity;
+        out->orientation = s->orientation;
+        out->is_agent = true;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+// Candidates of one proxy range: squared distances four at a time (past
+// the range's end too: the arrays are padded), then a branch-free
+// compaction of those in range: about a third are, in no predictable
+// pattern, so a branch per candidate would mispredict (PERFORMANCE.md).
+// The SSE2 and plain paths compute the same IEEE operations: same bits.
+static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin, uint32_t end, float cx, float cy,
+                        float r2, int n)
+{
+    const int m = (int)(end - begin);
+    const float *restrict px = g->x + begin;
+    const float *restrict py = g->y + begin;
+    float *restrict td = s->tmp_d2;
+#if defined(__SSE2__)
+    const __m128 vcx = _mm_set1_ps(cx), vcy = _mm_set1_ps(cy);
+    for (int i = 0; i < m; i += 4) {
+        __m128 dx = _mm_sub_ps(_mm_loadu_ps(px + i), vcx);
+        __m128 dy = _mm_sub_ps(_mm_loadu_ps(py + i), vcy);
+        _mm_storeu_ps(td + i, _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+    }
+#else
+    for (int i = 0; i < m; ++i) {
+        float dx = px[i] - cx, dy = py[i] - cy;
+        td[i] = dx * dx + dy * dy;
+    }
+#endif
+    uint32_t *restrict list = s->proxy;
+    float *restrict dist = s->dist_sq;
+    for (int i = 0; i < m; ++i) {
+        list[n] = begin + (uint32_t)i;
+        dist[n] = td[i];
+        n += td[i] < r2;
+    }
+    return n;
+}
+
+int steer__gather_neighbours(eval_ctx *ctx, float radius)
+{
+    // the list lives in the shared scratch: a callback behaviour may have run a
+    // nested evaluation (get_steering) that gathered over it since
+    if (ctx->gathered_radius >= radius && ctx->gathered_epoch == ctx->scratch->gather_epoch) return ctx->neighbour_count;
+    const neighbour_grid *g = ctx->view->grid;
+    eval_scratch *s = ctx->scratch;
+    const float cx = ctx->me.position.x, cy = ctx->me.position.y;
+    const float r2 = radius * radius;
+    const uint32_t (*ranges)[2];
+    int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, radius, &ranges);
+    int n = 0;
+    for (int i = 0; i < count; ++i) n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, n);
+    // the agent itself was kept (distance 0): take it out, keeping the order
+    for (int j = 0; j < n; ++j) {
+        if (s->proxy[j] == ctx->self_proxy) {
+            for (int k = j + 1; k < n; ++k) {
+                s->proxy[k - 1] = s->proxy[k];
+                s->dist_sq[k - 1] = s->dist_sq[k];
+            }
+            --n;
+            break;
+        }
+    }
+    ctx->neighbour_count = n;
+    ctx->gathered_radius = radius;
+    ctx->gathered_epoch = ++s->gather_epoch;
+    return n;
+}

@@ -1,0 +1,138 @@
+// eval.h: what the family files (steering.c, kinematic.c, delegated.c,
+// group.c, neighbour_sums.c, avoidance.c) see while a behaviour is
+// evaluated for one agent: the evaluation context and the services it
+// offers (context.c). Family files read other agents through the context's
+// read-only view, never through the world's internals.
+#ifndef STEER_EVAL_H
+#define STEER_EVAL_H
+
+#include "core.h"
+#include "grid.h"
+
+/// Read-only arrays of the step, shared by every evaluation: agents in
+/// dense order, their grid proxies. Filled before the evaluation pass.
+typedef struct eval_view {
+    const steer_kinematic *state;
+    const steer_limits *limits;
+    const uint64_t *key;
+    const neighbour_grid *grid;
+} eval_view;
+
+/// Neighbours gathered for one agent: proxy indices and squared distances,
+/// in canonical order.
+typedef struct eval_scratch {
+    uint32_t *proxy;
+    float *dist_sq;
+    float *tmp_d2; ///< candidates of one range, before compaction
+    /// neighbours packed by steer__neighbour_sums: offsets, squared
+    /// distances, velocities
+    float *pack_dx, *pack_dy, *pack_d2, *pack_vx, *pack_vy;
+    range_cache ranges;
+    uint32_t gather_epoch; ///< bumped by every gather into this scratch
+} eval_scratch;
+
+bool steer__scratch_reserve(eval_scratch *s, int capacity);
+void steer__scratch_free(eval_scratch *s);
+
+/// What separation, cohesion and alignment need from the neighbours within
+/// a radius, summed in one pass (neighbour_sums.c).
+typedef struct neighbour_sums {
+    float radius; ///< < 0: not computed yet
+    int count;
+    float sum_dx, sum_dy; ///< sum of (neighbour position - agent position)
+    float sum_vx, sum_vy; ///< sum of neighbour velocities
+    bool has_separation;  ///< sep_* hold separation's sum for law/decay/max_acc
+    int law;
+    float decay, max_acc;
+    float sep_x, sep_y;
+} neighbour_sums;
+
+/// Everything a behaviour reads while evaluating one agent.
+typedef struct eval_ctx {
+    steer_world *world;    ///< for ray casts (geometry.h) and callbacks
+    const eval_view *view;
+    int self;              ///< dense index
+    uint32_t self_proxy;   ///< grid proxy index
+    steer_kinematic me;    ///< state at the start of the step
+    steer_limits lim;      ///< limits in force (overrides applied)
+    uint64_t key;
+    float dt;
+    bool kinematic;        ///< the agent is kinematic
+    bool failed;           ///< a callback reported an error
+    float *mem;            ///< the agent's memory (a copy while previewing)
+    int mem_base;          ///< where the memory of the node being evaluated starts
+    uint64_t *rng;
+    // neighbour cache: the last gather and its radius
+    eval_scratch *scratch;
+    int neighbour_count;
+    float gathered_radius;   ///< < 0: nothing gathered yet
+    uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
+    neighbour_sums sums;     ///< the last sums (sums.radius < 0: none)
+} eval_ctx;
+
+struct steer_world;
+/// Fill a view from the world's arrays (before an evaluation pass).
+void steer__view_init(eval_view *v, const struct steer_world *w);
+/// Evaluate agent i's behaviour into its output slot (w->out), advancing its
+/// memory and random stream. False when a callback behaviour failed.
+bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, int i, float dt);
+/// Evaluate b for agent i on copies of its memory and stream (get_steering).
+bool steer__preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out);
+/// The id of the agent being evaluated (for callbacks).
+steer_agent_id steer__ctx_self_id(const eval_ctx *ctx);
+
+/// Evaluate a behaviour node; false for "no steering".
+bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// The memory of the stateful node being evaluated (steer__type_memory
+/// floats, at the node's fixed place in the agent's memory).
+static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->mem_base; }
+
+/// Gather the neighbours within radius (excluding self) into ctx->scratch;
+/// returns their count. Cached across the behaviours of one evaluation.
+int steer__gather_neighbours(eval_ctx *ctx, float radius);
+
+/// Sum the neighbours within radius; separation's sum too when `separation`
+/// is given (its law and decay, with ctx's max_acceleration).
+void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
+                           neighbour_sums *out);
+
+/// A neighbour (by grid proxy): its dense index, key and radius.
+static inline uint32_t steer__proxy_agent(const eval_ctx *ctx, uint32_t proxy) { return ctx->view->grid->agent[proxy]; }
+static inline uint64_t steer__proxy_key(const eval_ctx *ctx, uint32_t proxy)
+{
+    return ctx->view->key[ctx->view->grid->agent[proxy]];
+}
+static inline float steer__proxy_radius(const eval_ctx *ctx, uint32_t proxy)
+{
+    return ctx->view->limits[ctx->view->grid->agent[proxy]].radius;
+}
+
+/// Resolve a target to a position and velocity (and orientation); false if
+/// the target is none or a stale agent.
+typedef struct target_state {
+    steer_vec2 position, velocity;
+    float orientation;
+    bool is_agent;
+} target_state;
+bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
+
+/* ---- family evaluators (one per source file) ---------------------------------------- */
+
+bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+
+/// Building blocks shared by delegating behaviours (steering.c).
+/// Seek (flee when away) a point with full max_acceleration.
+void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
+/// Arrive at a point with the given radii and time; false inside target_radius.
+bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
+                         float time_to_target, steer_steering *out);
+/// Align to an orientation; false inside target_radius.
+bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
+                              float time_to_target, steer_steering *out);
+
+#endif

@@ -1,0 +1,68 @@
+// grid.h: the neighbour grid (neighbours.c), rebuilt in O(N) every step.
+#ifndef STEER_GRID_H
+#define STEER_GRID_H
+
+#include "core.h"
+
+/// Padding after the grid's proxy arrays and the evaluation scratch, so that
+/// vector loops may read up to 4 floats past the last proxy.
+#define STEER_GRID_PAD 4
+
+/// Spatial hash rebuilt every step: agents sorted by bucket with a counting
+/// sort, then by key inside a bucket, so every scan is in a canonical order.
+typedef struct neighbour_grid {
+    float cell_size, inv_cell;
+    uint32_t bucket_mask;   ///< bucket count - 1 (a power of two)
+    int width_bits;         ///< the table is 2^width_bits buckets wide
+    uint32_t *bucket_start; ///< bucket_mask + 2 entries
+    // proxies in bucket order (structure of arrays)
+    float *x, *y, *vx, *vy;
+    uint32_t *agent;     ///< dense index of the proxy's agent
+    uint32_t *proxy_of;  ///< dense index -> proxy index
+    uint32_t *bucket_of; ///< scratch: bucket of each dense agent
+    int count, bucket_capacity;
+    uint32_t version; ///< bumped by every rebuild
+    bool dirty;
+} neighbour_grid;
+
+struct steer_world;
+
+/// Room for `capacity` agents (outside the step only).
+bool steer__grid_reserve(neighbour_grid *g, int capacity);
+void steer__grid_free(neighbour_grid *g);
+/// Rebuild from the world's dense arrays if dirty: proxies in canonical
+/// order. Returns true when it rebuilt.
+bool steer__grid_update(struct steer_world *w);
+/// Refill the proxies after the agents moved in storage (same order).
+void steer__grid_refill(struct steer_world *w);
+/// Fraction of the grid order that breaks storage order, in [0, 1]: the
+/// step reorders storage when it is high (world.c).
+float steer__grid_disorder(const neighbour_grid *g);
+
+#define STEER_MAX_RANGES 64
+
+/// The last window of cells asked for, and its ranges.
+typedef struct range_cache {
+    uint32_t version; ///< grid version the ranges belong to
+    int32_t x0, x1, y0, y1;
+    int count;
+    uint32_t ranges[STEER_MAX_RANGES][2];
+} range_cache;
+
+/// The proxy ranges [begin, end) holding every agent of the cells a disc
+/// touches, in canonical order (one range of all agents when the disc is
+/// wider than the table). Returns their count; *ranges points into cache.
+int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
+                       const uint32_t (**ranges)[2]);
+
+/// Iterate over the ranges of a disc one by one (for callers that stop early).
+typedef struct grid_cursor {
+    range_cache cache;
+    const uint32_t (*ranges)[2];
+    int count, next;
+} grid_cursor;
+void steer__grid_cursor_init(const neighbour_grid *g, grid_cursor *c, steer_vec2 center, float radius);
+/// Next range [begin, end); false when finished.
+bool steer__grid_cursor_next(grid_cursor *c, uint32_t *begin, uint32_t *end);
+
+#endif
