@@ -24,6 +24,9 @@ typedef struct lcore {
     int busy;           ///< inside world:step or get_steering: destroying must wait
     bool close_pending; ///< the world proxy was collected while busy
     bool owned;         ///< destroyed with the proxy (false: the host's world)
+    /// a host's world: scripts may not change its settings (integrator,
+    /// cell_size, resolve_contacts) unless the host allows it
+    bool settings_locked;
 } lcore;
 
 /// Uservalues of a core: Lua-side tables of the world.
@@ -33,7 +36,8 @@ enum {
     CORE_UV_ROLE = 3,     ///< role strings by agent key
     CORE_UV_TAG = 4,      ///< tag strings by agent key
     CORE_UV_ANCHOR = 5,   ///< proxies handed to Lua behaviours, kept while the agent lives
-    CORE_UV_COUNT = 5
+    CORE_UV_SHAPES = 6,   ///< shape proxies by slot index (weak values)
+    CORE_UV_COUNT = 6
 };
 
 /// steer.World: uservalue 1 is the core.

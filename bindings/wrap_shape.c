@@ -6,15 +6,29 @@
 
 static const char *const shape_type_names[] = {"segment", "polyline", "circle", "box", "polygon", NULL};
 
+// One proxy per shape (as for agents): a shape returned by a ray cast is
+// the very value add_* returned, so == and table keys work.
 void steer_lua__push_shape(lua_State *L, int core_idx, steer_shape_id id)
 {
     core_idx = lua_absindex(L, core_idx);
+    lua_getiuservalue(L, core_idx, CORE_UV_SHAPES);
+    if (lua_rawgeti(L, -1, id.index) == LUA_TUSERDATA) {
+        const lshape *cached = lua_touserdata(L, -1);
+        if (steer_shape_id_equal(cached->id, id)) {
+            lua_remove(L, -2);
+            return;
+        }
+    }
+    lua_pop(L, 1);
     lshape *s = lua_newuserdatauv(L, sizeof *s, 1);
     s->core = lua_touserdata(L, core_idx);
     s->id = id;
     lua_pushvalue(L, core_idx);
     lua_setiuservalue(L, -2, 1);
     luaL_setmetatable(L, STEER_LUA_SHAPE);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, id.index);
+    lua_remove(L, -2);
 }
 
 static lshape *check_shape(lua_State *L, int arg)

@@ -37,6 +37,8 @@ static lworld *new_world_proxy(lua_State *L)
     memset(core, 0, sizeof *core);
     push_weak_table(L);
     lua_setiuservalue(L, -2, CORE_UV_AGENTS);
+    push_weak_table(L);
+    lua_setiuservalue(L, -2, CORE_UV_SHAPES);
     for (int uv = CORE_UV_STEERING; uv <= CORE_UV_ANCHOR; ++uv) {
         lua_newtable(L);
         lua_setiuservalue(L, -2, uv);
@@ -372,6 +374,7 @@ static int world_close(lua_State *L)
 {
     lworld *lw = luaL_checkudata(L, 1, STEER_LUA_WORLD);
     if (lw->core == NULL || lw->core->world == NULL) return 0;
+    if (!lw->core->owned) return luaL_error(L, "attempt to close a world owned by its host");
     if (lw->core->busy > 0) return luaL_error(L, "attempt to close a world while it is stepping");
     lua_getiuservalue(L, 1, 1);
     close_core(L, lua_gettop(L));
@@ -585,6 +588,7 @@ static int world_index(lua_State *L)
     return 1;
 }
 
+// world.integrator = "euler" | "newton", world.cell_size = m, world.resolve_contacts = bool
 static int world_newindex(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
@@ -592,18 +596,22 @@ static int world_newindex(lua_State *L)
     if (k == NULL) k = luaL_tolstring(L, 2, NULL);
     lcore *core = steer_lua__check_world(L, 1);
     laux_where w = laux_property(STEER_LUA_WORLD, k);
+    bool setting = strcmp(k, "integrator") == 0 || strcmp(k, "cell_size") == 0 || strcmp(k, "resolve_contacts") == 0;
+    if (strcmp(k, "steps") == 0) return luaL_error(L, "property 'steps' of steer.World is read-only");
+    if (!setting) return luaL_error(L, "steer.World has no property '%s'", k);
+    if (core->settings_locked) return luaL_error(L, "attempt to change '%s' of a world owned by its host", k);
     if (strcmp(k, "integrator") == 0) {
-        steer_world_set_integrator(core->world, (steer_integrator)laux_enum(L, w, 3, integrator_names));
+        steer_integrator v = (steer_integrator)laux_enum(L, w, 3, integrator_names);
+        steer_lua__check_mutable(L, core);
+        steer_world_set_integrator(core->world, v);
     } else if (strcmp(k, "cell_size") == 0) {
         float v = (float)laux_number(L, w, 3, LAUX_POSITIVE);
         steer_lua__check_mutable(L, core);
         steer_world_set_cell_size(core->world, v);
-    } else if (strcmp(k, "resolve_contacts") == 0) {
-        steer_world_set_resolve_contacts(core->world, laux_boolean(L, w, 3));
-    } else if (strcmp(k, "steps") == 0) {
-        return luaL_error(L, "property 'steps' of steer.World is read-only");
     } else {
-        return luaL_error(L, "steer.World has no property '%s'", k);
+        bool v = laux_boolean(L, w, 3);
+        steer_lua__check_mutable(L, core);
+        steer_world_set_resolve_contacts(core->world, v);
     }
     return 0;
 }
@@ -684,6 +692,13 @@ void steer_lua_pushworld(lua_State *L, steer_world *world)
     lworld *lw = new_world_proxy(L);
     lw->core->world = world;
     lw->core->owned = false;
+    lw->core->settings_locked = true;
+}
+
+void steer_lua_allow_world_settings(lua_State *L, int index, bool allow)
+{
+    lworld *lw = luaL_checkudata(L, index, STEER_LUA_WORLD);
+    if (lw->core != NULL) lw->core->settings_locked = !allow;
 }
 
 void steer_lua_close_world(lua_State *L, int index)

@@ -91,4 +91,23 @@ describe("world:raycast", function()
     assert.is_not_nil(lx)
     assert.is_true(lx < 0) -- seeks a point off the wall, back towards -x
   end)
+
+  it("gives one proxy per shape: a ray's shape is the wall it hit", function()
+    local w = steer.world{}
+    local wall = w:add_wall(3, -10, 3, 10)
+    local names = { [wall] = "east wall" }
+    local shape = select(6, w:raycast(0, 0, 1, 0, 100))
+    assert.is_true(rawequal(wall, shape))
+    assert.are.equal("east wall", names[shape])
+    -- a collected proxy is made again, still one per shape
+    wall, shape = nil, nil
+    collectgarbage()
+    local again = select(6, w:raycast(0, 0, 1, 0, 100))
+    assert.is_true(rawequal(again, select(6, w:raycast(0, 1, 1, 0, 100))))
+    -- a removed shape's slot reused by a new shape gets a new proxy
+    again:remove()
+    local circle = w:add_circle(5, 0, 1)
+    assert.is_false(rawequal(again, circle))
+    assert.is_true(rawequal(circle, select(6, w:raycast(0, 0, 1, 0, 100))))
+  end)
 end)

@@ -26,7 +26,12 @@ steer_world *steer_lua_toworld(lua_State *L, int index);
 /// Push a steer.World proxy for a world the host owns (`steer.world{}` is the
 /// Lua way to create one). Collecting the proxy never destroys it; call
 /// steer_lua_close_world before destroying it so the proxies stop using it.
+/// Scripts cannot close such a world (`world:close()` raises "attempt to
+/// close a world owned by its host"), nor change its settings (integrator,
+/// cell_size, resolve_contacts) unless steer_lua_allow_world_settings says so.
 void steer_lua_pushworld(lua_State *L, steer_world *world);
+/// Let scripts change the settings of the host's world at index (or not).
+void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
 /// Detach a proxy from its world (the proxy's agents then raise as closed).
 /// Owned worlds (from `steer.world{}`) are destroyed.
 void steer_lua_close_world(lua_State *L, int index);
