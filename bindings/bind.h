@@ -87,6 +87,7 @@ typedef struct lstep {
     int agents_idx;    ///< the core's agent proxy cache
     int behaviours_idx; ///< the behaviour proxy cache
     int error_idx;     ///< first error value (nil when none)
+    uint64_t agent_key; ///< key of the agent whose Lua behaviour runs (0: none)
     int error_kind;    ///< 0 none, else a LSTEP_ERR_* code
     int bad_type;      ///< LSTEP_ERR_RESULT: type of the bad result
     struct lstep *prev;

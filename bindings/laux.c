@@ -67,7 +67,8 @@ double laux_number(lua_State *L, laux_where w, int vidx, laux_rule rule)
     }
     double v = lua_tonumber(L, vidx);
     // beyond the float range a value would become an infinity in the engine
-    if (!isfinite(v) || v > FLT_MAX || v < -FLT_MAX) return laux_error(L, w, "must be a finite number", vidx);
+    if (!isfinite(v)) return laux_error(L, w, "must be a finite number", vidx);
+    if (v > FLT_MAX || v < -FLT_MAX) return laux_error(L, w, "must be at most 3.4e38 in magnitude", vidx);
     switch (rule) {
     case LAUX_FINITE: break;
     case LAUX_NONNEGATIVE:

@@ -475,7 +475,10 @@ steer_callback_result steer_lua__callback(steer_world *world, steer_agent_id age
         if (lua_pcall(L, 3, 1, s->handler_idx) != LUA_OK) return call_failed(s, LSTEP_ERR_LUA, top);
     }
     lua_pushnumber(L, dt);
-    if (lua_pcall(L, 2, 3, s->handler_idx) != LUA_OK) return call_failed(s, LSTEP_ERR_LUA, top);
+    s->agent_key = steer_agent_get_key(world, agent);
+    int status = lua_pcall(L, 2, 3, s->handler_idx);
+    s->agent_key = 0;
+    if (status != LUA_OK) return call_failed(s, LSTEP_ERR_LUA, top);
     // results: nil (no steering), or lx, ly[, angular]
     int t1 = lua_type(L, -3), t2 = lua_type(L, -2), t3 = lua_type(L, -1);
     if (t1 == LUA_TNIL) {

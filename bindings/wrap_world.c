@@ -77,16 +77,35 @@ void steer_lua__check_mutable(lua_State *L, lcore *core)
 
 /* ---- engine calls that may call Lua back --------------------------------------- */
 
-// Message handler of Lua behaviours: the message with a traceback.
+static int call_tostring(lua_State *L)
+{
+    luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+// Message handler of Lua behaviours: the message, which agent's behaviour
+// failed, and a traceback. The first line is always the message: an empty
+// one, or an error object whose __tostring fails, is described instead.
 static int traceback_handler(lua_State *L)
 {
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+    const char *msg = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : NULL;
+    // error("") gives "" or just the position "file:line: "
+    size_t len = msg != NULL ? strlen(msg) : 0;
+    if (msg != NULL && (len == 0 || (len >= 2 && msg[len - 2] == ':' && msg[len - 1] == ' ')))
+        msg = lua_pushfstring(L, "%s(a Lua behaviour raised an empty error message)", msg);
+    if (msg == NULL && luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushcfunction(L, call_tostring);
+        lua_pushvalue(L, 1);
+        if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
             msg = lua_tostring(L, -1);
         else
-            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+            msg = lua_pushfstring(L, "(error object is a %s value whose __tostring failed)", luaL_typename(L, 1));
     }
+    if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    const lstep *s = steer_lua__active;
+    if (s != NULL && s->agent_key != 0)
+        msg = lua_pushfstring(L, "%s\n(in the Lua behaviour of the agent with key %I)", msg, (LUAI_UACINT)s->agent_key);
     luaL_traceback(L, L, msg, 1);
     return 1;
 }

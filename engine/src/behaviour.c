@@ -126,7 +126,8 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     }
     if (!isfinite(v)) return "must be a finite number";
     // (a margin below FLT_MAX, so sums of two parameters stay finite floats)
-    if (v > STEER_MAX_PARAM || v < -STEER_MAX_PARAM) return "must be at most 3e38 in magnitude";
+    // (compared with the float bound: 3e38 itself rounds to a float a bit above 3e38)
+    if (fabs(v) > (double)(float)STEER_MAX_PARAM) return "must be at most 3e38 in magnitude";
     switch (p->rule) {
     case STEER_RULE_FINITE: break;
     case STEER_RULE_NONNEGATIVE:

@@ -87,7 +87,7 @@ describe("world:spawn", function()
                      err(function() w:spawn{ x = 0 / 0 } end))
     assert.are.equal("bad argument #1 to 'spawn' (field 'vy' must be a finite number, got inf)",
                      err(function() w:spawn{ vy = math.huge } end))
-    assert.are.equal("bad argument #1 to 'spawn' (field 'y' must be a finite number, got 1e+300)",
+    assert.are.equal("bad argument #1 to 'spawn' (field 'y' must be at most 3.4e38 in magnitude, got 1e+300)",
                      err(function() w:spawn{ y = 1e300 } end))
     assert.are.equal("bad argument #1 to 'spawn' (field 'x' must be a number, got '1')",
                      err(function() w:spawn{ x = "1" } end))
