@@ -524,9 +524,7 @@ static int world_add_polyline(lua_State *L)
     for (int i = 0; i + 1 < n; ++i) {
         if (p[i].x == p[i + 1].x && p[i].y == p[i + 1].y) return luaL_argerror(L, 2, "consecutive points must differ");
     }
-    // a loop whose last point repeats the first closes on its own
-    bool closes = p[0].x == p[n - 1].x && p[0].y == p[n - 1].y;
-    if (loop && (closes ? n - 1 : n) < 3) return luaL_argerror(L, 2, "a loop needs at least 3 distinct points");
+    if (loop && steer_polyline_link_count(p, n, loop) < 3) return luaL_argerror(L, 2, "a loop needs at least 3 distinct points");
     return push_new_shape(L, core, steer_world_add_polyline(core->world, p, n, loop));
 }
 

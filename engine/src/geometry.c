@@ -53,9 +53,7 @@ static bool grow(void **p, size_t item, int *capacity, int need)
     if (need <= *capacity) return true;
     int cap = *capacity > 0 ? *capacity : 16;
     while (cap < need) cap *= 2;
-    void *q = steer__realloc(*p, item * (size_t)cap);
-    if (q == NULL) return false;
-    *p = q;
+    if (!steer__grow(p, item, (size_t)cap)) return false;
     *capacity = cap;
     return true;
 }
@@ -226,9 +224,7 @@ steer_shape_id steer_world_add_polyline(steer_world *w, const steer_vec2 *points
         if (i > 0 && !STEER_CHECK(points[i].x != points[i - 1].x || points[i].y != points[i - 1].y))
             return steer_null_shape;
     }
-    // a loop whose last point repeats the first closes on its own
-    bool closes = points[0].x == points[count - 1].x && points[0].y == points[count - 1].y;
-    int links = loop && !closes ? count : count - 1;
+    int links = steer_polyline_link_count(points, count, loop);
     if (!STEER_CHECK(!loop || links >= 3)) return steer_null_shape;
     struct steer_geometry *g = geometry_of(w);
     if (g == NULL || !reserve(g, links, 0)) return steer_null_shape;
