@@ -6,8 +6,8 @@
 
 // The combined output, clamped to the character's limits: accelerations for
 // steering agents, speed and rotation for kinematic ones. In double: weights
-// are any finite floats, so a weighted sum may exceed the float range
-// before the clamp brings it back.
+// are any finite floats, so a weighted sum may leave the float range before
+// the clamp brings it back.
 static void clamp_output(const eval_ctx *ctx, double x, double y, double angular, steer_steering *out)
 {
     double lin = ctx->kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
@@ -23,25 +23,40 @@ static void clamp_output(const eval_ctx *ctx, double x, double y, double angular
 
 static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    // weighted blending: sum of weighted outputs, then clamped. Each child
-    // evaluates with its memory at its fixed place (behaviour.h).
-    const int base = ctx->mem_base;
-    int offset = base;
+    // weighted blending: sum of weighted outputs, then clamped
+    const int n = b->def.child_count;
+    const steer_child *children = b->children;
     double x = 0.0, y = 0.0, angular = 0.0;
     bool any = false;
-    for (int i = 0; i < b->def.child_count; ++i) {
-        const steer_behaviour *c = b->children[i].behaviour;
-        ctx->mem_base = offset;
-        offset += c->memory;
-        steer_steering s;
-        if (!steer__evaluate(ctx, c, &s)) continue;
-        double wgt = b->children[i].weight;
-        x += s.linear.x * wgt;
-        y += s.linear.y * wgt;
-        angular += s.angular * wgt;
-        any = true;
+    if (b->memory == 0) {
+        // no stateful node below: no memory places to hand out (the flock)
+        for (int i = 0; i < n; ++i) {
+            steer_steering s;
+            if (!steer__evaluate(ctx, children[i].behaviour, &s)) continue;
+            const double wgt = children[i].weight;
+            x += s.linear.x * wgt;
+            y += s.linear.y * wgt;
+            angular += s.angular * wgt;
+            any = true;
+        }
+    } else {
+        // each child evaluates with its memory at its fixed place (behaviour.h)
+        const int base = ctx->mem_base;
+        int offset = base;
+        for (int i = 0; i < n; ++i) {
+            const steer_behaviour *c = children[i].behaviour;
+            ctx->mem_base = offset;
+            offset += c->memory;
+            steer_steering s;
+            if (!steer__evaluate(ctx, c, &s)) continue;
+            const double wgt = children[i].weight;
+            x += s.linear.x * wgt;
+            y += s.linear.y * wgt;
+            angular += s.angular * wgt;
+            any = true;
+        }
+        ctx->mem_base = base;
     }
-    ctx->mem_base = base;
     if (!any) return false;
     clamp_output(ctx, x, y, angular, out);
     return true;

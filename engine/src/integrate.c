@@ -1,6 +1,15 @@
 // integrate.c: the notes' Newton-Euler update, applied to every agent.
 #include "world.h"
 
+// Speed clamp: nothing to do in the common case; else the length clamp in
+// double (velocities here are finite: outputs were clamped to 1e30 first).
+static inline steer_vec2 clamp_speed(steer_vec2 v, float max_speed)
+{
+    double len2 = (double)v.x * v.x + (double)v.y * v.y;
+    if (len2 <= (double)max_speed * max_speed) return v;
+    return steer_clamp_length_d(v.x, v.y, max_speed);
+}
+
 static float clamp_huge(float v) { return steer_clampf(v, -1e30f, 1e30f); }
 
 void steer__integrate(steer_world *w, float dt)
@@ -19,7 +28,7 @@ void steer__integrate(steer_world *w, float dt)
 
         if (w->flags[i] & AGENT_KINEMATIC) {
             // kinematic movement: the output is the velocity and rotation
-            s->velocity = steer_clamp_length(a.linear, l->max_speed);
+            s->velocity = clamp_speed(a.linear, l->max_speed);
             s->rotation = steer_clampf(a.angular, -l->max_rotation, l->max_rotation);
             s->position = steer_mul_add(s->position, s->velocity, dt);
             s->orientation += s->rotation * dt;
@@ -34,7 +43,7 @@ void steer__integrate(steer_world *w, float dt)
             s->velocity = steer_mul_add(s->velocity, a.linear, dt);
             s->rotation += a.angular * dt;
             if (l->drag > 0.0f) s->velocity = steer_scale(s->velocity, 1.0f / (1.0f + l->drag * dt));
-            s->velocity = steer_clamp_length(s->velocity, l->max_speed);
+            s->velocity = clamp_speed(s->velocity, l->max_speed);
             s->rotation = steer_clampf(s->rotation, -l->max_rotation, l->max_rotation);
         }
         // positions stay finite even for absurd speeds and steps

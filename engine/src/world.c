@@ -150,7 +150,6 @@ void steer_world_step(steer_world *w, float dt)
     if (!STEER_CHECK(!w->stepping)) return;
     w->stepping = true;
     ++steer__evaluating;
-    w->callback_errors = 0;
     // Storage far from grid order costs a cache miss per agent at large
     // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
     // grid order breaks storage order, move the agents into grid order.
@@ -166,7 +165,9 @@ void steer_world_step(steer_world *w, float dt)
     eval_view view;
     steer__view_init(&view, w);
     const uint32_t *order = w->grid.agent;
-    for (int k = 0; k < w->count; ++k) w->callback_errors += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    int failed = 0;
+    for (int k = 0; k < w->count; ++k) failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    w->callback_errors = failed;
     steer__integrate(w, dt);
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
     w->grid.dirty = true;

@@ -81,6 +81,8 @@ static inline steer_vec2 steer_clamp_length_d(double x, double y, double max)
 /// come back max_len long, never NaN.
 static inline steer_vec2 steer_clamp_length(steer_vec2 a, float max_len)
 {
+    double len2 = (double)a.x * a.x + (double)a.y * a.y;
+    if (len2 <= (double)max_len * max_len) return a; // (the common case: nothing to do)
     if (isinf(a.x) || isinf(a.y)) return steer_scale(steer_normalize(a), max_len);
     return steer_clamp_length_d(a.x, a.y, max_len);
 }
