@@ -6,9 +6,9 @@ rockspec_format = "3.0"
 package = "steer"
 version = "0.1.0-1"
 source = {
-   -- not published anywhere yet: build from a checkout with `luarocks make`
-   url = "git+file://./steer",
-   tag = "v0.1.0",
+   -- No public repository yet: `luarocks make` builds the checkout it runs
+   -- in and never fetches this. Set the repository's URL when there is one.
+   url = ".",
 }
 description = {
    summary = "Steering behaviours for game AI: a C11 engine with Lua 5.4 bindings",

@@ -1,14 +1,14 @@
--- LuaRocks package of the `steer` Lua module, built from this source tree
--- with the project's CMake build:
+-- LuaRocks package of the `steer` Lua module from the development tree
+-- (whatever the checkout holds), built with the project's CMake build:
 --   luarocks --lua-version=5.4 make --tree <dir> steer-scm-1.rockspec
--- The version is the CMake project version (a test compares them).
+-- steer-<version>-1.rockspec is the one for the release in CMakeLists.txt.
 rockspec_format = "3.0"
 package = "steer"
 version = "scm-1"
 source = {
-   -- not published anywhere yet: build from a checkout with `luarocks make`
-   url = "git+file://./steer",
-   branch = "main",
+   -- No public repository yet: `luarocks make` builds the checkout it runs
+   -- in and never fetches this. Set the repository's URL when there is one.
+   url = ".",
 }
 description = {
    summary = "Steering behaviours for game AI: a C11 engine with Lua 5.4 bindings",

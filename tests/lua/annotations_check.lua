@@ -89,6 +89,33 @@ local function annotated_members(cls)
   return fields, methods
 end
 
+-- The file's structure: Lua that compiles, `---@meta steer` first, the
+-- module returned last, and every steer.* type it names declared in it.
+do
+  local text = assert(io.open(annotations_path)):read("a")
+  local chunk, err = load(text, "@" .. annotations_path, "t")
+  if not chunk then fail("structure: does not compile: %s", err) end
+  if not text:match("^%-%-%-@meta steer\n") then fail("structure: the first line is not '---@meta steer'") end
+  if not text:match("\nreturn steer%s*$") then fail("structure: the last line is not 'return steer'") end
+  local declared = {}
+  for name in text:gmatch("\n%-%-%-@class%s+([%w_.]+)") do
+    if declared[name] then fail("structure: class %s declared twice", name) end
+    declared[name] = true
+  end
+  for name in text:gmatch("\n%-%-%-@alias%s+([%w_.]+)") do declared[name] = true end
+  for line in text:gmatch("[^\n]+") do
+    if line:match("^%-%-%-@field") or line:match("^%-%-%-@param") or line:match("^%-%-%-@return")
+      or line:match("^%-%-%-@alias") or line:match("^%-%-%-@class") then
+      for name in line:gmatch("steer%.[%a_][%w_.]*") do
+        name = name:gsub("%.$", "")
+        if not declared[name] and not line:match("`" .. name:gsub("%.", "%%.")) then
+          fail("structure: %s names the undeclared type %s", line, name)
+        end
+      end
+    end
+  end
+end
+
 ---------------------------------------------------------------- the module
 
 local module_fields = {}
@@ -184,7 +211,9 @@ local function documented(name) return docs:find("%f[%w_]" .. name:gsub("%.", "%
 
 for name in pairs(ann.module) do
   -- behaviour constructors are listed by name in the reference's table
-  if not documented("steer." .. name) and not docs:find("`" .. name .. "`", 1, true) then fail("docs: steer.%s is not in %s", name, docs_path) end
+  if not documented("steer." .. name) and not docs:find("`" .. name .. "`", 1, true) then
+    fail("docs: steer.%s is not in %s", name, docs_path)
+  end
 end
 for name in pairs(annotated_classes) do
   if not documented(name) then fail("docs: %s is not in %s", name, docs_path) end
@@ -214,6 +243,7 @@ for recv, m in docs:gmatch("%f[%w_]([%a_][%w_]*):([%a_][%w_]*)[%({]") do
   if not all_methods[m] then fail("docs: %s:%s is in %s but not in the annotations", recv, m, docs_path) end
 end
 
-print(string.format("annotations: %d module fields, %d classes, %d methods and properties, %d options probed; %d failures",
+print(string.format("annotations: %d module fields, %d classes, %d methods and properties, "
+  .. "%d options probed; %d failures",
   #sorted_keys(module_fields), #sorted_keys(classes), checked_members, probed, failures))
 os.exit(failures == 0 and 0 or 1)
