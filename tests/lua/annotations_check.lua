@@ -233,7 +233,7 @@ local all_methods = {}
 for _, cls in pairs(ann.classes) do
   for m in pairs(cls.methods) do all_methods[m] = true end
 end
-local files = { so = true } -- `steer.so`, the module's file name
+local files = { so = true, lua = true } -- file names: `steer.so`, `library/steer.lua`
 for name in docs:gmatch("%f[%w_]steer%.([%a_][%w_]*)") do
   if not files[name] and not ann.module[name] and not ann.classes["steer." .. name] then
     fail("docs: steer.%s is in %s but not in the annotations", name, docs_path)
