@@ -354,7 +354,7 @@ function steer.kinematic_flee(options) end
 ---Options of `steer.kinematic_arrive{...}`; the named ones are afterwards live properties of `steer.KinematicArrive`.
 ---@class steer.KinematicArriveOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field radius? number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 1. Range: > 0.
+---@field radius? number Inside this distance the agent has arrived. Unit: m. Default: 1. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.25. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -365,7 +365,7 @@ function steer.kinematic_flee(options) end
 ---@class steer.KinematicArrive: steer.BehaviourBase
 ---@field type "kinematic_arrive" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field radius number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 1. Range: > 0.
+---@field radius number Inside this distance the agent has arrived. Unit: m. Default: 1. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.25. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -444,8 +444,8 @@ function steer.flee(options) end
 ---Options of `steer.arrive{...}`; the named ones are afterwards live properties of `steer.Arrive`.
 ---@class steer.ArriveOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius? number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius? number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -456,8 +456,8 @@ function steer.flee(options) end
 ---@class steer.Arrive: steer.BehaviourBase
 ---@field type "arrive" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -472,8 +472,8 @@ function steer.arrive(options) end
 ---Options of `steer.align{...}`; the named ones are afterwards live properties of `steer.Align`.
 ---@class steer.AlignOptions
 ---@field target? steer.Agent The agent whose orientation to match (nil: align to `orientation`).
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius? number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius? number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field orientation? number The orientation to align to when there is no target agent. Unit: rad. Default: 0. Range: any finite number.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
@@ -485,8 +485,8 @@ function steer.arrive(options) end
 ---@class steer.Align: steer.BehaviourBase
 ---@field type "align" The constructor's name (read-only).
 ---@field target steer.Agent? The agent whose orientation to match (nil: align to `orientation`).
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field orientation number The orientation to align to when there is no target agent. Unit: rad. Default: 0. Range: any finite number.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
@@ -526,8 +526,8 @@ function steer.velocity_match(options) end
 ---Options of `steer.pursue{...}`; the named ones are afterwards live properties of `steer.Pursue`.
 ---@class steer.PursueOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius? number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius? number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_prediction? number Longest look-ahead when predicting the target's position. Unit: s. Default: 1. Range: > 0.
 ---@field arrive_on_overshoot? boolean Arrive (slow down) instead of seeking when the prediction overshoots. Default: false.
@@ -540,8 +540,8 @@ function steer.velocity_match(options) end
 ---@class steer.Pursue: steer.BehaviourBase
 ---@field type "pursue" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_prediction number Longest look-ahead when predicting the target's position. Unit: s. Default: 1. Range: > 0.
 ---@field arrive_on_overshoot boolean Arrive (slow down) instead of seeking when the prediction overshoots. Default: false.
@@ -582,8 +582,8 @@ function steer.evade(options) end
 ---Options of `steer.face{...}`; the named ones are afterwards live properties of `steer.Face`.
 ---@class steer.FaceOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius? number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius? number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -594,8 +594,8 @@ function steer.evade(options) end
 ---@class steer.Face: steer.BehaviourBase
 ---@field type "face" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -609,8 +609,8 @@ function steer.face(options) end
 
 ---Options of `steer.look_where_you_are_going{...}`; the named ones are afterwards live properties of `steer.LookWhereYouAreGoing`.
 ---@class steer.LookWhereYouAreGoingOptions
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius? number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius? number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -620,8 +620,8 @@ function steer.face(options) end
 ---Look where you are going: turn to face the velocity.
 ---@class steer.LookWhereYouAreGoing: steer.BehaviourBase
 ---@field type "look_where_you_are_going" The constructor's name (read-only).
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -635,8 +635,8 @@ function steer.look_where_you_are_going(options) end
 
 ---Options of `steer.wander{...}`; the named ones are afterwards live properties of `steer.Wander`.
 ---@class steer.WanderOptions
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius? number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius? number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field wander_offset? number Distance of the wander circle ahead of the agent. Unit: m. Default: 2. Range: any finite number.
 ---@field wander_radius? number Radius of the wander circle. Unit: m. Default: 1. Range: >= 0.
@@ -649,8 +649,8 @@ function steer.look_where_you_are_going(options) end
 ---Wander: seek a point on a circle ahead whose angle drifts at random.
 ---@class steer.Wander: steer.BehaviourBase
 ---@field type "wander" The constructor's name (read-only).
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.01. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
+---@field target_radius number Inside this angle the agent has turned enough. Unit: m or rad. Default: 0.01. Range: >= 0.
+---@field slow_radius number Inside this angle it slows its turn; never less than target_radius. Unit: m or rad. Default: 0.5. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field wander_offset number Distance of the wander circle ahead of the agent. Unit: m. Default: 2. Range: any finite number.
 ---@field wander_radius number Radius of the wander circle. Unit: m. Default: 1. Range: >= 0.
@@ -668,8 +668,8 @@ function steer.wander(options) end
 ---Options of `steer.follow_path{...}`; the named ones are afterwards live properties of `steer.FollowPath`.
 ---@class steer.FollowPathOptions
 ---@field path? steer.Path The path to follow.
----@field target_radius? number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius? number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius? number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius? number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field path_offset? number Distance along the path ahead of the agent's nearest point to seek. Unit: m. Default: 1. Range: any finite number.
 ---@field predict_time? number Predict the agent's position this far ahead (0: not predictive). Unit: s. Default: 0. Range: >= 0.
@@ -682,8 +682,8 @@ function steer.wander(options) end
 ---@class steer.FollowPath: steer.BehaviourBase
 ---@field type "follow_path" The constructor's name (read-only).
 ---@field path steer.Path? The path to follow.
----@field target_radius number Inside this distance (or angle) the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
----@field slow_radius number Inside this distance (or angle) it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
+---@field target_radius number Inside this distance the agent has arrived. Unit: m or rad. Default: 0.5. Range: >= 0.
+---@field slow_radius number Inside this distance it slows down; never less than target_radius. Unit: m or rad. Default: 3. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field path_offset number Distance along the path ahead of the agent's nearest point to seek. Unit: m. Default: 1. Range: any finite number.
 ---@field predict_time number Predict the agent's position this far ahead (0: not predictive). Unit: s. Default: 0. Range: >= 0.
@@ -699,7 +699,7 @@ function steer.follow_path(options) end
 
 ---Options of `steer.separation{...}`; the named ones are afterwards live properties of `steer.Separation`.
 ---@class steer.SeparationOptions
----@field radius? number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 2. Range: > 0.
+---@field radius? number How far to look for neighbours. Unit: m. Default: 2. Range: > 0.
 ---@field decay_coefficient? number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 1e+01. Range: > 0.
 ---@field law? "inverse_square"|"linear" Strength law: inverse-square or linear in the distance. Default: "inverse_square".
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
@@ -710,7 +710,7 @@ function steer.follow_path(options) end
 ---Separation: accelerate away from neighbours closer than radius.
 ---@class steer.Separation: steer.BehaviourBase
 ---@field type "separation" The constructor's name (read-only).
----@field radius number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 2. Range: > 0.
+---@field radius number How far to look for neighbours. Unit: m. Default: 2. Range: > 0.
 ---@field decay_coefficient number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 1e+01. Range: > 0.
 ---@field law "inverse_square"|"linear" Strength law: inverse-square or linear in the distance. Default: "inverse_square".
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
@@ -725,7 +725,7 @@ function steer.separation(options) end
 
 ---Options of `steer.cohesion{...}`; the named ones are afterwards live properties of `steer.Cohesion`.
 ---@class steer.CohesionOptions
----@field radius? number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius? number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -734,7 +734,7 @@ function steer.separation(options) end
 ---Cohesion: seek the centre of the neighbours within radius.
 ---@class steer.Cohesion: steer.BehaviourBase
 ---@field type "cohesion" The constructor's name (read-only).
----@field radius number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -747,7 +747,7 @@ function steer.cohesion(options) end
 
 ---Options of `steer.alignment{...}`; the named ones are afterwards live properties of `steer.Alignment`.
 ---@class steer.AlignmentOptions
----@field radius? number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius? number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field time_to_target? number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -757,7 +757,7 @@ function steer.cohesion(options) end
 ---Alignment: match the mean velocity of the neighbours within radius.
 ---@class steer.Alignment: steer.BehaviourBase
 ---@field type "alignment" The constructor's name (read-only).
----@field radius number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field time_to_target number Time over which to reach the target speed. Unit: s. Default: 0.1. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -771,7 +771,7 @@ function steer.alignment(options) end
 
 ---Options of `steer.collision_avoidance{...}`; the named ones are afterwards live properties of `steer.CollisionAvoidance`.
 ---@class steer.CollisionAvoidanceOptions
----@field radius? number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius? number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field cone_threshold? number Only neighbours inside the cone heading . direction > cone_threshold (a cosine); nil: no cone. Unit: cos. Default: nil (unset). Range: in [-1, 1].
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -781,7 +781,7 @@ function steer.alignment(options) end
 ---Collision avoidance: steer away from the neighbour of the closest predicted approach.
 ---@class steer.CollisionAvoidance: steer.BehaviourBase
 ---@field type "collision_avoidance" The constructor's name (read-only).
----@field radius number Neighbour radius (kinematic_arrive: the radius of arrival). Unit: m. Default: 8. Range: > 0.
+---@field radius number How far to look for neighbours. Unit: m. Default: 8. Range: > 0.
 ---@field cone_threshold number? Only neighbours inside the cone heading . direction > cone_threshold (a cosine); nil: no cone. Unit: cos. Default: nil (unset). Range: in [-1, 1].
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -871,11 +871,14 @@ function steer.obstacle_avoidance(options) end
 ---A behaviour written in Lua (the slow path: every call goes from C into Lua).
 ---@class steer.Behaviour: steer.BehaviourBase
 ---@field type "behaviour" The constructor's name (read-only).
----@field fn fun(agent: steer.Agent, dt: number): number?, number?, number? The Lua function (read-only).
+---@field fn steer.BehaviourFn The Lua function (read-only).
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_angular_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s^2. Default: nil (the agent's limit). Range: >= 0.
+
+---The function of a behaviour written in Lua: returns `lx, ly[, angular]`, or nil for no steering.
+---@alias steer.BehaviourFn fun(agent: steer.Agent, dt: number): number?, number?, number?
 
 ---A child of a blend: a behaviour (weight 1), or `{behaviour, weight = w}`.
 ---@alias steer.BlendItem steer.BehaviourBase|{ [1]: steer.BehaviourBase, weight: number? }
@@ -891,7 +894,7 @@ function steer.blend(options) end
 function steer.priority(options) end
 
 ---A behaviour written in Lua: `fn(agent, dt)` returns `lx, ly[, angular]`, or nil for no steering. The slow path: agents using it are evaluated in a serial pass.
----@param fn fun(agent: steer.Agent, dt: number): number?, number?, number?
+---@param fn steer.BehaviourFn
 ---@return steer.Behaviour
 function steer.behaviour(fn) end
 

@@ -10,6 +10,7 @@
 //       --@@ behaviours                   where the generated classes go
 //       --@@ summary <type> <text>        one per behaviour type (required)
 //       --@@ param <name> <text>          one per reflected parameter (required)
+//       --@@ param <name>:<types> <text>  its description for those types only
 //       --@@ option|property|field <types> <name> <lua type> <text>
 //                                         what the binding adds to a type:
 //                                         option = constructor only,
@@ -44,6 +45,7 @@ typedef struct directive {
     char name[64];        ///< parameter or field name
     char lua_type[192];   ///< option/property/field
     char text[LINE_SIZE]; ///< description
+    bool specific;        ///< param: for the listed types only
     bool used;
 } directive;
 
@@ -122,6 +124,15 @@ static void parse_directive(int line, char *rest)
     } else if (strcmp(kind, "param") == 0) {
         d->kind = D_PARAM;
         copy(d->name, sizeof d->name, word(&rest), line);
+        // name:types narrows it; a plain name is for every type
+        char *colon = strchr(d->name, ':');
+        if (colon != NULL) {
+            *colon = '\0';
+            parse_types(line, colon + 1, d->types);
+            d->specific = true;
+        } else {
+            for (int t = 0; t < N_TYPES; ++t) d->types[t] = true;
+        }
     } else if (strcmp(kind, "option") == 0 || strcmp(kind, "property") == 0 || strcmp(kind, "field") == 0) {
         d->kind = kind[0] == 'o' ? D_OPTION : kind[1] == 'r' ? D_PROPERTY : D_FIELD;
         char *t = word(&rest);
@@ -157,15 +168,19 @@ static void read_input(void)
     fclose(f);
 }
 
+// The first directive of a kind for a type (and name); a type-specific one
+// before a general one.
 static const directive *find(directive_kind kind, int type, const char *name)
 {
-    for (int i = 0; i < directive_count; ++i) {
-        directive *d = &directives[i];
-        if (d->kind != kind) continue;
-        if (type >= 0 && !d->types[type]) continue;
-        if (name != NULL && strcmp(d->name, name) != 0) continue;
-        d->used = true;
-        return d;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < directive_count; ++i) {
+            directive *d = &directives[i];
+            if (d->kind != kind || d->specific != (pass == 0)) continue;
+            if (type >= 0 && !d->types[type]) continue;
+            if (name != NULL && strcmp(d->name, name) != 0) continue;
+            d->used = true;
+            return d;
+        }
     }
     return NULL;
 }
@@ -257,7 +272,7 @@ static void class_name(char *buf, size_t size, int type)
 
 static void param_field(FILE *out, int type, const steer_param_info *p, bool property)
 {
-    const directive *doc = find(D_PARAM, -1, p->name);
+    const directive *doc = find(D_PARAM, type, p->name);
     if (doc == NULL) fail(0, "no '--@@ param %s <text>' line for the reflected parameter '%s' (of %s)", p->name,
                           p->name, steer_behaviour_type_name((steer_behaviour_type)type));
     steer_behaviour_def d = steer_default_behaviour_def((steer_behaviour_type)type);

@@ -328,9 +328,12 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ summary blend Blend: the weighted sum of the children's outputs, clamped to the agent's limits.
 --@@ summary priority Priority: per channel, the first child whose output exceeds epsilon.
 --@@ summary behaviour A behaviour written in Lua (the slow path: every call goes from C into Lua).
---@@ param radius Neighbour radius (kinematic_arrive: the radius of arrival).
---@@ param target_radius Inside this distance (or angle) the agent has arrived.
---@@ param slow_radius Inside this distance (or angle) it slows down; never less than target_radius.
+--@@ param radius How far to look for neighbours.
+--@@ param radius:kinematic_arrive Inside this distance the agent has arrived.
+--@@ param target_radius Inside this distance the agent has arrived.
+--@@ param target_radius:align,face,look_where_you_are_going,wander Inside this angle the agent has turned enough.
+--@@ param slow_radius Inside this distance it slows down; never less than target_radius.
+--@@ param slow_radius:align,face,look_where_you_are_going,wander Inside this angle it slows its turn; never less than target_radius.
 --@@ param time_to_target Time over which to reach the target speed.
 --@@ param orientation The orientation to align to when there is no target agent.
 --@@ param max_prediction Longest look-ahead when predicting the target's position.
@@ -360,11 +363,14 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ option blend [integer] steer.BlendItem A child: a behaviour, or {behaviour, weight = w}.
 --@@ option priority [integer] steer.BehaviourBase A child, in priority order.
 --@@ property blend,priority children steer.BlendItem[] The children, read back as a new list in the constructor's form; assignable.
---@@ property behaviour fn fun(agent: steer.Agent, dt: number): number?, number?, number? The Lua function (read-only).
+--@@ property behaviour fn steer.BehaviourFn The Lua function (read-only).
 --@@ manual blend
 --@@ manual priority
 --@@ manual behaviour
 --@@ behaviours
+---The function of a behaviour written in Lua: returns `lx, ly[, angular]`, or nil for no steering.
+---@alias steer.BehaviourFn fun(agent: steer.Agent, dt: number): number?, number?, number?
+
 ---A child of a blend: a behaviour (weight 1), or `{behaviour, weight = w}`.
 ---@alias steer.BlendItem steer.BehaviourBase|{ [1]: steer.BehaviourBase, weight: number? }
 
@@ -379,7 +385,7 @@ function steer.blend(options) end
 function steer.priority(options) end
 
 ---A behaviour written in Lua: `fn(agent, dt)` returns `lx, ly[, angular]`, or nil for no steering. The slow path: agents using it are evaluated in a serial pass.
----@param fn fun(agent: steer.Agent, dt: number): number?, number?, number?
+---@param fn steer.BehaviourFn
 ---@return steer.Behaviour
 function steer.behaviour(fn) end
 
