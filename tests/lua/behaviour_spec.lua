@@ -297,22 +297,26 @@ describe("combinators", function()
   end)
 
   it("hold the nesting limit however the tree is built (the children property)", function()
-    -- grown from the bottom, one level at a time: every ancestor deepens
-    local top = steer.blend{}
-    local b, levels = top, 1
-    local message
-    for _ = 1, 20000 do
-      local nb = steer.blend{ steer.seek{ target = { 1, 0 } } }
-      local ok = pcall(function() b.children = { nb } end)
-      if not ok then message = err(function() b.children = { nb } end) break end
-      b, levels = nb, levels + 1
+    -- grown from the bottom, one level at a time: every ancestor deepens;
+    -- then stepped, in a function so that only the world holds the tree after
+    local function grow_and_step()
+      local top = steer.blend{}
+      local b, levels = top, 1
+      local message
+      for _ = 1, 20000 do
+        local nb = steer.blend{ steer.seek{ target = { 1, 0 } } }
+        local ok = pcall(function() b.children = { nb } end)
+        if not ok then message = err(function() b.children = { nb } end) break end
+        b, levels = nb, levels + 1
+      end
+      local w = steer.world{}
+      w:spawn{ steering = top }
+      w:step(1 / 60)
+      return w, levels, message
     end
+    local w, levels, message = grow_and_step()
     assert.are.equal("bad property 'children' of steer.Blend (would nest more than 200 levels deep)", message)
     assert.are.equal(199, levels)
-    local w = steer.world{}
-    w:spawn{ steering = top }
-    w:step(1 / 60)
-    top = nil
     w:close()
     collectgarbage()
   end)

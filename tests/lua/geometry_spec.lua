@@ -96,13 +96,16 @@ describe("world:raycast", function()
 
   it("gives one proxy per shape: a ray's shape is the wall it hit", function()
     local w = steer.world{}
-    local wall = w:add_wall(3, -10, 3, 10)
-    local names = { [wall] = "east wall" }
-    local shape = select(6, w:raycast(0, 0, 1, 0, 100))
-    assert.is_true(rawequal(wall, shape))
-    assert.are.equal("east wall", names[shape])
+    -- in a function, so that nothing refers to the proxies once it returns
+    local function hit_the_wall()
+      local wall = w:add_wall(3, -10, 3, 10)
+      local names = { [wall] = "east wall" }
+      local shape = select(6, w:raycast(0, 0, 1, 0, 100))
+      assert.is_true(rawequal(wall, shape))
+      assert.are.equal("east wall", names[shape])
+    end
+    hit_the_wall()
     -- a collected proxy is made again, still one per shape
-    wall, shape = nil, nil
     collectgarbage()
     local again = select(6, w:raycast(0, 0, 1, 0, 100))
     assert.is_true(rawequal(again, select(6, w:raycast(0, 1, 1, 0, 100))))

@@ -21,7 +21,7 @@ STEER_EXTERN_C_BEGIN
 
 /// The library's version, "major.minor.patch" (STEER_VERSION_STRING of the
 /// build that compiled it; compare with the header's to detect a mismatch).
-const char *steer_version(void);
+STEER_API const char *steer_version(void);
 
 /* ---- assert hook ---------------------------------------------------------- */
 
