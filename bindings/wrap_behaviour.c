@@ -708,6 +708,8 @@ static int behaviour_tostring(lua_State *L)
 
 // Push the set of property names of a type's class: its reflected
 // parameters, `type`, and what the binding adds (target, path, children, fn).
+// behaviour_index answers only these: a new property the binding adds goes
+// here too (and in bindings/meta/steer.meta.lua, or lua.annotations fails).
 static void class_properties(lua_State *L, steer_behaviour_type t)
 {
     static const char *const base[] = {"type", NULL};

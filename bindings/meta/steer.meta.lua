@@ -7,6 +7,21 @@
 -- and shared members; every other `steer.X` class is a class of the module.
 -- docs/lua-api.md is the human reference; tests/lua/annotations_check.lua
 -- checks this file against the module and the reference both ways.
+--
+-- Adding to the module:
+--   a behaviour type (an engine type with reflected parameters): its class,
+--     options and constructor are generated; add `--@@ summary <type> ...`,
+--     a `--@@ param` line for each new reflected parameter, and a
+--     `--@@ field|option|property` line for what the binding adds (a wrapped
+--     behaviour, a target); `--@@ manual <type>` if its constructor takes
+--     more than an options table, then write that function below.
+--   a module function (steer.x): a `function steer.x(...) end` with its
+--     ---@param / ---@return lines, in its section below.
+--   a class (steer.X, a metatable the module registers): a ---@class block
+--     with its ---@field properties, `local X = {}` and its methods; its
+--     options table, if any, as steer.XOptions.
+-- Then `cmake --build build --target update_annotations` refreshes the copy
+-- in bindings/library/ (a test fails until it is the generated one).
 
 ---@class steerlib
 local steer = {}
