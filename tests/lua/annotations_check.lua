@@ -242,6 +242,23 @@ end
 for recv, m in docs:gmatch("%f[%w_]([%a_][%w_]*):([%a_][%w_]*)[%({]") do
   if not all_methods[m] then fail("docs: %s:%s is in %s but not in the annotations", recv, m, docs_path) end
 end
+-- every name the reference sets in code (`name`) is a field, option, method,
+-- function, parameter or result name of the annotations, a Lua global
+-- (`tostring`) or a name of the C API (`steer_world_step`, `luaopen_steer`)
+local annotated_words = { steer = true }
+local annotations_text = assert(io.open(annotations_path)):read("a")
+for pattern in pairs { ["@field%s+([%a_][%w_]*)"] = 1, ["@param%s+([%a_][%w_]*)"] = 1,
+                       ["@return%s+[^%s]+%s+([%a_][%w_]*)"] = 1, ["\nfunction%s+[%w_]+[.:]([%w_]+)"] = 1 } do
+  for name in annotations_text:gmatch(pattern) do annotated_words[name] = true end
+end
+local seen = {}
+for name in docs:gmatch("`([%a_][%w_]*)`") do
+  if not seen[name] and not annotated_words[name] and _G[name] == nil
+    and not name:match("^steer_") and not name:match("^luaopen_") then
+    fail("docs: `%s` is in %s but names nothing in the annotations", name, docs_path)
+  end
+  seen[name] = true
+end
 
 print(string.format("annotations: %d module fields, %d classes, %d methods and properties, "
   .. "%d options probed; %d failures",
