@@ -7,3 +7,7 @@ max_line_length = 120
 -- busted specs: describe, it, assert.are.equal, ...
 files["tests/**/*_spec.lua"] = { std = "+busted" }
 files["tests/lua/support.lua"] = { std = "+busted" }
+
+-- scripts run by the script host see the module as the global `steer`, in
+-- the sandbox too (issue 10, docs/embedding.md); `require "steer"` also works
+files["scripts/**/*.lua"] = { read_globals = { "steer" } }
