@@ -244,7 +244,8 @@ for recv, m in docs:gmatch("%f[%w_]([%a_][%w_]*):([%a_][%w_]*)[%({]") do
 end
 -- every name the reference sets in code (`name`) is a field, option, method,
 -- function, parameter or result name of the annotations, a Lua global
--- (`tostring`) or a name of the C API (`steer_world_step`, `luaopen_steer`)
+-- (`tostring`), a metamethod (`__tostring`) or a name of the C API
+-- (`steer_world_step`, `luaopen_steer`)
 local annotated_words = { steer = true }
 local annotations_text = assert(io.open(annotations_path)):read("a")
 for pattern in pairs { ["@field%s+([%a_][%w_]*)"] = 1, ["@param%s+([%a_][%w_]*)"] = 1,
@@ -254,7 +255,7 @@ end
 local seen = {}
 for name in docs:gmatch("`([%a_][%w_]*)`") do
   if not seen[name] and not annotated_words[name] and _G[name] == nil
-    and not name:match("^steer_") and not name:match("^luaopen_") then
+    and not name:match("^__") and not name:match("^steer_") and not name:match("^luaopen_") then
     fail("docs: `%s` is in %s but names nothing in the annotations", name, docs_path)
   end
   seen[name] = true
