@@ -166,33 +166,33 @@ static int role_hook(lua_State *L)
 static void validate(lua_State *L, steer_host *h, int idx)
 {
     if (!lua_istable(L, idx))
-        luaL_error(L, "%s: a script must return a table, got %s", h->path, luaL_typename(L, idx));
+        luaL_error(L, "%s: a script must return a table, got %s", h->name, luaL_typename(L, idx));
     int found = 0;
     static const char *const fns[] = {"setup", "update", "on_reload"};
     for (int i = 0; i < 3; ++i) {
         int t = lua_getfield(L, idx, fns[i]);
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
-            luaL_error(L, "%s: field '%s' must be a function, got %s", h->path, fns[i], lua_typename(L, t));
+            luaL_error(L, "%s: field '%s' must be a function, got %s", h->name, fns[i], lua_typename(L, t));
         found += t != LUA_TNIL && i < 2;
         lua_pop(L, 1);
     }
     int t = lua_getfield(L, idx, "roles");
     if (t != LUA_TNIL && t != LUA_TTABLE)
-        luaL_error(L, "%s: field 'roles' must be a table, got %s", h->path, lua_typename(L, t));
+        luaL_error(L, "%s: field 'roles' must be a table, got %s", h->name, lua_typename(L, t));
     if (t == LUA_TTABLE) {
         ++found;
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
             if (lua_type(L, -2) != LUA_TSTRING)
-                luaL_error(L, "%s: roles must be named by strings, got %s", h->path, luaL_typename(L, -2));
+                luaL_error(L, "%s: roles must be named by strings, got %s", h->name, luaL_typename(L, -2));
             if (!lua_isfunction(L, -1) && steer_lua__test_behaviour(L, -1) == NULL)
-                luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->path,
+                luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->name,
                            lua_tostring(L, -2), luaL_typename(L, -1));
             lua_pop(L, 1);
         }
     }
     lua_pop(L, 1);
-    if (found == 0) luaL_error(L, "%s: a script must return a table with roles, setup or update", h->path);
+    if (found == 0) luaL_error(L, "%s: a script must return a table with roles, setup or update", h->name);
 }
 
 /* ---- the transaction ------------------------------------------------------------ */
@@ -207,7 +207,7 @@ static int p_prepare(lua_State *L)
     set_field(L, h, HOST_F_FILES);
     host_push_env(L, h); // 2
     host_budget_begin(h, "loading");
-    host_load_file(L, h, h->path, 2);
+    host_load_file(L, h->path, 2);
     lua_call(L, 0, 1); // 3
     host_budget_end(h);
     validate(L, h, 3);
@@ -352,7 +352,7 @@ static int p_commit(lua_State *L)
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
             host_log(h, STEER_HOST_LOG_WARNING,
-                     "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour", h->path,
+                     "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour", h->name,
                      lua_tostring(L, -2), (int)lua_tointeger(L, -1));
             lua_pop(L, 1);
         }
@@ -563,6 +563,8 @@ int steer_host_load(steer_host *host, const char *path)
     char old_path[HOST_PATH_MAX], old_root[HOST_PATH_MAX];
     memcpy(old_path, host->path, sizeof old_path);
     memcpy(old_root, host->root, sizeof old_root);
+    char old_name[HOST_PATH_MAX];
+    memcpy(old_name, host->name, sizeof old_name);
     snprintf(host->path, sizeof host->path, "%s", path);
     if (host->def.script_root != NULL) {
         snprintf(host->root, sizeof host->root, "%s", host->def.script_root);
@@ -575,11 +577,15 @@ int steer_host_load(steer_host *host, const char *path)
     }
     size_t rl = strlen(host->root);
     while (rl > 1 && host->root[rl - 1] == '/') host->root[--rl] = '\0';
+    // errors name the script by its path under the root, as Lua's do
+    bool under = strcmp(host->root, ".") != 0 && strncmp(path, host->root, rl) == 0 && path[rl] == '/';
+    snprintf(host->name, sizeof host->name, "%s", under ? path + rl + 1 : path);
     txn t = {.h = host, .fresh = true};
     if (prepare_version(host, &t) != 0 || replace_world(host) != 0 || commit_version(host, &t) != 0) {
         clear_txn(host, &t);
         memcpy(host->path, old_path, sizeof old_path);
         memcpy(host->root, old_root, sizeof old_root);
+        memcpy(host->name, old_name, sizeof old_name);
         host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         return -1;
     }

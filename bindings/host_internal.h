@@ -51,6 +51,7 @@ struct steer_host {
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
     char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
     char root[HOST_PATH_MAX]; ///< script root, no trailing slash
+    char name[HOST_PATH_MAX]; ///< the script as errors name it (its path under the root)
     char error[HOST_ERROR_MAX];
     bool has_error;
     int version;
@@ -78,8 +79,9 @@ int host_open_libs(lua_State *L);
 /// Push a fresh environment for a new version (sandbox or trusted).
 void host_push_env(lua_State *L, steer_host *host);
 /// Load a text chunk from a file under the root into env at env_idx; pushes
-/// the function. Raises `path: message` on failure. Records the file.
-void host_load_file(lua_State *L, steer_host *host, const char *path, int env_idx);
+/// the function. Raises `name:line: message` on failure (name: the path
+/// under the root). Records the file.
+void host_load_file(lua_State *L, const char *path, int env_idx);
 /// Start a callback scope with a fresh instruction budget.
 void host_budget_begin(steer_host *host, const char *scope);
 /// End it (the hook stays installed; counting restarts at the next begin).

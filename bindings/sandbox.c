@@ -64,8 +64,16 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         // from now on every instruction of this thread raises, so a pcall
         // loop (or a coroutine) cannot swallow the error and carry on
         if (count != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "instruction budget exceeded in %s (%I instructions)", h->scope,
-                   (LUAI_UACINT)h->def.instruction_budget);
+        // where: the running function (level 0 inside a hook), not its caller
+        lua_Debug where;
+        if (lua_getstack(L, 0, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
+            lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
+        else
+            lua_pushliteral(L, "");
+        lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions)", h->scope,
+                        (LUAI_UACINT)h->def.instruction_budget);
+        lua_concat(L, 2);
+        lua_error(L);
     } else if (count != HOOK_STEP) {
         // a thread left at 1 by an earlier callback's overrun
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
@@ -127,16 +135,56 @@ static const char *root_path(lua_State *L, const char *rel, const char *what)
     return lua_pushfstring(L, "%s/%s", h->root, rel);
 }
 
-void host_load_file(lua_State *L, steer_host *host, const char *path, int env_idx)
+// The name errors show for a file: its path under the script root when it
+// is there (Lua cuts long chunk names to 60 characters).
+static const char *display_name(lua_State *L, const char *path)
 {
-    (void)host;
+    steer_host *h = host_of(L);
+    size_t rl = strlen(h->root);
+    if (strcmp(h->root, ".") != 0 && strncmp(path, h->root, rl) == 0 && path[rl] == '/') path += rl + 1;
+    return lua_pushfstring(L, "@%s", path);
+}
+
+// luaL_loadfilex in text mode with the display name; the text is read
+// through Lua's allocator, so it counts against the memory cap.
+static int load_text_file(lua_State *L, const char *path)
+{
+    const char *name = display_name(L, path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        lua_pushfstring(L, "cannot open %s", name + 1);
+        lua_remove(L, -2);
+        return LUA_ERRFILE;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t n;
+    do {
+        char *p = luaL_prepbuffer(&b);
+        n = fread(p, 1, LUAL_BUFFERSIZE, f);
+        luaL_addsize(&b, n);
+    } while (n == LUAL_BUFFERSIZE);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (failed) return luaL_error(L, "cannot read %s", name + 1);
+    luaL_pushresult(&b);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    int status = luaL_loadbufferx(L, text, len, name, "t");
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+    return status;
+}
+
+void host_load_file(lua_State *L, const char *path, int env_idx)
+{
     env_idx = lua_absindex(L, env_idx);
     // remember it first: a file that fails to load is still part of the version
     push_host_field(L, HOST_F_FILES);
     lua_pushstring(L, path);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
     lua_pop(L, 1);
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) lua_error(L);
+    if (load_text_file(L, path) != LUA_OK) lua_error(L);
     lua_pushvalue(L, env_idx);
     lua_setupvalue(L, -2, 1);
 }
@@ -165,7 +213,7 @@ static int sb_loadfile(lua_State *L)
 {
     int env = lua_gettop(L) >= 3 ? 3 : lua_upvalueindex(1);
     const char *path = root_path(L, luaL_checkstring(L, 1), "loadfile");
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
+    if (load_text_file(L, path) != LUA_OK) {
         luaL_pushfail(L);
         lua_insert(L, -2);
         return 2;
@@ -180,7 +228,7 @@ static int sb_dofile(lua_State *L)
 {
     lua_settop(L, 1);
     const char *path = root_path(L, luaL_checkstring(L, 1), "dofile");
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) return lua_error(L);
+    if (load_text_file(L, path) != LUA_OK) return lua_error(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_setupvalue(L, -2, 1);
     lua_call(L, 0, LUA_MULTRET);
@@ -217,7 +265,7 @@ static int host_require(lua_State *L)
         luaL_pushresult(&b); // 2: relative path
         const char *path = lua_pushfstring(L, "%s/%s", host_of(L)->root, lua_tostring(L, 2)); // 3
         if (access(path, R_OK) == 0) {
-            host_load_file(L, host_of(L), path, lua_upvalueindex(1));
+            host_load_file(L, path, lua_upvalueindex(1));
             lua_pushvalue(L, 1);
             lua_pushvalue(L, 3);
             lua_call(L, 2, 1);
