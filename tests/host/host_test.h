@@ -94,7 +94,7 @@ static inline bool log_has(const test_log *log, const char *s) { return strstr(l
 static inline void log_clear(test_log *log) { memset(log, 0, sizeof *log); }
 
 /// A host with a log and a small budget (broken versions fail fast).
-static steer_host *test_host(test_log *log, steer_host_watch watch)
+static inline steer_host *test_host(test_log *log, steer_host_watch watch)
 {
     steer_host_def def = steer_host_default_def();
     def.log = test_log_fn;
