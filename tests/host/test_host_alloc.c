@@ -1,4 +1,5 @@
-// Allocation failure: the n-th allocation of the Lua allocator fails, for
+// Allocation failure: the n-th allocation (of the Lua allocator or of the
+// engine, through steer_set_allocator) fails, for
 // every n of creating a host, loading a script, a frame, reloading and
 // resetting. Nothing crashes, nothing leaks (ASan), and the host either
 // reports the failure or carries on; afterwards it still works.
@@ -25,6 +26,40 @@ static bool fail_nth(void *context, size_t size)
         return true;
     }
     return false;
+}
+
+// The engine's allocations (worlds, agents, behaviours) count too: the
+// hook is installed for the whole test and follows the failer armed now.
+static failer *engine_failer;
+
+static void *engine_alloc(size_t size, void *context)
+{
+    (void)context;
+    if (engine_failer != NULL && fail_nth(engine_failer, size)) return NULL;
+    return malloc(size);
+}
+
+static void engine_free(void *memory, size_t size, void *context)
+{
+    (void)size;
+    (void)context;
+    free(memory);
+}
+
+// The engine reports some refusals through its assert hook as well as by
+// failing the call (steer_behaviour_set_children: "not enough memory"),
+// which aborts Debug builds by default: count them, and fail on any other.
+static int oom_asserts, other_asserts;
+
+static void on_assert(const char *condition, const char *file, int line, void *context)
+{
+    (void)context;
+    if (strstr(condition, "not enough memory") != NULL) {
+        ++oom_asserts;
+        return;
+    }
+    ++other_asserts;
+    fprintf(stderr, "%s:%d: engine assertion: %s\n", file, line, condition);
 }
 
 static const char *SCRIPT_A =
@@ -71,12 +106,14 @@ static bool run_once(long n, int phase, bool sticky, const char *path)
     static test_log log;
     log_clear(&log);
     failer f = {-2, sticky, false};
+    engine_failer = &f;
     put(path, SCRIPT_A);
     if (phase == 0) f.countdown = n;
     steer_host *h = armed_host(&f, &log);
     f.countdown = -2;
     if (h == NULL) {
         CHECK(f.failed);
+        engine_failer = NULL;
         return f.failed;
     }
     steer_host_input in = {1, 2, 0, 1};
@@ -108,6 +145,7 @@ static bool run_once(long n, int phase, bool sticky, const char *path)
     CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
     CHECK(steer_world_agent_count(steer_host_world(h)) == 8);
     steer_host_destroy(h);
+    engine_failer = NULL;
     return failed;
 }
 
@@ -129,6 +167,12 @@ static void test_sweep(void)
 
 int main(void)
 {
+    steer_set_allocator(engine_alloc, engine_free, NULL);
+    steer_set_assert_fn(on_assert, NULL);
     RUN(test_sweep);
+    printf("  engine refusals reported as assertions: %d\n", oom_asserts);
+    CHECK(other_asserts == 0);
+    steer_set_assert_fn(NULL, NULL);
+    steer_set_allocator(NULL, NULL, NULL);
     return TEST_RESULT();
 }
