@@ -35,6 +35,7 @@ typedef struct txn {
     const char *callback;  ///< run_callback: the script's field
     float dt;              ///< update and step
     const steer_host_input *input;
+    bool undo;             ///< p_mirror: remove what it added
 } txn;
 
 steer_host_def steer_host_default_def(void)
@@ -282,39 +283,27 @@ static int p_prepare(lua_State *L)
 }
 
 // Commit, step 1 (may allocate): mirror entries for agents that had no
-// behaviour. On failure undo_mirror removes them again.
-static int p_commit_mirror(lua_State *L)
+// behaviour, their new behaviour. With t->undo (after a failure) the
+// entries are removed again (assigning nil never allocates).
+static int p_mirror(lua_State *L)
 {
-    steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
-    push_field(L, h, "fresh");    // 2
-    push_field(L, h, "plan");     // 3
-    push_field(L, h, HOST_F_WORLD);
+    txn *t = lua_touserdata(L, 1);
+    push_field(L, t->h, "fresh");   // 2
+    push_field(L, t->h, "plan");    // 3
+    push_field(L, t->h, HOST_F_WORLD);
     lua_getiuservalue(L, -1, 1);
     lua_getiuservalue(L, -1, CORE_UV_STEERING); // 6
     lua_pushnil(L);
     while (lua_next(L, 2) != 0) {
         lua_pop(L, 1);
         lua_pushvalue(L, -1);
-        lua_pushvalue(L, -1);
-        lua_rawget(L, 3);
+        if (t->undo) {
+            lua_pushnil(L);
+        } else {
+            lua_pushvalue(L, -1);
+            lua_rawget(L, 3);
+        }
         lua_rawset(L, 6);
-    }
-    return 0;
-}
-
-static int p_undo_mirror(lua_State *L)
-{
-    steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
-    push_field(L, h, "fresh");
-    push_field(L, h, HOST_F_WORLD);
-    lua_getiuservalue(L, -1, 1);
-    lua_getiuservalue(L, -1, CORE_UV_STEERING); // 5
-    lua_pushnil(L);
-    while (lua_next(L, 2) != 0) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_pushnil(L);
-        lua_rawset(L, 5);
     }
     return 0;
 }
@@ -389,14 +378,17 @@ static int p_watch_files(lua_State *L)
     return 0;
 }
 
-// Clear a transaction's fields, keeping last_error.
-static void clear_txn(steer_host *h, txn *t)
+// A clean-up step after a failure: last_error keeps the failure's message.
+static void cleanup_pcall(steer_host *h, lua_CFunction f, txn *t)
 {
     char saved[HOST_ERROR_MAX];
     memcpy(saved, h->error, sizeof saved);
-    host_pcall(h, p_clear, t);
+    host_pcall(h, f, t);
     memcpy(h->error, saved, sizeof saved);
 }
+
+// Clear a transaction's fields, keeping last_error.
+static void clear_txn(steer_host *h, txn *t) { cleanup_pcall(h, p_clear, t); }
 
 // Prepare a version; on failure nothing changed (-1, last_error set).
 static int prepare_version(steer_host *h, txn *t)
@@ -411,12 +403,10 @@ static int commit_version(steer_host *h, txn *t)
 {
     int status = LUA_OK;
     if (!t->fresh) {
-        status = host_pcall(h, p_commit_mirror, t);
+        status = host_pcall(h, p_mirror, t);
         if (status != LUA_OK) {
-            char saved[HOST_ERROR_MAX];
-            memcpy(saved, h->error, sizeof saved);
-            host_pcall(h, p_undo_mirror, t);
-            memcpy(h->error, saved, sizeof saved);
+            t->undo = true;
+            cleanup_pcall(h, p_mirror, t);
         }
     }
     if (status == LUA_OK) status = host_pcall(h, p_commit, t);
@@ -470,10 +460,7 @@ static int replace_world(steer_host *h)
         return -1;
     }
     if (host_pcall(h, p_new_world, &t) != LUA_OK || host_pcall(h, p_swap_world, &t) != LUA_OK) {
-        char saved[HOST_ERROR_MAX];
-        memcpy(saved, h->error, sizeof saved);
-        host_pcall(h, p_forget_world, &t);
-        memcpy(h->error, saved, sizeof saved);
+        cleanup_pcall(h, p_forget_world, &t);
         // a proxy of it may still be unreachable garbage: it never owns the world
         steer_world_destroy(t.world);
         return -1;

@@ -189,16 +189,11 @@ void host_load_file(lua_State *L, const char *path, int env_idx)
     lua_setupvalue(L, -2, 1);
 }
 
-// load(chunk [, chunkname [, mode [, env]]]): text chunks only, the
-// version's environment unless env is given.
-static int sb_load(lua_State *L)
+// What load and loadfile return: the function with env as its first
+// upvalue, or fail and the message (as lbaselib.c's load_aux).
+static int load_result(lua_State *L, int status, int env)
 {
-    size_t len;
-    const char *s = lua_tolstring(L, 1, &len);
-    if (s == NULL) return luaL_error(L, "load: only string chunks are allowed in the sandbox");
-    const char *name = luaL_optstring(L, 2, s);
-    int env = lua_gettop(L) >= 4 ? 4 : lua_upvalueindex(1);
-    if (luaL_loadbufferx(L, s, len, name, "t") != LUA_OK) {
+    if (status != LUA_OK) {
         luaL_pushfail(L);
         lua_insert(L, -2);
         return 2;
@@ -208,19 +203,24 @@ static int sb_load(lua_State *L)
     return 1;
 }
 
+// load(chunk [, chunkname [, mode [, env]]]): text chunks only, the
+// version's environment unless env is given.
+static int sb_load(lua_State *L)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, 1, &len);
+    if (s == NULL) return luaL_error(L, "load: only string chunks are allowed in the sandbox");
+    const char *name = luaL_optstring(L, 2, s);
+    int env = lua_gettop(L) >= 4 ? 4 : lua_upvalueindex(1);
+    return load_result(L, luaL_loadbufferx(L, s, len, name, "t"), env);
+}
+
 // loadfile(path [, mode [, env]]): files under the script root, text only.
 static int sb_loadfile(lua_State *L)
 {
     int env = lua_gettop(L) >= 3 ? 3 : lua_upvalueindex(1);
     const char *path = root_path(L, luaL_checkstring(L, 1), "loadfile");
-    if (load_text_file(L, path) != LUA_OK) {
-        luaL_pushfail(L);
-        lua_insert(L, -2);
-        return 2;
-    }
-    lua_pushvalue(L, env);
-    if (lua_setupvalue(L, -2, 1) == NULL) lua_pop(L, 1);
-    return 1;
+    return load_result(L, load_text_file(L, path), env);
 }
 
 // dofile(path): loadfile, then call; errors propagate.
