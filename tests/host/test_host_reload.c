@@ -372,8 +372,40 @@ static void test_same_seed_same_hash(void)
     CHECK(hashes[0] != hashes[2]);
 }
 
+static bool count_allocation(void *context, size_t size)
+{
+    (void)size;
+    ++*(long *)context;
+    return false;
+}
+
+// A frame allocates nothing in the Lua state beyond what the script does:
+// the input table is reused, the step goes through the bindings' protocol.
+static void test_no_garbage_per_frame(void)
+{
+    long allocations = 0;
+    steer_host_def def = steer_host_default_def();
+    def.alloc_fail = count_allocation;
+    def.alloc_fail_context = &allocations;
+    steer_host *h = steer_host_create(&def);
+    const char *dir = test_dir("garbage");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { a = steer.wander{}, b = steer.behaviour(function(agent, dt) return 1, 0 end) },\n"
+                         "  setup = function(world) for i = 1, 10 do world:spawn{ x = i, role = i % 2 == 0 and 'a' or 'b' } end end,\n"
+                         "  update = function(world, dt, input) local x = input.x + (input.keys.space and 1 or 0) end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input in = {1, 2, 1, 1ull << STEER_HOST_KEY_SPACE};
+    for (int i = 0; i < 10; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
+    allocations = 0;
+    for (int i = 0; i < 100; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
+    CHECK(allocations == 0);
+    steer_host_destroy(h);
+}
+
 int main(void)
 {
+    RUN(test_no_garbage_per_frame);
     RUN(test_load_roles_and_frames);
     RUN(test_parameter_change_next_frame);
     RUN(test_reload_keeps_state_and_memory);
