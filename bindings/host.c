@@ -130,6 +130,24 @@ static void set_field(lua_State *L, steer_host *h, const char *field)
     lua_pop(L, 1);
 }
 
+// Push t[name] without metamethods (a script's tables may have any): no
+// script code runs outside a callback's budget.
+static int raw_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    return lua_rawget(L, idx);
+}
+
+// t[name] = the value at -1 (popped), without metamethods.
+static void raw_set_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    lua_insert(L, -2);
+    lua_rawset(L, idx);
+}
+
 /* ---- roles ---------------------------------------------------------------------- */
 
 // The behaviour of a role for an agent: the role's value at vidx (a
@@ -156,7 +174,7 @@ static int role_hook(lua_State *L)
     steer_host *h = host_of(L);
     push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1)) return 0;
-    if (lua_getfield(L, -1, "roles") != LUA_TTABLE) return 0;
+    if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) == LUA_TNIL) return 0;
     resolve_role(L, -1, 1, lua_tostring(L, 2));
@@ -171,13 +189,13 @@ static void validate(lua_State *L, steer_host *h, int idx)
     int found = 0;
     static const char *const fns[] = {"setup", "update", "on_reload"};
     for (int i = 0; i < 3; ++i) {
-        int t = lua_getfield(L, idx, fns[i]);
+        int t = raw_field(L, idx, fns[i]);
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
             luaL_error(L, "%s: field '%s' must be a function, got %s", h->name, fns[i], lua_typename(L, t));
         found += t != LUA_TNIL && i < 2;
         lua_pop(L, 1);
     }
-    int t = lua_getfield(L, idx, "roles");
+    int t = raw_field(L, idx, "roles");
     if (t != LUA_TNIL && t != LUA_TTABLE)
         luaL_error(L, "%s: field 'roles' must be a table, got %s", h->name, lua_typename(L, t));
     if (t == LUA_TTABLE) {
@@ -210,8 +228,8 @@ static int p_prepare(lua_State *L)
     host_budget_begin(h, "loading");
     host_load_file(L, h->path, 2);
     lua_call(L, 0, 1); // 3
-    host_budget_end(h);
     validate(L, h, 3);
+    host_budget_end(h);
     lua_pushvalue(L, 3);
     set_field(L, h, "new_script");
     lua_pushvalue(L, 2);
@@ -224,9 +242,9 @@ static int p_prepare(lua_State *L)
     lua_getiuservalue(L, 7, 1);            // 8: core
     lua_getiuservalue(L, 8, CORE_UV_ROLE); // 9
     lua_getiuservalue(L, 8, CORE_UV_STEERING); // 10
-    lua_getfield(L, 3, "roles");           // 11: new roles (or nil)
+    raw_field(L, 3, "roles");              // 11: new roles (or nil)
     push_field(L, h, HOST_F_SCRIPT);
-    if (lua_istable(L, -1)) lua_getfield(L, -1, "roles"); else lua_pushnil(L);
+    if (lua_istable(L, -1)) raw_field(L, -1, "roles"); else lua_pushnil(L);
     lua_remove(L, -2);                     // 12: old roles (or nil)
     // ids first: a role function may spawn, which reorders storage
     int n = steer_world_agent_count(h->world);
@@ -236,43 +254,35 @@ static int p_prepare(lua_State *L)
         lua_pushinteger(L, steer_lua__agent_key(id));
         lua_rawseti(L, 13, i + 1);
     }
-    char scope[96];
     for (int i = 1; i <= n; ++i) {
+        lua_settop(L, 13);
         lua_rawgeti(L, 13, i);
         lua_Integer key = lua_tointeger(L, -1);
         lua_pop(L, 1);
         steer_agent_id id = {(uint32_t)((uint64_t)key >> 32), (uint32_t)key};
-        if (!steer_agent_is_valid(h->world, id) || lua_rawgeti(L, 9, key) != LUA_TSTRING) {
-            lua_pop(L, 1);
-            continue;
-        }
-        const char *role = lua_tostring(L, -1); // kept by the role table
-        lua_pop(L, 1);
-        if (!lua_istable(L, 11) || lua_getfield(L, 11, role) == LUA_TNIL) {
-            if (!lua_istable(L, 11)) lua_pushnil(L);
-            lua_pop(L, 1);
-            if (lua_istable(L, 12) && lua_getfield(L, 12, role) != LUA_TNIL) {
-                lua_getfield(L, 6, role);
+        // 14: the role (kept on the stack: a role function may change it)
+        if (!steer_agent_is_valid(h->world, id) || lua_rawgeti(L, 9, key) != LUA_TSTRING) continue;
+        const char *role = lua_tostring(L, 14);
+        if (!lua_istable(L, 11) || raw_field(L, 11, role) == LUA_TNIL) { // 15
+            if (lua_istable(L, 12) && raw_field(L, 12, role) != LUA_TNIL) {
+                raw_field(L, 6, role);
                 lua_pushinteger(L, luaL_optinteger(L, -1, 0) + 1);
                 lua_setfield(L, 6, role);
-                lua_pop(L, 1);
             }
-            if (lua_istable(L, 12)) lua_pop(L, 1);
             continue;
         }
-        snprintf(scope, sizeof scope, "role '%s'", role);
-        steer_lua__push_agent(L, 8, id);
-        host_budget_begin(h, scope);
-        resolve_role(L, -2, -1, role);
+        snprintf(h->scope_buf, sizeof h->scope_buf, "role '%s'", role);
+        steer_lua__push_agent(L, 8, id); // 16
+        host_budget_begin(h, h->scope_buf);
+        resolve_role(L, 15, 16, role); // 17
         host_budget_end(h);
         lua_rawseti(L, 4, key);
-        lua_pop(L, 2);
         if (lua_rawgeti(L, 10, key) == LUA_TNIL) {
             lua_pushboolean(L, 1);
             lua_rawseti(L, 5, key);
         }
-        lua_pop(L, 1);
     }
+    lua_settop(L, 13);
     lua_pushvalue(L, 4);
     set_field(L, h, "plan");
     lua_pushvalue(L, 5);
@@ -359,7 +369,7 @@ static int p_callback(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || lua_getfield(L, -1, t->callback) != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
     push_field(L, h, HOST_F_WORLD);
     host_budget_begin(h, t->callback);
     lua_call(L, 1, 0);
@@ -644,29 +654,30 @@ static int p_update(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || lua_getfield(L, -1, "update") != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
     push_field(L, h, HOST_F_WORLD);
     lua_pushnumber(L, t->dt);
     push_field(L, h, HOST_F_INPUT);
     static const steer_host_input none;
     const steer_host_input *in = t->input != NULL ? t->input : &none;
     int input = lua_gettop(L);
+    // raw sets: the script may have given the table a metatable
     lua_pushnumber(L, in->mouse_x);
-    lua_setfield(L, input, "x");
+    raw_set_field(L, input, "x");
     lua_pushnumber(L, in->mouse_y);
-    lua_setfield(L, input, "y");
+    raw_set_field(L, input, "y");
     lua_pushinteger(L, (lua_Integer)in->buttons);
-    lua_setfield(L, input, "buttons");
+    raw_set_field(L, input, "buttons");
     // a script may have replaced input.keys: give it a table again
-    if (lua_getfield(L, input, "keys") != LUA_TTABLE) {
+    if (raw_field(L, input, "keys") != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
         lua_pushvalue(L, -1);
-        lua_setfield(L, input, "keys");
+        raw_set_field(L, input, "keys");
     }
     for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
         lua_pushboolean(L, (int)((in->keys >> k) & 1u));
-        lua_setfield(L, -2, key_names[k]);
+        raw_set_field(L, -2, key_names[k]);
     }
     lua_pop(L, 1);
     host_budget_begin(h, "update");

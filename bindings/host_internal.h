@@ -49,6 +49,7 @@ struct steer_host {
     // instruction budget of the callback in progress
     int64_t used;
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
+    char scope_buf[96]; ///< the name of a role function's scope
     char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
     char root[HOST_PATH_MAX]; ///< script root, no trailing slash
     char name[HOST_PATH_MAX]; ///< the script as errors name it (its path under the root)

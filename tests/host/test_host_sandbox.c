@@ -145,6 +145,35 @@ static void test_what_is_there(void)
     steer_host_destroy(h);
 }
 
+// Metatables on the script's table or the input table run no script code
+// outside a callback's budget (the host reads and writes them raw).
+static void test_metatable_tricks(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("metatables");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local loop = function() while true do end end\n"
+                         "return setmetatable({}, { __index = loop })\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua: a script must return a table with roles, setup or update") != NULL);
+    write_in_place(path, "local loop = function() while true do end end\n"
+                         "return { update = function(world, dt, input)\n"
+                         "  if getmetatable(input) == nil then\n"
+                         "    input.keys = nil; input.x = nil\n"
+                         "    setmetatable(input, { __index = loop, __newindex = loop })\n"
+                         "    return\n"
+                         "  end\n"
+                         "  print(input.x, input.keys.up)\n"
+                         "end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input in = {4, 0, 0, 1};
+    CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
+    CHECK(strcmp(log.last_print, "4.0\ttrue") == 0);
+    steer_host_destroy(h);
+}
+
 // Trusted hosts get the standard libraries.
 static void test_trusted(void)
 {
@@ -169,6 +198,7 @@ int main(void)
     RUN(test_escapes_at_load);
     RUN(test_behaviour_budget);
     RUN(test_what_is_there);
+    RUN(test_metatable_tricks);
     RUN(test_trusted);
     return TEST_RESULT();
 }
