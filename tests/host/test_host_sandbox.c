@@ -145,6 +145,28 @@ static void test_what_is_there(void)
     steer_host_destroy(h);
 }
 
+// Budget errors name setup and on_reload; a host whose setup looped still
+// steps, and a reload whose on_reload looped keeps the new version.
+static void test_budget_names_callbacks(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("callbacks");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "return { setup = function(world) while true do end end }\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua:1: instruction budget exceeded in setup") != NULL);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, NULL) == 0);
+    write_in_place(path, "return { update = function() print('v2') end,\n"
+                         "  on_reload = function(world) while true do end end }\n");
+    CHECK(steer_host_reload(h) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua:2: instruction budget exceeded in on_reload") != NULL);
+    CHECK(steer_host_version(h) == 2);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, NULL) == 0);
+    CHECK(strcmp(log.last_print, "v2") == 0);
+    steer_host_destroy(h);
+}
+
 // Metatables on the script's table or the input table run no script code
 // outside a callback's budget (the host reads and writes them raw).
 static void test_metatable_tricks(void)
@@ -199,6 +221,7 @@ int main(void)
     RUN(test_behaviour_budget);
     RUN(test_what_is_there);
     RUN(test_metatable_tricks);
+    RUN(test_budget_names_callbacks);
     RUN(test_trusted);
     return TEST_RESULT();
 }
