@@ -120,6 +120,11 @@ static inline lua_Integer steer_lua__agent_key(steer_agent_id id)
     return (lua_Integer)(((uint64_t)id.index << 32) | id.generation);
 }
 
+/// Registry key (light userdata &steer_lua__role_hook_key) of an optional
+/// function (agent, role) -> behaviour or nil that world:spawn{role = ...}
+/// without steering calls: the script host maps roles to behaviours there.
+extern const char steer_lua__role_hook_key;
+
 /* ---- agents ------------------------------------------------------------------ */
 /// Push the one proxy of an agent; core userdata at core_idx.
 void steer_lua__push_agent(lua_State *L, int core_idx, steer_agent_id id);

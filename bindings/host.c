@@ -1,0 +1,733 @@
+// host.c: the script host (steer/host.h). One Lua state, one world, one
+// script; versions of the script load as transactions (prepare, then a
+// commit that cannot fail half-way), and one place runs a frame (update,
+// then step), where a recorder can hook in later.
+#include "host_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "bind.h"
+
+static const char *const host_fields[] = {
+    HOST_F_WORLD, HOST_F_SCRIPT, HOST_F_ENV, HOST_F_STEER, HOST_F_INPUT, HOST_F_FILES,
+    "new_world", "new_script", "new_env", "plan", "fresh", "removed", NULL,
+};
+
+static const char *const key_names[STEER_HOST_KEY_COUNT] = {
+    "up", "down", "left", "right", "space", "enter", "escape", "shift",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+    "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+};
+
+/// What a load, reload or reset is doing (passed to the protected steps).
+typedef struct txn {
+    steer_host *h;
+    bool fresh;            ///< load: a fresh world, no agents to carry over
+    steer_world *world;    ///< replace_world: the new world
+    const char *callback;  ///< run_callback: the script's field
+    float dt;              ///< update and step
+    const steer_host_input *input;
+    bool undo;             ///< p_mirror: remove what it added
+} txn;
+
+steer_host_def steer_host_default_def(void)
+{
+    steer_host_def d;
+    memset(&d, 0, sizeof d);
+    d.trusted = false;
+    d.memory_cap = (size_t)64 << 20;
+    d.instruction_budget = 10000000;
+    d.world = steer_default_world_def();
+    d.watch = STEER_HOST_WATCH_NONE;
+    d.debounce_ms = 100;
+    return d;
+}
+
+void host_log(steer_host *host, steer_host_log_level level, const char *fmt, ...)
+{
+    if (host->def.log == NULL) return;
+    char line[HOST_ERROR_MAX + 256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    host->def.log(host->def.log_context, level, line);
+}
+
+// Keep `file:line: message`: tracebacks of Lua behaviours are cut off.
+static void set_error(steer_host *h, const char *msg)
+{
+    if (msg == NULL) msg = "unknown error";
+    size_t n = strcspn(msg, "\n");
+    if (n >= sizeof h->error) n = sizeof h->error - 1;
+    memcpy(h->error, msg, n);
+    h->error[n] = '\0';
+    h->has_error = true;
+}
+
+// Errors of update and Lua behaviours: once per distinct message per
+// simulated second.
+static void report_frame_error(steer_host *h)
+{
+    uint64_t hash = 1469598103934665603u;
+    for (const char *p = h->error; *p != '\0'; ++p) hash = (hash ^ (unsigned char)*p) * 1099511628211u;
+    for (int i = 0; i < HOST_RECENT_ERRORS; ++i) {
+        if (h->recent[i].hash == hash && h->sim_time - h->recent[i].time < 1.0) return;
+    }
+    h->recent[h->recent_next] = (host_recent){hash, h->sim_time};
+    h->recent_next = (h->recent_next + 1) % HOST_RECENT_ERRORS;
+    host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+}
+
+// Message handler: strings as they are (they carry file:line).
+static int message_handler(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TSTRING) return 1;
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    return 1;
+}
+
+// Run f(t) protected. On failure the message becomes last_error. Every use
+// of the Lua state by the host goes through here, so running out of memory
+// anywhere is an error, never a panic.
+static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
+{
+    lua_State *L = h->L;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, message_handler);
+    lua_pushcfunction(L, f);
+    lua_pushlightuserdata(L, t);
+    int status = lua_pcall(L, 1, 0, top + 1);
+    if (status != LUA_OK) set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    lua_settop(L, top);
+    host_budget_end(h);
+    return status;
+}
+
+// Push host[field].
+static void push_field(lua_State *L, steer_host *h, const char *field)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    lua_getfield(L, -1, field);
+    lua_remove(L, -2);
+}
+
+// host[field] = value at -1 (popped). Fields exist from creation on.
+static void set_field(lua_State *L, steer_host *h, const char *field)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, field);
+    lua_pop(L, 1);
+}
+
+// Push t[name] without metamethods (a script's tables may have any): no
+// script code runs outside a callback's budget.
+static int raw_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    return lua_rawget(L, idx);
+}
+
+// t[name] = the value at -1 (popped), without metamethods.
+static void raw_set_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    lua_insert(L, -2);
+    lua_rawset(L, idx);
+}
+
+/* ---- roles ---------------------------------------------------------------------- */
+
+// The behaviour of a role for an agent: the role's value at vidx (a
+// behaviour, or a function called with the agent at aidx). Pushes it.
+static void resolve_role(lua_State *L, int vidx, int aidx, const char *name)
+{
+    vidx = lua_absindex(L, vidx);
+    aidx = lua_absindex(L, aidx);
+    if (lua_isfunction(L, vidx)) {
+        lua_pushvalue(L, vidx);
+        lua_pushvalue(L, aidx);
+        lua_call(L, 1, 1);
+        if (steer_lua__test_behaviour(L, -1) == NULL)
+            luaL_error(L, "role '%s' must return a behaviour, got %s", name, luaL_typename(L, -1));
+    } else {
+        lua_pushvalue(L, vidx);
+    }
+}
+
+// Registry hook of world:spawn{role = name} without steering: (agent, role)
+// -> the current version's behaviour for it, or nil.
+static int role_hook(lua_State *L)
+{
+    steer_host *h = host_of(L);
+    push_field(L, h, HOST_F_SCRIPT);
+    if (!lua_istable(L, -1)) return 0;
+    if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) == LUA_TNIL) return 0;
+    resolve_role(L, -1, 1, lua_tostring(L, 2));
+    return 1;
+}
+
+// A version's table at idx is usable: errors name the file.
+static void validate(lua_State *L, steer_host *h, int idx)
+{
+    if (!lua_istable(L, idx))
+        luaL_error(L, "%s: a script must return a table, got %s", h->name, luaL_typename(L, idx));
+    int found = 0;
+    static const char *const fns[] = {"setup", "update", "on_reload"};
+    for (int i = 0; i < 3; ++i) {
+        int t = raw_field(L, idx, fns[i]);
+        if (t != LUA_TNIL && t != LUA_TFUNCTION)
+            luaL_error(L, "%s: field '%s' must be a function, got %s", h->name, fns[i], lua_typename(L, t));
+        found += t != LUA_TNIL && i < 2;
+        lua_pop(L, 1);
+    }
+    int t = raw_field(L, idx, "roles");
+    if (t != LUA_TNIL && t != LUA_TTABLE)
+        luaL_error(L, "%s: field 'roles' must be a table, got %s", h->name, lua_typename(L, t));
+    if (t == LUA_TTABLE) {
+        ++found;
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            if (lua_type(L, -2) != LUA_TSTRING)
+                luaL_error(L, "%s: roles must be named by strings, got %s", h->name, luaL_typename(L, -2));
+            if (!lua_isfunction(L, -1) && steer_lua__test_behaviour(L, -1) == NULL)
+                luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->name,
+                           lua_tostring(L, -2), luaL_typename(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    if (found == 0) luaL_error(L, "%s: a script must return a table with roles, setup or update", h->name);
+}
+
+/* ---- the transaction ------------------------------------------------------------ */
+
+// Prepare: run the new version in a fresh environment and work out every
+// agent's new behaviour, changing nothing the running version uses.
+static int p_prepare(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    lua_newtable(L);
+    set_field(L, h, HOST_F_FILES);
+    host_push_env(L, h); // 2
+    host_budget_begin(h, "loading");
+    host_load_file(L, h->path, 2);
+    lua_call(L, 0, 1); // 3
+    validate(L, h, 3);
+    host_budget_end(h);
+    lua_pushvalue(L, 3);
+    set_field(L, h, "new_script");
+    lua_pushvalue(L, 2);
+    set_field(L, h, "new_env");
+    if (t->fresh) return 0;
+    lua_newtable(L);                       // 4: plan, behaviour by agent key
+    lua_newtable(L);                       // 5: agent keys whose mirror entry is new
+    lua_newtable(L);                       // 6: removed roles, agent count by name
+    push_field(L, h, HOST_F_WORLD);        // 7
+    lua_getiuservalue(L, 7, 1);            // 8: core
+    lua_getiuservalue(L, 8, CORE_UV_ROLE); // 9
+    lua_getiuservalue(L, 8, CORE_UV_STEERING); // 10
+    raw_field(L, 3, "roles");              // 11: new roles (or nil)
+    push_field(L, h, HOST_F_SCRIPT);
+    if (lua_istable(L, -1)) raw_field(L, -1, "roles"); else lua_pushnil(L);
+    lua_remove(L, -2);                     // 12: old roles (or nil)
+    // ids first: a role function may spawn, which reorders storage
+    int n = steer_world_agent_count(h->world);
+    lua_createtable(L, n, 0); // 13
+    for (int i = 0; i < n; ++i) {
+        steer_agent_id id = steer_world_agent_at(h->world, i);
+        lua_pushinteger(L, steer_lua__agent_key(id));
+        lua_rawseti(L, 13, i + 1);
+    }
+    for (int i = 1; i <= n; ++i) {
+        lua_settop(L, 13);
+        lua_rawgeti(L, 13, i);
+        lua_Integer key = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        steer_agent_id id = {(uint32_t)((uint64_t)key >> 32), (uint32_t)key};
+        // 14: the role (kept on the stack: a role function may change it)
+        if (!steer_agent_is_valid(h->world, id) || lua_rawgeti(L, 9, key) != LUA_TSTRING) continue;
+        const char *role = lua_tostring(L, 14);
+        if (!lua_istable(L, 11) || raw_field(L, 11, role) == LUA_TNIL) { // 15
+            if (lua_istable(L, 12) && raw_field(L, 12, role) != LUA_TNIL) {
+                raw_field(L, 6, role);
+                lua_pushinteger(L, luaL_optinteger(L, -1, 0) + 1);
+                lua_setfield(L, 6, role);
+            }
+            continue;
+        }
+        snprintf(h->scope_buf, sizeof h->scope_buf, "role '%s'", role);
+        steer_lua__push_agent(L, 8, id); // 16
+        host_budget_begin(h, h->scope_buf);
+        resolve_role(L, 15, 16, role); // 17
+        host_budget_end(h);
+        lua_rawseti(L, 4, key);
+        if (lua_rawgeti(L, 10, key) == LUA_TNIL) {
+            lua_pushboolean(L, 1);
+            lua_rawseti(L, 5, key);
+        }
+    }
+    lua_settop(L, 13);
+    lua_pushvalue(L, 4);
+    set_field(L, h, "plan");
+    lua_pushvalue(L, 5);
+    set_field(L, h, "fresh");
+    lua_pushvalue(L, 6);
+    set_field(L, h, "removed");
+    return 0;
+}
+
+// Commit, step 1 (may allocate): mirror entries for agents that had no
+// behaviour, their new behaviour. With t->undo (after a failure) the
+// entries are removed again (assigning nil never allocates).
+static int p_mirror(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    push_field(L, t->h, "fresh");   // 2
+    push_field(L, t->h, "plan");    // 3
+    push_field(L, t->h, HOST_F_WORLD);
+    lua_getiuservalue(L, -1, 1);
+    lua_getiuservalue(L, -1, CORE_UV_STEERING); // 6
+    lua_pushnil(L);
+    while (lua_next(L, 2) != 0) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        if (t->undo) {
+            lua_pushnil(L);
+        } else {
+            lua_pushvalue(L, -1);
+            lua_rawget(L, 3);
+        }
+        lua_rawset(L, 6);
+    }
+    return 0;
+}
+
+// Clear the fields of a transaction (assigning false never allocates).
+static int p_clear(lua_State *L)
+{
+    steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
+    static const char *const tmp[] = {"new_world", "new_script", "new_env", "plan", "fresh", "removed"};
+    for (int i = 0; i < 6; ++i) {
+        lua_pushboolean(L, 0);
+        set_field(L, h, tmp[i]);
+    }
+    return 0;
+}
+
+// Commit, step 2 (allocates nothing): behaviours swapped keeping memory,
+// the version's table and environment swapped, removed roles named.
+static int p_commit(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    if (!t->fresh) {
+        push_field(L, h, "plan");       // 2
+        push_field(L, h, HOST_F_WORLD); // 3
+        lua_getiuservalue(L, 3, 1);     // 4: core
+        lua_pushnil(L);
+        while (lua_next(L, 2) != 0) {
+            lua_Integer key = lua_tointeger(L, -2);
+            steer_agent_id id = {(uint32_t)((uint64_t)key >> 32), (uint32_t)key};
+            steer_lua__set_steering(L, 4, id, -1, true);
+            lua_pop(L, 1);
+        }
+        push_field(L, h, "removed");
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            host_log(h, STEER_HOST_LOG_WARNING,
+                     "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour", h->name,
+                     lua_tostring(L, -2), (int)lua_tointeger(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    push_field(L, h, "new_script");
+    set_field(L, h, HOST_F_SCRIPT);
+    push_field(L, h, "new_env");
+    set_field(L, h, HOST_F_ENV);
+    return 0;
+}
+
+// Call script[t->callback](world) if present, under its own budget.
+static int p_callback(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    push_field(L, h, HOST_F_SCRIPT);
+    if (!lua_istable(L, -1) || raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
+    push_field(L, h, HOST_F_WORLD);
+    host_budget_begin(h, t->callback);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+// The watcher's list of files: those the version just committed loaded.
+static int p_watch_files(lua_State *L)
+{
+    steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
+    push_field(L, h, HOST_F_FILES);
+    const char *paths[HOST_WATCH_FILES];
+    int n = 0;
+    for (int i = 1; n < HOST_WATCH_FILES && lua_rawgeti(L, 2, i) == LUA_TSTRING; ++i) paths[n++] = lua_tostring(L, -1);
+    host_watch_files(h, paths, n);
+    return 0;
+}
+
+// A clean-up step after a failure: last_error keeps the failure's message.
+static void cleanup_pcall(steer_host *h, lua_CFunction f, txn *t)
+{
+    char saved[HOST_ERROR_MAX];
+    memcpy(saved, h->error, sizeof saved);
+    host_pcall(h, f, t);
+    memcpy(h->error, saved, sizeof saved);
+}
+
+// Clear a transaction's fields, keeping last_error.
+static void clear_txn(steer_host *h, txn *t) { cleanup_pcall(h, p_clear, t); }
+
+// Prepare a version; on failure nothing changed (-1, last_error set).
+static int prepare_version(steer_host *h, txn *t)
+{
+    if (host_pcall(h, p_prepare, t) == LUA_OK) return 0;
+    clear_txn(h, t);
+    return -1;
+}
+
+// Commit a prepared version: all of it, or (out of memory) none of it.
+static int commit_version(steer_host *h, txn *t)
+{
+    int status = LUA_OK;
+    if (!t->fresh) {
+        status = host_pcall(h, p_mirror, t);
+        if (status != LUA_OK) {
+            t->undo = true;
+            cleanup_pcall(h, p_mirror, t);
+        }
+    }
+    if (status == LUA_OK) status = host_pcall(h, p_commit, t);
+    clear_txn(h, t);
+    if (status != LUA_OK) return -1;
+    ++h->version;
+    h->has_error = false;
+    if (h->watch.backend != STEER_HOST_WATCH_NONE) host_pcall(h, p_watch_files, t);
+    return 0;
+}
+
+/* ---- worlds ---------------------------------------------------------------------- */
+
+static int p_new_world(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_lua_pushworld(L, t->world);
+    set_field(L, t->h, "new_world");
+    return 0;
+}
+
+static int p_forget_world(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    push_field(L, t->h, "new_world");
+    if (lua_isuserdata(L, -1)) steer_lua_close_world(L, -1);
+    lua_pushboolean(L, 0);
+    set_field(L, t->h, "new_world");
+    return 0;
+}
+
+static int p_swap_world(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    push_field(L, t->h, HOST_F_WORLD);
+    push_field(L, t->h, "new_world");
+    set_field(L, t->h, HOST_F_WORLD);
+    lua_pushboolean(L, 0);
+    set_field(L, t->h, "new_world");
+    // the old proxies (and the agents' behaviours) let go of the old world
+    steer_lua_close_world(L, -1);
+    return 0;
+}
+
+// A fresh world in place of the current one, or -1 with nothing changed.
+static int replace_world(steer_host *h)
+{
+    txn t = {.h = h, .world = steer_world_create(&h->def.world)};
+    if (t.world == NULL) {
+        set_error(h, "not enough memory for a new world");
+        return -1;
+    }
+    if (host_pcall(h, p_new_world, &t) != LUA_OK || host_pcall(h, p_swap_world, &t) != LUA_OK) {
+        cleanup_pcall(h, p_forget_world, &t);
+        // a proxy of it may still be unreachable garbage: it never owns the world
+        steer_world_destroy(t.world);
+        return -1;
+    }
+    steer_world_destroy(h->world);
+    h->world = t.world;
+    return 0;
+}
+
+static int run_callback(steer_host *h, const char *name)
+{
+    txn t = {.h = h, .callback = name};
+    if (host_pcall(h, p_callback, &t) != LUA_OK) {
+        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- API ------------------------------------------------------------------------- */
+
+static int p_init(lua_State *L)
+{
+    steer_host *h = lua_touserdata(L, 1);
+    lua_createtable(L, 0, 16);
+    for (const char *const *f = host_fields; *f != NULL; ++f) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, *f);
+    }
+    h->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    host_open_libs(L);
+    steer_lua_pushworld(L, h->world);
+    set_field(L, h, HOST_F_WORLD);
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
+    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, key_names[k]);
+    }
+    lua_setfield(L, -2, "keys");
+    set_field(L, h, HOST_F_INPUT);
+    lua_pushcfunction(L, role_hook);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &steer_lua__role_hook_key);
+    return 0;
+}
+
+steer_host *steer_host_create(const steer_host_def *def)
+{
+    steer_host_def d = def != NULL ? *def : steer_host_default_def();
+    if (d.instruction_budget < 0 || d.debounce_ms < 0) return NULL;
+    steer_host *h = calloc(1, sizeof *h);
+    if (h == NULL) return NULL;
+    h->def = d;
+    h->table_ref = LUA_NOREF;
+    h->watch.fd = -1;
+    h->world = steer_world_create(&d.world);
+    if (h->world != NULL) h->L = lua_newstate(host_alloc, h);
+    if (h->L == NULL) {
+        steer_host_destroy(h);
+        return NULL;
+    }
+    lua_pushcfunction(h->L, p_init);
+    lua_pushlightuserdata(h->L, h);
+    if (lua_pcall(h->L, 1, 0, 0) != LUA_OK || host_watch_start(h) != 0) {
+        steer_host_destroy(h);
+        return NULL;
+    }
+    return h;
+}
+
+void steer_host_destroy(steer_host *host)
+{
+    if (host == NULL) return;
+    host_watch_stop(host);
+    // the Lua state first: its proxies never own the world
+    if (host->L != NULL) lua_close(host->L);
+    if (host->world != NULL) steer_world_destroy(host->world);
+    free(host);
+}
+
+int steer_host_load(steer_host *host, const char *path)
+{
+    if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
+        set_error(host, "steer_host_load: path missing or too long");
+        return -1;
+    }
+    char old_path[HOST_PATH_MAX], old_root[HOST_PATH_MAX];
+    memcpy(old_path, host->path, sizeof old_path);
+    memcpy(old_root, host->root, sizeof old_root);
+    char old_name[HOST_PATH_MAX];
+    memcpy(old_name, host->name, sizeof old_name);
+    snprintf(host->path, sizeof host->path, "%s", path);
+    if (host->def.script_root != NULL) {
+        snprintf(host->root, sizeof host->root, "%s", host->def.script_root);
+    } else {
+        const char *slash = strrchr(path, '/');
+        if (slash == NULL)
+            snprintf(host->root, sizeof host->root, ".");
+        else
+            snprintf(host->root, sizeof host->root, "%.*s", (int)(slash - path), path);
+    }
+    size_t rl = strlen(host->root);
+    while (rl > 1 && host->root[rl - 1] == '/') host->root[--rl] = '\0';
+    // errors name the script by its path under the root, as Lua's do
+    bool under = strcmp(host->root, ".") != 0 && strncmp(path, host->root, rl) == 0 && path[rl] == '/';
+    snprintf(host->name, sizeof host->name, "%s", under ? path + rl + 1 : path);
+    txn t = {.h = host, .fresh = true};
+    if (prepare_version(host, &t) != 0 || replace_world(host) != 0 || commit_version(host, &t) != 0) {
+        clear_txn(host, &t);
+        memcpy(host->path, old_path, sizeof old_path);
+        memcpy(host->root, old_root, sizeof old_root);
+        memcpy(host->name, old_name, sizeof old_name);
+        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        return -1;
+    }
+    host_log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
+    return run_callback(host, "setup");
+}
+
+int steer_host_reload(steer_host *host)
+{
+    if (host->version == 0) {
+        set_error(host, "steer_host_reload: no script loaded");
+        return -1;
+    }
+    txn t = {.h = host, .fresh = false};
+    if (prepare_version(host, &t) != 0 || commit_version(host, &t) != 0) {
+        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        return -1;
+    }
+    host_log(host, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", host->path, host->version);
+    return run_callback(host, "on_reload");
+}
+
+int steer_host_reset(steer_host *host)
+{
+    if (host->version == 0) {
+        set_error(host, "steer_host_reset: no script loaded");
+        return -1;
+    }
+    if (replace_world(host) != 0) {
+        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        return -1;
+    }
+    host->has_error = false;
+    return run_callback(host, "setup");
+}
+
+// A change the watcher saw: an empty file is not ready (an editor is
+// between truncating and writing), nor is one that ends mid-chunk for a
+// few debounce periods; anything else is applied or reported.
+static void apply_change(steer_host *h)
+{
+    struct stat st;
+    if (stat(h->path, &st) != 0 || st.st_size == 0) {
+        host_watch_done(h, true);
+        return;
+    }
+    txn t = {.h = h, .fresh = false};
+    if (prepare_version(h, &t) != 0) {
+        if (strstr(h->error, "<eof>") != NULL && h->watch.retries < 3) {
+            host_watch_done(h, true);
+            return;
+        }
+        host_watch_done(h, false);
+        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        return;
+    }
+    host_watch_done(h, false);
+    if (commit_version(h, &t) != 0) {
+        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        return;
+    }
+    host_log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
+    run_callback(h, "on_reload");
+}
+
+// Fill the input table (reused every frame) and call update(world, dt, input).
+static int p_update(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    push_field(L, h, HOST_F_SCRIPT);
+    if (!lua_istable(L, -1) || raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
+    push_field(L, h, HOST_F_WORLD);
+    lua_pushnumber(L, t->dt);
+    push_field(L, h, HOST_F_INPUT);
+    static const steer_host_input none;
+    const steer_host_input *in = t->input != NULL ? t->input : &none;
+    int input = lua_gettop(L);
+    // raw sets: the script may have given the table a metatable
+    lua_pushnumber(L, in->mouse_x);
+    raw_set_field(L, input, "x");
+    lua_pushnumber(L, in->mouse_y);
+    raw_set_field(L, input, "y");
+    lua_pushinteger(L, (lua_Integer)in->buttons);
+    raw_set_field(L, input, "buttons");
+    // a script may have replaced input.keys: give it a table again
+    if (raw_field(L, input, "keys") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
+        lua_pushvalue(L, -1);
+        raw_set_field(L, input, "keys");
+    }
+    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
+        lua_pushboolean(L, (int)((in->keys >> k) & 1u));
+        raw_set_field(L, -2, key_names[k]);
+    }
+    lua_pop(L, 1);
+    host_budget_begin(h, "update");
+    lua_call(L, 3, 0);
+    return 0;
+}
+
+// world:step(dt), so Lua behaviours run under the bindings' protocol.
+static int p_step(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    push_field(L, t->h, HOST_F_WORLD);
+    lua_getfield(L, -1, "step");
+    lua_insert(L, -2);
+    lua_pushnumber(L, t->dt);
+    host_budget_begin(t->h, "a Lua behaviour");
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
+{
+    if (!(dt >= 0.0f && dt <= 1.0e4f)) {
+        set_error(host, "steer_host_update: dt must be in [0, 10000]");
+        return -1;
+    }
+    if (host->version > 0 && host_watch_ready(host)) apply_change(host);
+    txn t = {.h = host, .dt = dt, .input = input};
+    int rc = 0;
+    if (host_pcall(host, p_update, &t) != LUA_OK) {
+        report_frame_error(host);
+        rc = -1;
+    }
+    if (host_pcall(host, p_step, &t) != LUA_OK) {
+        report_frame_error(host);
+        rc = -1;
+    }
+    host->sim_time += dt;
+    return rc;
+}
+
+const char *steer_host_last_error(const steer_host *host)
+{
+    return host->has_error ? host->error : NULL;
+}
+
+steer_world *steer_host_world(const steer_host *host) { return host->world; }
+
+int steer_host_version(const steer_host *host) { return host->version; }
+
+size_t steer_host_memory(const steer_host *host) { return host->bytes; }
+
+steer_host_watch steer_host_watch_backend(const steer_host *host) { return host->watch.backend; }

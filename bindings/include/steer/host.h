@@ -1,0 +1,126 @@
+/// steer/host.h: the script host, what a game, a modding tool, the headless
+/// runner `steer-run` and the viewer embed (docs/embedding.md).
+///
+/// A host owns one Lua state, one world and one script. The script is a Lua
+/// file returning `{ roles = {...}, setup = fn(world), update = fn(world, dt,
+/// input), on_reload = fn(world) }`. Agents spawned with `role = "name"`
+/// follow `roles[name]` of the current version; a reload swaps the roles and
+/// keeps every agent's state and memory, or keeps the last good version.
+/// Scripts run sandboxed by default, with a memory cap and an instruction
+/// budget per callback. Not thread-safe: one host per thread.
+#ifndef STEER_HOST_H
+#define STEER_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "steer/steer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A script host (opaque).
+typedef struct steer_host steer_host;
+
+/// Kinds of log lines.
+typedef enum steer_host_log_level {
+    STEER_HOST_LOG_PRINT,   ///< `print` from the script (no prefix)
+    STEER_HOST_LOG_INFO,    ///< reload applied, watcher backend
+    STEER_HOST_LOG_WARNING, ///< a role removed by a reload, ...
+    STEER_HOST_LOG_ERROR    ///< `file:line: message` of a failed load or callback
+} steer_host_log_level;
+
+/// Receives one whole line (no trailing newline). NULL in the def: silent.
+typedef void steer_host_log_fn(void *context, steer_host_log_level level, const char *line);
+
+/// Test hook: return true to make this allocation of the Lua allocator fail.
+typedef bool steer_host_alloc_fail_fn(void *context, size_t size);
+
+/// How the host notices that the script changed.
+typedef enum steer_host_watch {
+    STEER_HOST_WATCH_NONE,    ///< only steer_host_reload
+    STEER_HOST_WATCH_AUTO,    ///< inotify, else polling
+    STEER_HOST_WATCH_INOTIFY, ///< inotify on the script's directories (fails without it)
+    STEER_HOST_WATCH_POLL     ///< stat polling on (mtime ns, size, inode) of the script's files
+} steer_host_watch;
+
+/// Keys of steer_host_input.keys (bit i = key i), seen by Lua as input.keys.name.
+typedef enum steer_host_key {
+    STEER_HOST_KEY_UP, STEER_HOST_KEY_DOWN, STEER_HOST_KEY_LEFT, STEER_HOST_KEY_RIGHT,
+    STEER_HOST_KEY_SPACE, STEER_HOST_KEY_ENTER, STEER_HOST_KEY_ESCAPE, STEER_HOST_KEY_SHIFT,
+    STEER_HOST_KEY_A, ///< A..Z follow in order, then 0..9
+    STEER_HOST_KEY_0 = STEER_HOST_KEY_A + 26,
+    STEER_HOST_KEY_COUNT = STEER_HOST_KEY_0 + 10
+} steer_host_key;
+
+/// One frame's input. Lua sees `input.x`, `input.y` (mouse in world units),
+/// `input.buttons` (bit 0 left, 1 right, 2 middle) and `input.keys.up`,
+/// `input.keys.a`, `input.keys["1"]` (booleans).
+typedef struct steer_host_input {
+    float mouse_x, mouse_y; ///< world units
+    uint32_t buttons;       ///< bitmask
+    uint64_t keys;          ///< bit STEER_HOST_KEY_* set while held
+} steer_host_input;
+
+/// How to create a host; start from steer_host_default_def().
+typedef struct steer_host_def {
+    bool trusted;                ///< false (default): the sandbox; true: every standard library
+    size_t memory_cap;           ///< bytes the Lua state may hold (default 64 MiB; 0: no cap)
+    int64_t instruction_budget;  ///< Lua instructions per callback (default 10 000 000; 0: none)
+    const char *script_root;     ///< root for require/loadfile (NULL: the script's directory)
+    steer_world_def world;       ///< the world's definition (seed, ...)
+    steer_host_watch watch;      ///< default STEER_HOST_WATCH_NONE
+    int debounce_ms;             ///< quiet time after a change before reloading (default 100)
+    steer_host_log_fn *log;      ///< log lines (NULL: none)
+    void *log_context;           ///< passed to log
+    steer_host_alloc_fail_fn *alloc_fail; ///< tests only (NULL in programs)
+    void *alloc_fail_context;    ///< passed to alloc_fail
+} steer_host_def;
+
+/// The defaults: sandboxed, 64 MiB, 10 million instructions, no watcher.
+steer_host_def steer_host_default_def(void);
+
+/// Create a host with an empty world and no script; NULL when memory ran out
+/// or the def is invalid.
+steer_host *steer_host_create(const steer_host_def *def);
+/// Destroy the host, its Lua state, its world and its watcher. NULL is fine.
+void steer_host_destroy(steer_host *host);
+
+/// Load a script: on success the world is replaced by a fresh one and
+/// `setup(world)` runs; returns 0. On failure returns -1, keeps whatever ran
+/// before and sets last_error (`file:line: message`).
+int steer_host_load(steer_host *host, const char *path);
+/// Reload the current script now (the watcher does this by itself): a
+/// transaction that either swaps the roles and keeps every agent, or keeps
+/// the last good version and returns -1 with last_error set.
+int steer_host_reload(steer_host *host);
+/// One frame: apply a pending change seen by the watcher, call the script's
+/// `update(world, dt, input)` (input may be NULL), then step the world by dt
+/// (0 <= dt <= 10000) the way `world:step` does. Returns 0, or -1 when the
+/// update or a Lua behaviour raised (reported once per distinct message per
+/// simulated second; the next frame runs normally).
+int steer_host_update(steer_host *host, float dt, const steer_host_input *input);
+/// A fresh world, then `setup(world)` of the current version. 0 or -1.
+int steer_host_reset(steer_host *host);
+
+/// The last error, `file:line: message`, or NULL when none (cleared by a
+/// successful load, reload or reset). Valid until the next call on the host.
+const char *steer_host_last_error(const steer_host *host);
+/// The host's world, for the embedder's queries and drawing (do not destroy
+/// it, step it or change it while a script callback runs). Changes on load
+/// and reset.
+steer_world *steer_host_world(const steer_host *host);
+/// Successful loads and reloads so far (the version of the script running).
+int steer_host_version(const steer_host *host);
+/// Bytes the Lua state holds now.
+size_t steer_host_memory(const steer_host *host);
+/// The watcher backend in use: STEER_HOST_WATCH_NONE, _INOTIFY or _POLL.
+steer_host_watch steer_host_watch_backend(const steer_host *host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,465 @@
+// sandbox.c: what a script's code can reach. The Lua allocator with the
+// memory cap, the instruction budget's count hook, and the environments a
+// version loads into: an allow-list (the default) or every library (trusted).
+// Modelled on Lua 5.4's lbaselib.c `load` (text mode, the environment as the
+// first upvalue) and lua.c's count hook that raises (`lstop`).
+#define _GNU_SOURCE
+#include "host_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "steer/steer_lua.h"
+
+// Instructions between two calls of the count hook while under budget.
+#define HOOK_STEP 1000
+// Longest subject string.find/match/gmatch/gsub accept in the sandbox: the
+// matcher runs in C, where the instruction budget cannot stop it.
+#define PATTERN_SUBJECT_MAX (64 * 1024)
+
+steer_host *host_of(lua_State *L)
+{
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+void *host_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    steer_host *h = ud;
+    size_t old = ptr != NULL ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        h->bytes -= old;
+        return NULL;
+    }
+    // Lua requires that shrinking never fails: only growth is refused
+    if (nsize > old) {
+        if (h->def.alloc_fail != NULL && h->def.alloc_fail(h->def.alloc_fail_context, nsize)) return NULL;
+        if (h->def.memory_cap != 0 && h->bytes - old + nsize > h->def.memory_cap) return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) return NULL;
+    h->bytes = h->bytes - old + nsize;
+    return p;
+}
+
+/* ---- instruction budget ----------------------------------------------------------- */
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    steer_host *h = host_of(L);
+    int count = lua_gethookcount(L);
+    if (h->scope == NULL || h->def.instruction_budget <= 0) return;
+    h->used += count;
+    if (h->used > h->def.instruction_budget) {
+        // from now on every instruction of this thread raises, so a pcall
+        // loop (or a coroutine) cannot swallow the error and carry on
+        if (count != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+        // where: the running function (level 0 inside a hook), not its caller
+        lua_Debug where;
+        if (lua_getstack(L, 0, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
+            lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
+        else
+            lua_pushliteral(L, "");
+        lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions)", h->scope,
+                        (LUAI_UACINT)h->def.instruction_budget);
+        lua_concat(L, 2);
+        lua_error(L);
+    } else if (count != HOOK_STEP) {
+        // a thread left at 1 by an earlier callback's overrun
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+}
+
+void host_budget_begin(steer_host *host, const char *scope)
+{
+    host->scope = scope;
+    host->used = 0;
+}
+
+void host_budget_end(steer_host *host)
+{
+    host->scope = NULL;
+}
+
+/* ---- functions of the environments ------------------------------------------------------ */
+
+static void push_host_field(lua_State *L, const char *field)
+{
+    steer_host *h = host_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    lua_getfield(L, -1, field);
+    lua_remove(L, -2);
+}
+
+// print(...): one line to the host's log, arguments separated by tabs.
+static int host_print(lua_State *L)
+{
+    int n = lua_gettop(L);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= n; ++i) {
+        if (i > 1) luaL_addchar(&b, '\t');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    host_log(host_of(L), STEER_HOST_LOG_PRINT, "%s", lua_tostring(L, -1));
+    return 0;
+}
+
+// A path under the script root from a relative name; raises when the name
+// could leave the root.
+static const char *root_path(lua_State *L, const char *rel, const char *what)
+{
+    steer_host *h = host_of(L);
+    bool ok = rel[0] != '\0' && rel[0] != '/';
+    for (const char *p = rel; ok && *p != '\0'; ++p) {
+        char c = *p;
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             c == '-' || c == '.' || c == '/';
+        // no "..", no hidden files, no empty components
+        if (c == '.' && (p == rel || p[-1] == '/')) ok = false;
+        if (c == '/' && p[1] == '/') ok = false;
+    }
+    if (!ok) luaL_error(L, "%s: '%s' is not a path under the script root", what, rel);
+    return lua_pushfstring(L, "%s/%s", h->root, rel);
+}
+
+// The name errors show for a file: its path under the script root when it
+// is there (Lua cuts long chunk names to 60 characters).
+static const char *display_name(lua_State *L, const char *path)
+{
+    steer_host *h = host_of(L);
+    size_t rl = strlen(h->root);
+    if (strcmp(h->root, ".") != 0 && strncmp(path, h->root, rl) == 0 && path[rl] == '/') path += rl + 1;
+    return lua_pushfstring(L, "@%s", path);
+}
+
+// luaL_loadfilex in text mode with the display name; the text is read
+// through Lua's allocator, so it counts against the memory cap.
+static int load_text_file(lua_State *L, const char *path)
+{
+    const char *name = display_name(L, path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        lua_pushfstring(L, "cannot open %s", name + 1);
+        lua_remove(L, -2);
+        return LUA_ERRFILE;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t n;
+    do {
+        char *p = luaL_prepbuffer(&b);
+        n = fread(p, 1, LUAL_BUFFERSIZE, f);
+        luaL_addsize(&b, n);
+    } while (n == LUAL_BUFFERSIZE);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (failed) return luaL_error(L, "cannot read %s", name + 1);
+    luaL_pushresult(&b);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    int status = luaL_loadbufferx(L, text, len, name, "t");
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+    return status;
+}
+
+void host_load_file(lua_State *L, const char *path, int env_idx)
+{
+    env_idx = lua_absindex(L, env_idx);
+    // remember it first: a file that fails to load is still part of the version
+    push_host_field(L, HOST_F_FILES);
+    lua_pushstring(L, path);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
+    if (load_text_file(L, path) != LUA_OK) lua_error(L);
+    lua_pushvalue(L, env_idx);
+    lua_setupvalue(L, -2, 1);
+}
+
+// What load and loadfile return: the function with env as its first
+// upvalue, or fail and the message (as lbaselib.c's load_aux).
+static int load_result(lua_State *L, int status, int env)
+{
+    if (status != LUA_OK) {
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushvalue(L, env);
+    if (lua_setupvalue(L, -2, 1) == NULL) lua_pop(L, 1);
+    return 1;
+}
+
+// load(chunk [, chunkname [, mode [, env]]]): text chunks only, the
+// version's environment unless env is given.
+static int sb_load(lua_State *L)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, 1, &len);
+    if (s == NULL) return luaL_error(L, "load: only string chunks are allowed in the sandbox");
+    const char *name = luaL_optstring(L, 2, s);
+    int env = lua_gettop(L) >= 4 ? 4 : lua_upvalueindex(1);
+    return load_result(L, luaL_loadbufferx(L, s, len, name, "t"), env);
+}
+
+// loadfile(path [, mode [, env]]): files under the script root, text only.
+static int sb_loadfile(lua_State *L)
+{
+    int env = lua_gettop(L) >= 3 ? 3 : lua_upvalueindex(1);
+    const char *path = root_path(L, luaL_checkstring(L, 1), "loadfile");
+    return load_result(L, load_text_file(L, path), env);
+}
+
+// dofile(path): loadfile, then call; errors propagate.
+static int sb_dofile(lua_State *L)
+{
+    lua_settop(L, 1);
+    const char *path = root_path(L, luaL_checkstring(L, 1), "dofile");
+    if (load_text_file(L, path) != LUA_OK) return lua_error(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setupvalue(L, -2, 1);
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L) - 2;
+}
+
+// require(name): "steer", or a Lua file under the script root (name.lua,
+// dots as directories), loaded into this version's environment and part of
+// the version for reload. Trusted scripts fall back to the standard require.
+// Upvalues: the environment, this version's loaded modules, the standard
+// require (trusted) or nil.
+static int host_require(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    if (strcmp(name, "steer") == 0) {
+        push_host_field(L, HOST_F_STEER);
+        return 1;
+    }
+    if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    bool plain = name[0] != '\0';
+    for (const char *p = name; *p != '\0'; ++p) {
+        char c = *p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+              (c == '.' && p != name && p[1] != '.' && p[1] != '\0')))
+            plain = false;
+    }
+    if (plain) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        luaL_addgsub(&b, name, ".", "/");
+        luaL_addstring(&b, ".lua");
+        luaL_pushresult(&b); // 2: relative path
+        const char *path = lua_pushfstring(L, "%s/%s", host_of(L)->root, lua_tostring(L, 2)); // 3
+        if (access(path, R_OK) == 0) {
+            host_load_file(L, path, lua_upvalueindex(1));
+            lua_pushvalue(L, 1);
+            lua_pushvalue(L, 3);
+            lua_call(L, 2, 1);
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 1);
+                lua_pushboolean(L, 1);
+            }
+            lua_pushvalue(L, -1);
+            lua_setfield(L, lua_upvalueindex(2), name);
+            return 1;
+        }
+    }
+    if (lua_isfunction(L, lua_upvalueindex(3))) {
+        lua_pushvalue(L, lua_upvalueindex(3));
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        return 1;
+    }
+    return luaL_error(L, "module '%s' not found under the script root (C modules and files elsewhere are not allowed)",
+                      name);
+}
+
+// collectgarbage("count"): the only option in the sandbox.
+static int sb_collectgarbage(lua_State *L)
+{
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0)
+        return luaL_error(L, "collectgarbage: only \"count\" is allowed in the sandbox, got \"%s\"", opt);
+    int k = lua_gc(L, LUA_GCCOUNT, 0);
+    int b = lua_gc(L, LUA_GCCOUNTB, 0);
+    lua_pushnumber(L, (lua_Number)k + ((lua_Number)b / 1024));
+    return 1;
+}
+
+// setmetatable(t, mt): refuses metatables with __gc (a finaliser runs
+// outside any callback's budget).
+static int sb_setmetatable(lua_State *L)
+{
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) return luaL_error(L, "setmetatable: __gc is not allowed in the sandbox");
+        lua_pop(L, 1);
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+// string.find/match/gmatch/gsub: the original (upvalue 1) on a subject of
+// bounded length.
+static int sb_pattern(lua_State *L)
+{
+    size_t len;
+    luaL_checklstring(L, 1, &len);
+    if (len > PATTERN_SUBJECT_MAX)
+        return luaL_error(L, "pattern subject too long for the sandbox (%I bytes, at most %d)", (LUAI_UACINT)len,
+                          PATTERN_SUBJECT_MAX);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* ---- opening --------------------------------------------------------------------------- */
+
+static const luaL_Reg sandbox_libs[] = {
+    {LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string}, {LUA_TABLIBNAME, luaopen_table},
+    {LUA_MATHLIBNAME, luaopen_math}, {LUA_COLIBNAME, luaopen_coroutine}, {LUA_UTF8LIBNAME, luaopen_utf8},
+    {LUA_OSLIBNAME, luaopen_os},     {LUA_DBLIBNAME, luaopen_debug},   {NULL, NULL},
+};
+
+int host_open_libs(lua_State *L)
+{
+    steer_host *h = host_of(L);
+    if (h->def.trusted) {
+        luaL_openlibs(L);
+    } else {
+        // os and debug are opened only to copy os.clock/time/date and
+        // debug.traceback into environments; nothing else reaches them
+        for (const luaL_Reg *lib = sandbox_libs; lib->func != NULL; ++lib) {
+            luaL_requiref(L, lib->name, lib->func, 1);
+            lua_pop(L, 1);
+        }
+        lua_getglobal(L, LUA_STRLIBNAME);
+        static const char *const patterns[] = {"find", "match", "gmatch", "gsub"};
+        for (int i = 0; i < 4; ++i) {
+            lua_getfield(L, -1, patterns[i]);
+            lua_pushcclosure(L, sb_pattern, 1);
+            lua_setfield(L, -2, patterns[i]);
+        }
+        lua_pushnil(L);
+        lua_setfield(L, -2, "dump");
+        lua_pop(L, 1);
+        // getmetatable("") returns false; the metatable itself stays out of reach
+        lua_pushliteral(L, "");
+        lua_getmetatable(L, -1);
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+        lua_pop(L, 2);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    luaL_requiref(L, "steer", luaopen_steer, 0);
+    lua_setfield(L, -2, HOST_F_STEER);
+    lua_pop(L, 1);
+    if (h->def.instruction_budget > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    return 0;
+}
+
+// env[name] = t[name] for each name (t at -1).
+static void copy_fields(lua_State *L, int env, const char *const *names)
+{
+    for (; *names != NULL; ++names) {
+        lua_getfield(L, -1, *names);
+        lua_setfield(L, env, *names);
+    }
+}
+
+// A shallow copy of the global library `name` into env[name].
+static void copy_lib(lua_State *L, int env, const char *name)
+{
+    lua_getglobal(L, name);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_setfield(L, env, name);
+    lua_pop(L, 1);
+}
+
+void host_push_env(lua_State *L, steer_host *host)
+{
+    lua_newtable(L);
+    int env = lua_gettop(L);
+    if (host->def.trusted) {
+        lua_newtable(L);
+        lua_pushglobaltable(L);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, env);
+    } else {
+        static const char *const base[] = {"assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall",
+                                           "rawequal", "rawget", "rawlen", "rawset", "select", "tonumber",
+                                           "tostring", "type", "xpcall", "_VERSION", NULL};
+        lua_pushglobaltable(L);
+        copy_fields(L, env, base);
+        lua_pop(L, 1);
+        lua_pushvalue(L, env);
+        lua_setfield(L, env, "_G");
+        static const char *const libs[] = {LUA_MATHLIBNAME, LUA_TABLIBNAME, LUA_COLIBNAME, LUA_UTF8LIBNAME};
+        for (int i = 0; i < 4; ++i) copy_lib(L, env, libs[i]);
+        // one string table: the string metatable's __index must be it
+        lua_getglobal(L, LUA_STRLIBNAME);
+        lua_setfield(L, env, LUA_STRLIBNAME);
+        static const char *const os_names[] = {"clock", "time", "date", NULL};
+        static const char *const debug_names[] = {"traceback", NULL};
+        lua_newtable(L);
+        lua_getglobal(L, LUA_OSLIBNAME);
+        copy_fields(L, lua_gettop(L) - 1, os_names);
+        lua_pop(L, 1);
+        lua_setfield(L, env, LUA_OSLIBNAME);
+        lua_newtable(L);
+        lua_getglobal(L, LUA_DBLIBNAME);
+        copy_fields(L, lua_gettop(L) - 1, debug_names);
+        lua_pop(L, 1);
+        lua_setfield(L, env, LUA_DBLIBNAME);
+        lua_pushcfunction(L, sb_setmetatable);
+        lua_setfield(L, env, "setmetatable");
+        lua_pushcfunction(L, sb_collectgarbage);
+        lua_setfield(L, env, "collectgarbage");
+        static const luaL_Reg with_env[] = {{"load", sb_load}, {"loadfile", sb_loadfile}, {"dofile", sb_dofile},
+                                            {NULL, NULL}};
+        for (const luaL_Reg *r = with_env; r->name != NULL; ++r) {
+            lua_pushvalue(L, env);
+            lua_pushcclosure(L, r->func, 1);
+            lua_setfield(L, env, r->name);
+        }
+    }
+    lua_pushcfunction(L, host_print);
+    lua_setfield(L, env, "print");
+    push_host_field(L, HOST_F_STEER);
+    lua_setfield(L, env, "steer");
+    lua_pushvalue(L, env);
+    lua_newtable(L);
+    if (host->def.trusted)
+        lua_getglobal(L, "require");
+    else
+        lua_pushnil(L);
+    lua_pushcclosure(L, host_require, 3);
+    lua_setfield(L, env, "require");
+}

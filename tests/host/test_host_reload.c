@@ -1,0 +1,420 @@
+// The script host: loading, roles, frames, and reload as a transaction.
+#include "host_test.h"
+
+#include "steer/steer.h"
+
+static const float DT = 1.0f / 60.0f;
+
+// A version whose "mover" role seeks (tx, 0) and whose update prints `tag`.
+static void mover_script(char *buf, size_t n, double tx, const char *tag)
+{
+    snprintf(buf, n,
+             "local steer = require 'steer'\n"
+             "return {\n"
+             "  roles = { mover = steer.seek{ target = { %g, 0 } } },\n"
+             "  setup = function(world)\n"
+             "    for i = 1, 20 do world:spawn{ x = i, y = 0, role = 'mover' } end\n"
+             "  end,\n"
+             "  update = function(world, dt, input) print('%s') end,\n"
+             "}\n",
+             tx, tag);
+}
+
+static steer_agent_id first_agent(steer_host *h) { return steer_world_agent_at(steer_host_world(h), 0); }
+
+static void test_load_roles_and_frames(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("load");
+    char text[2048];
+    mover_script(text, sizeof text, 100, "v1");
+    write_in_place(test_path(dir, "main.lua"), text);
+    CHECK(steer_host_load(h, test_path(dir, "main.lua")) == 0);
+    CHECK(steer_host_last_error(h) == NULL);
+    CHECK(steer_host_version(h) == 1);
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    CHECK(strcmp(log.last_print, "v1") == 0);
+    CHECK(steer_world_step_count(steer_host_world(h)) == 1);
+    // the role's behaviour was given at spawn: the agents head for +x
+    CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x > 0);
+    // reset: a fresh world, setup again
+    CHECK(steer_host_reset(h) == 0);
+    CHECK(steer_world_step_count(steer_host_world(h)) == 0);
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+    steer_host_destroy(h);
+}
+
+static void test_parameter_change_next_frame(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("param");
+    const char *path = test_path(dir, "main.lua");
+    char text[2048];
+    mover_script(text, sizeof text, 100, "v1");
+    write_in_place(path, text);
+    CHECK(steer_host_load(h, path) == 0);
+    for (int i = 0; i < 10; ++i) steer_host_update(h, DT, NULL);
+    steer_agent_id a = first_agent(h);
+    steer_vec2 before = steer_agent_get_position(steer_host_world(h), a);
+    mover_script(text, sizeof text, -100, "v2");
+    write_in_place(path, text);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_host_version(h) == 2);
+    // reloading moved nobody
+    steer_vec2 after = steer_agent_get_position(steer_host_world(h), a);
+    CHECK(before.x == after.x && before.y == after.y);
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    CHECK(strcmp(log.last_print, "v2") == 0);
+    CHECK(steer_agent_get_last_steering(steer_host_world(h), a).linear.x < 0);
+    steer_host_destroy(h);
+}
+
+// Wander (memory: the wander angle) and path following (memory: progress):
+// a host that reloads the same text mid-run ends with the same hash as one
+// that never reloads, so position, velocity, orientation and memory survive.
+static void test_reload_keeps_state_and_memory(void)
+{
+    static const char *script =
+        "local steer = require 'steer'\n"
+        "return {\n"
+        "  roles = {\n"
+        "    wanderer = steer.wander{ wander_offset = 3, wander_radius = 2, wander_rate = 0.6 },\n"
+        "    walker = function(agent)\n"
+        "      return steer.follow_path{ path = steer.path{ {0,0}, {10,0}, {10,10}, loop = true }, path_offset = 1 }\n"
+        "    end,\n"
+        "  },\n"
+        "  setup = function(world)\n"
+        "    for i = 1, 10 do world:spawn{ x = i, role = 'wanderer' } end\n"
+        "    for i = 1, 5 do world:spawn{ y = i, role = 'walker' } end\n"
+        "  end,\n"
+        "}\n";
+    test_log la, lb;
+    steer_host *a = test_host(&la, STEER_HOST_WATCH_NONE);
+    steer_host *b = test_host(&lb, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("memory");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, script);
+    CHECK(steer_host_load(a, path) == 0);
+    CHECK(steer_host_load(b, path) == 0);
+    for (int i = 0; i < 90; ++i) {
+        steer_host_update(a, DT, NULL);
+        steer_host_update(b, DT, NULL);
+    }
+    CHECK(steer_world_hash(steer_host_world(a)) == steer_world_hash(steer_host_world(b)));
+    CHECK(steer_host_reload(a) == 0);
+    CHECK(steer_host_version(a) == 2);
+    CHECK(steer_world_hash(steer_host_world(a)) == steer_world_hash(steer_host_world(b)));
+    for (int i = 0; i < 90; ++i) {
+        steer_host_update(a, DT, NULL);
+        steer_host_update(b, DT, NULL);
+    }
+    CHECK(steer_world_hash(steer_host_world(a)) == steer_world_hash(steer_host_world(b)));
+    steer_host_destroy(a);
+    steer_host_destroy(b);
+}
+
+static void test_roles_added_and_removed(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("roles");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { a = steer.seek{ target = {100, 0} }, b = steer.seek{ target = {0, 100} } },\n"
+                         "  setup = function(world) world:spawn{ role = 'a' } world:spawn{ x = 5, role = 'b' } end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_update(h, DT, NULL);
+    // version 2: 'b' removed, 'c' added (and spawned from update)
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { a = steer.seek{ target = {-100, 0} }, c = steer.seek{ target = {0, -100} } },\n"
+                         "  update = function(world) if world:count() < 3 then world:spawn{ x = 9, role = 'c' } end end }\n");
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(log_has(&log, "role 'b' is not in the new version: its 1 agent(s) keep their old behaviour"));
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_world *w = steer_host_world(h);
+    CHECK(steer_world_agent_count(w) == 3);
+    int seen_a = 0, seen_b = 0, seen_c = 0;
+    for (int i = 0; i < steer_world_agent_count(w); ++i) {
+        steer_agent_id id = steer_world_agent_at(w, i);
+        steer_vec2 l = steer_agent_get_last_steering(w, id).linear;
+        float x = steer_agent_get_position(w, id).x;
+        if (x < 2) seen_a += l.x < 0;        // a: the new target
+        else if (x < 7) seen_b += l.y > 0;   // b: kept the old behaviour
+        else seen_c += l.y < 0;              // c: spawned with the new role
+    }
+    CHECK(seen_a == 1 && seen_b == 1 && seen_c == 1);
+    steer_host_destroy(h);
+}
+
+// Each broken version keeps the old one running, with file:line.
+static void test_broken_versions_keep_the_old_one(void)
+{
+    static const struct {
+        const char *text;
+        const char *expect;
+    } broken[] = {
+        {"return { roles = { mover = }", "main.lua:1:"},
+        {"local x = nil\nreturn x.field", "main.lua:2: attempt to index a nil value"},
+        {"error('boom')", "main.lua:1: boom"},
+        {"return { roles = { mover = 42 } }", "main.lua: role 'mover' must be a behaviour or a function returning one, got number"},
+        {"return { roles = { mover = function() return 7 end } }", "role 'mover' must return a behaviour, got number"},
+        {"return {}", "main.lua: a script must return a table with roles, setup or update"},
+        {"return 3", "main.lua: a script must return a table, got number"},
+        {"while true do end", "instruction budget exceeded in loading"},
+        {"return { roles = { mover = function() while true do end end } }", "instruction budget exceeded in role 'mover'"},
+        {"", "main.lua: a script must return a table, got nil"},
+    };
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("broken");
+    const char *path = test_path(dir, "main.lua");
+    char text[2048];
+    mover_script(text, sizeof text, 100, "good");
+    write_in_place(path, text);
+    CHECK(steer_host_load(h, path) == 0);
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; ++i) {
+        write_in_place(path, broken[i].text);
+        CHECK(steer_host_reload(h) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, broken[i].expect) != NULL);
+        if (e == NULL || strstr(e, broken[i].expect) == NULL) fprintf(stderr, "  got: %s\n", e ? e : "(null)");
+        CHECK(steer_host_version(h) == 1);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(strcmp(log.last_print, "good") == 0);
+        CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+        CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x > 0);
+    }
+    // a failed first load leaves no script and says why
+    steer_host *fresh = test_host(&log, STEER_HOST_WATCH_NONE);
+    write_in_place(path, "return { roles = { mover = }");
+    CHECK(steer_host_load(fresh, path) == -1);
+    CHECK(steer_host_version(fresh) == 0);
+    CHECK(strstr(steer_host_last_error(fresh), "main.lua:1:") != NULL);
+    CHECK(steer_host_load(fresh, test_path(dir, "missing.lua")) == -1);
+    CHECK(strstr(steer_host_last_error(fresh), "missing.lua") != NULL);
+    steer_host_destroy(fresh);
+    steer_host_destroy(h);
+}
+
+// Errors in update and in Lua behaviours: file:line, reported once per
+// distinct message per simulated second, the next frame runs normally.
+static void test_frame_errors(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("frame");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "local n = 0\n"
+                         "return {\n"
+                         "  roles = { odd = steer.behaviour(function(agent, dt)\n"
+                         "    if n % 2 == 1 then error('behaviour failed') end\n"
+                         "    return 1, 0\n"
+                         "  end) },\n"
+                         "  setup = function(world) world:spawn{ role = 'odd' } end,\n"
+                         "  update = function(world, dt, input)\n"
+                         "    n = n + 1\n"
+                         "    if n % 2 == 0 then error('update failed') end\n"
+                         "  end,\n"
+                         "}\n");
+    CHECK(steer_host_load(h, path) == 0);
+    int failed = 0;
+    for (int i = 0; i < 120; ++i) failed += steer_host_update(h, DT, NULL) != 0;
+    CHECK(failed == 120);
+    CHECK(log_has(&log, "main.lua:11: update failed"));
+    CHECK(log_has(&log, "main.lua:5: behaviour failed"));
+    // 2 simulated seconds, two messages: at most 2 reports each
+    CHECK(log.lines[STEER_HOST_LOG_ERROR] >= 2 && log.lines[STEER_HOST_LOG_ERROR] <= 4);
+    CHECK(steer_world_step_count(steer_host_world(h)) == 120);
+    steer_host_destroy(h);
+}
+
+// 100 random sequences of good and broken versions: no agent lost, the last
+// good version always runs.
+static void test_random_sequences(void)
+{
+    static const char *broken[] = {
+        "return { roles = { mover = }",
+        "error('at load')",
+        "return { roles = { mover = 'seek' } }",
+        "while true do end",
+        "",
+    };
+    const char *dir = test_dir("random");
+    const char *path = test_path(dir, "main.lua");
+    uint64_t rng = 12345;
+    for (int seq = 0; seq < 100; ++seq) {
+        test_log log;
+        steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+        char text[2048], tag[32];
+        mover_script(text, sizeof text, 100, "g0");
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        int good = 0, sign = 1;
+        for (int k = 0; k < 6; ++k) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            int r = (int)(rng >> 33) % 10;
+            if (r < 5) {
+                sign = (r & 1) ? -1 : 1;
+                snprintf(tag, sizeof tag, "g%d", ++good);
+                mover_script(text, sizeof text, 100.0 * sign, tag);
+                write_in_place(path, text);
+                CHECK(steer_host_reload(h) == 0);
+            } else {
+                write_in_place(path, broken[r - 5]);
+                CHECK(steer_host_reload(h) == -1);
+            }
+            steer_host_update(h, DT, NULL);
+            snprintf(tag, sizeof tag, "g%d", good);
+            CHECK(strcmp(log.last_print, tag) == 0);
+            CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+            CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x * sign > 0);
+        }
+        steer_host_destroy(h);
+    }
+}
+
+// Modules under the root are part of the version; input reaches update as a table.
+static void test_require_and_input(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("require");
+    mkdir(test_path(dir, "lib"), 0755);
+    write_in_place(test_path(dir, "lib/params.lua"), "return { target = 50 }\n");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "local params = require 'lib.params'\n"
+                         "return { roles = { m = steer.seek{ target = { params.target, 0 } } },\n"
+                         "  setup = function(world) world:spawn{ role = 'm' } end,\n"
+                         "  update = function(world, dt, input)\n"
+                         "    print(string.format('%g %g %d %s %s', input.x, input.y, input.buttons,\n"
+                         "      tostring(input.keys.space), tostring(input.keys.a)))\n"
+                         "  end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input in = {2.5f, -1.0f, 1u, 1ull << STEER_HOST_KEY_SPACE};
+    CHECK(steer_host_update(h, DT, &in) == 0);
+    CHECK(strcmp(log.last_print, "2.5 -1 1 true false") == 0);
+    CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x > 0);
+    // the module changes: the reload picks it up
+    write_in_place(test_path(dir, "lib/params.lua"), "return { target = -50 }\n");
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    CHECK(strcmp(log.last_print, "0 0 0 false false") == 0);
+    CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x < 0);
+    steer_host_destroy(h);
+}
+
+// A script cannot close or reconfigure its host's world (the bindings
+// refuse world:close() and settings on a borrowed world); the host's world
+// keeps stepping.
+static void test_script_cannot_close_host_world(void)
+{
+    static const struct {
+        const char *code;
+        const char *expect;
+    } attempts[] = {
+        {"world:close()", "close"},
+        {"world.cell_size = 1", "cell_size"},
+        {"world.integrator = 'newton'", "integrator"},
+        {"getmetatable(world).__gc(world)", ""},
+    };
+    const char *dir = test_dir("close");
+    const char *path = test_path(dir, "main.lua");
+    char text[1024];
+    for (size_t i = 0; i < sizeof attempts / sizeof attempts[0]; ++i) {
+        test_log log;
+        steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+        snprintf(text, sizeof text,
+                 "local steer = require 'steer'\n"
+                 "return { roles = { m = steer.seek{ target = { 9, 0 } } },\n"
+                 "  setup = function(world) world:spawn{ role = 'm' } end,\n"
+                 "  update = function(world) %s end }\n",
+                 attempts[i].code);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, attempts[i].expect) != NULL);
+        if (e != NULL) printf("  %s -> %s\n", attempts[i].code, e);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        steer_world *w = steer_host_world(h);
+        CHECK(steer_world_step_count(w) == 2);
+        CHECK(steer_world_get_cell_size(w) == steer_default_world_def().cell_size);
+        CHECK(steer_agent_get_position(w, first_agent(h)).x > 0);
+        steer_host_destroy(h);
+    }
+}
+
+// Same seed, same script, same hash.
+static void test_same_seed_same_hash(void)
+{
+    const char *dir = test_dir("seed");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { w = steer.wander{} },\n"
+                         "  setup = function(world) for i = 1, 30 do world:spawn{ x = i, role = 'w' } end end }\n");
+    uint64_t hashes[3];
+    for (int run = 0; run < 3; ++run) {
+        steer_host_def def = steer_host_default_def();
+        def.world.seed = run == 2 ? 8 : 7;
+        steer_host *h = steer_host_create(&def);
+        CHECK(steer_host_load(h, path) == 0);
+        for (int i = 0; i < 60; ++i) steer_host_update(h, DT, NULL);
+        hashes[run] = steer_world_hash(steer_host_world(h));
+        steer_host_destroy(h);
+    }
+    CHECK(hashes[0] == hashes[1]);
+    CHECK(hashes[0] != hashes[2]);
+}
+
+static bool count_allocation(void *context, size_t size)
+{
+    (void)size;
+    ++*(long *)context;
+    return false;
+}
+
+// A frame allocates nothing in the Lua state beyond what the script does:
+// the input table is reused, the step goes through the bindings' protocol.
+static void test_no_garbage_per_frame(void)
+{
+    long allocations = 0;
+    steer_host_def def = steer_host_default_def();
+    def.alloc_fail = count_allocation;
+    def.alloc_fail_context = &allocations;
+    steer_host *h = steer_host_create(&def);
+    const char *dir = test_dir("garbage");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { a = steer.wander{}, b = steer.behaviour(function(agent, dt) return 1, 0 end) },\n"
+                         "  setup = function(world) for i = 1, 10 do world:spawn{ x = i, role = i % 2 == 0 and 'a' or 'b' } end end,\n"
+                         "  update = function(world, dt, input) local x = input.x + (input.keys.space and 1 or 0) end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input in = {1, 2, 1, 1ull << STEER_HOST_KEY_SPACE};
+    for (int i = 0; i < 10; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
+    allocations = 0;
+    for (int i = 0; i < 100; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
+    CHECK(allocations == 0);
+    steer_host_destroy(h);
+}
+
+int main(void)
+{
+    RUN(test_no_garbage_per_frame);
+    RUN(test_load_roles_and_frames);
+    RUN(test_parameter_change_next_frame);
+    RUN(test_reload_keeps_state_and_memory);
+    RUN(test_roles_added_and_removed);
+    RUN(test_broken_versions_keep_the_old_one);
+    RUN(test_frame_errors);
+    RUN(test_random_sequences);
+    RUN(test_require_and_input);
+    RUN(test_script_cannot_close_host_world);
+    RUN(test_same_seed_same_hash);
+    return TEST_RESULT();
+}

@@ -1,0 +1,227 @@
+// The sandbox: every escape attempt ends in a clean error and a live host
+// whose world still steps.
+#include "host_test.h"
+
+#include "steer/steer.h"
+
+static const float DT = 1.0f / 60.0f;
+
+static const struct {
+    const char *code;   // runs once, in update
+    const char *expect; // in last_error
+} escapes[] = {
+    {"io.open('/etc/passwd')", "global 'io'"},
+    {"os.execute('true')", "field 'execute'"},
+    {"os.exit(1)", "field 'exit'"},
+    {"os.getenv('HOME')", "field 'getenv'"},
+    {"assert(load('\\27LuaT\\0\\25\\147\\r\\n\\26\\n'))", "attempt to load a binary chunk"},
+    {"assert(load(function() return nil end))", "only string chunks"},
+    {"string.dump(print)", "field 'dump'"},
+    {"('x').dump(print)", "field 'dump'"},
+    {"debug.sethook(print, 'l')", "field 'sethook'"},
+    {"debug.getregistry()", "field 'getregistry'"},
+    {"package.loadlib('libc.so.6', 'system')", "global 'package'"},
+    {"require 'lfs'", "module 'lfs' not found under the script root"},
+    {"require '..main'", "not found under the script root"},
+    {"loadfile('/etc/passwd')", "is not a path under the script root"},
+    {"dofile('../x.lua')", "is not a path under the script root"},
+    {"collectgarbage('stop')", "only \"count\" is allowed"},
+    {"setmetatable({}, { __gc = function() end })", "__gc is not allowed in the sandbox"},
+    {"getmetatable('').__index = {}", "attempt to index a boolean value"},
+    {"while true do end", "instruction budget exceeded in update"},
+    {"while true do pcall(function() while true do end end) end", "instruction budget exceeded in update"},
+    {"coroutine.wrap(function() while true do end end)()", "instruction budget exceeded in update"},
+    {"while true do pcall(coroutine.wrap(function() while true do end end)) end", "instruction budget exceeded"},
+    {"local s = string.rep('x', 1 << 30)", "not enough memory"},
+    {"local t = {} for i = 1, 1e9 do t[i] = i end", ""},
+    {"local t = {} while true do t[#t + 1] = {} end", ""},
+    {"local function f() return 1 + f() end f()", ""},
+    {"string.rep('a', 100000):find('.-.-.-.-.-b')", "pattern subject too long"},
+    {"string.gsub(string.rep('a', 70000), 'a', 'b')", "pattern subject too long"},
+};
+
+static void test_escapes(void)
+{
+    const char *dir = test_dir("escapes");
+    const char *path = test_path(dir, "main.lua");
+    char text[4096];
+    for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; ++i) {
+        test_log log;
+        steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+        snprintf(text, sizeof text,
+                 "local steer = require 'steer'\n"
+                 "local done = false\n"
+                 "return { roles = { m = steer.seek{ target = { 50, 0 } } },\n"
+                 "  setup = function(world) world:spawn{ role = 'm' } end,\n"
+                 "  update = function(world, dt, input)\n"
+                 "    if done then return end\n"
+                 "    done = true\n"
+                 "    %s\n"
+                 "  end }\n",
+                 escapes[i].code);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        const char *e = steer_host_last_error(h);
+        bool ok = e != NULL && strstr(e, escapes[i].expect) != NULL;
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  %s\n  got: %s\n", escapes[i].code, e ? e : "(no error)");
+        // alive: the next frame runs normally and the world steps
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_world *w = steer_host_world(h);
+        CHECK(steer_world_step_count(w) == 2);
+        CHECK(steer_agent_get_position(w, steer_world_agent_at(w, 0)).x > 0);
+        CHECK(steer_host_memory(h) <= ((size_t)32 << 20));
+        steer_host_destroy(h);
+    }
+}
+
+// The same attempts while loading: the load fails cleanly.
+static void test_escapes_at_load(void)
+{
+    const char *dir = test_dir("escapes_load");
+    const char *path = test_path(dir, "main.lua");
+    char text[4096];
+    for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; ++i) {
+        test_log log;
+        steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+        snprintf(text, sizeof text, "%s\nreturn { setup = function() end }\n", escapes[i].code);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == -1);
+        const char *e = steer_host_last_error(h);
+        // the budget names the callback: loading instead of update
+        char expect[128];
+        snprintf(expect, sizeof expect, "%s", escapes[i].expect);
+        char *cb = strstr(expect, "in update");
+        if (cb != NULL) memcpy(cb, "in loadin", 9), snprintf(cb + 9, sizeof expect - (size_t)(cb + 9 - expect), "g");
+        bool ok = e != NULL && strstr(e, expect) != NULL;
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  %s\n  got: %s\n", escapes[i].code, e ? e : "(no error)");
+        CHECK(steer_host_version(h) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_host_destroy(h);
+    }
+}
+
+// A Lua behaviour that loops: the budget names it; the step still ends.
+static void test_behaviour_budget(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("behaviour");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { spin = steer.behaviour(function() while true do end end) },\n"
+                         "  setup = function(world) for i = 1, 3 do world:spawn{ x = i, role = 'spin' } end end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == -1);
+    const char *e = steer_host_last_error(h);
+    CHECK(e != NULL && strncmp(e, "main.lua:2: instruction budget exceeded in a Lua behaviour", 58) == 0);
+    if (e != NULL) printf("  %s\n", e);
+    CHECK(steer_world_step_count(steer_host_world(h)) == 1);
+    steer_host_destroy(h);
+}
+
+// What the sandbox keeps: steer as a global and a module, the safe libraries.
+static void test_what_is_there(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("there");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "assert(steer == require 'steer')\n"
+                         "assert(type(os.clock()) == 'number' and os.time() and os.date('%Y'))\n"
+                         "assert(type(debug.traceback()) == 'string')\n"
+                         "assert(collectgarbage('count') > 0)\n"
+                         "assert(load('return 1 + 1')() == 2)\n"
+                         "assert(('abc'):find('b') == 2 and math.floor(2.5) == 2 and table.concat({1, 2}) == '12')\n"
+                         "assert(getmetatable('') == false)\n"
+                         "local t = setmetatable({}, { __index = function() return 5 end })\n"
+                         "assert(t.x == 5 and _G == _ENV)\n"
+                         "return { setup = function() print('ok', 1, nil) end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_last_error(h) == NULL);
+    CHECK(strcmp(log.last_print, "ok\t1\tnil") == 0);
+    steer_host_destroy(h);
+}
+
+// Budget errors name setup and on_reload; a host whose setup looped still
+// steps, and a reload whose on_reload looped keeps the new version.
+static void test_budget_names_callbacks(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("callbacks");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "return { setup = function(world) while true do end end }\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua:1: instruction budget exceeded in setup") != NULL);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, NULL) == 0);
+    write_in_place(path, "return { update = function() print('v2') end,\n"
+                         "  on_reload = function(world) while true do end end }\n");
+    CHECK(steer_host_reload(h) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua:2: instruction budget exceeded in on_reload") != NULL);
+    CHECK(steer_host_version(h) == 2);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, NULL) == 0);
+    CHECK(strcmp(log.last_print, "v2") == 0);
+    steer_host_destroy(h);
+}
+
+// Metatables on the script's table or the input table run no script code
+// outside a callback's budget (the host reads and writes them raw).
+static void test_metatable_tricks(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("metatables");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local loop = function() while true do end end\n"
+                         "return setmetatable({}, { __index = loop })\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua: a script must return a table with roles, setup or update") != NULL);
+    write_in_place(path, "local loop = function() while true do end end\n"
+                         "return { update = function(world, dt, input)\n"
+                         "  if getmetatable(input) == nil then\n"
+                         "    input.keys = nil; input.x = nil\n"
+                         "    setmetatable(input, { __index = loop, __newindex = loop })\n"
+                         "    return\n"
+                         "  end\n"
+                         "  print(input.x, input.keys.up)\n"
+                         "end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input in = {4, 0, 0, 1};
+    CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
+    CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
+    CHECK(strcmp(log.last_print, "4.0\ttrue") == 0);
+    steer_host_destroy(h);
+}
+
+// Trusted hosts get the standard libraries.
+static void test_trusted(void)
+{
+    test_log log;
+    steer_host_def def = steer_host_default_def();
+    def.trusted = true;
+    def.log = test_log_fn;
+    def.log_context = &log;
+    log_clear(&log);
+    steer_host *h = steer_host_create(&def);
+    const char *dir = test_dir("trusted");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "return { setup = function() print(type(io.open), type(string.dump), type(steer.world)) end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(strcmp(log.last_print, "function\tfunction\tfunction") == 0);
+    steer_host_destroy(h);
+}
+
+int main(void)
+{
+    RUN(test_escapes);
+    RUN(test_escapes_at_load);
+    RUN(test_behaviour_budget);
+    RUN(test_what_is_there);
+    RUN(test_metatable_tricks);
+    RUN(test_budget_names_callbacks);
+    RUN(test_trusted);
+    return TEST_RESULT();
+}
