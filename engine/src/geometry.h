@@ -98,6 +98,23 @@ struct steer_geometry {
 /// traversal stacks.
 #define GEO_MAX_DEPTH 96
 
+/// Unit vector along (x, y) for any nonzero finite vector of doubles:
+/// scaled by its larger component first, so the square neither underflows
+/// nor overflows. False (and *u untouched) for zero or non-finite input.
+static inline bool geo_unit_d(double x, double y, steer_vec2 *u)
+{
+    double m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+    if (!(m > 0.0) || !isfinite(m)) return false;
+    x /= m, y /= m;
+    double len = sqrt(x * x + y * y);
+    *u = (steer_vec2){(float)(x / len), (float)(y / len)};
+    return true;
+}
+
+/// Unit vector along v for any nonzero finite v, denormal or near FLT_MAX
+/// (in float, 1/|v| of a denormal overflows and |v|^2 underflows).
+static inline bool geo_unit(steer_vec2 v, steer_vec2 *u) { return geo_unit_d(v.x, v.y, u); }
+
 /// The world's geometry with its hierarchy up to date (NULL when no shapes).
 struct steer_geometry *steer__geometry_ready(steer_world *w);
 /// True when the world has any static geometry.
