@@ -9,6 +9,8 @@
 // hits in a total order without a buffer (each visit is a new closest-hit
 // query above the last one). Exact answers for the edge cases (origin inside,
 // grazing, collinear, zero length) are listed in docs/geometry.md.
+#include <float.h>
+
 #include "geometry.h"
 
 #define KEY_AGENT (1ull << 62)
@@ -427,17 +429,24 @@ void steer__geometry_prepare(steer_world *w)
 }
 
 // Agents as discs, through the neighbour grid: the buckets covering a disc
-// around the ray, grown by the largest radius.
+// around the ray, grown by the largest radius. The disc is computed in
+// double and clamped to the float range: a max_distance up to FLT_MAX reaches
+// every agent along the ray, and the window's centre and radius stay finite
+// (an infinite pair would give inf - inf = NaN cells). Clamping the centre
+// only widens the window over the float range.
+static inline float clamp_float(double v) { return (float)(v > FLT_MAX ? FLT_MAX : (v < -FLT_MAX ? -FLT_MAX : v)); }
+
 static void cast_agents(steer_world *w, cast_state *c, int ignore)
 {
     steer__grid_update(w);
     const neighbour_grid *g = &w->grid;
     if (g->count == 0) return;
-    float reach = steer_minf(c->clip, 1e18f);
-    steer_vec2 mid = steer_mul_add(c->ray.origin, c->ray.dir, 0.5f * reach);
+    double half = 0.5 * (double)c->clip;
+    steer_vec2 mid = steer_v2(clamp_float(c->ray.origin.x + c->ray.dir.x * half),
+                              clamp_float(c->ray.origin.y + c->ray.dir.y * half));
     grid_cursor cur;
     uint32_t begin, end;
-    steer__grid_cursor_init(g, &cur, mid, 0.5f * reach + max_agent_radius(w));
+    steer__grid_cursor_init(g, &cur, mid, clamp_float(half + max_agent_radius(w)));
     while (steer__grid_cursor_next(&cur, &begin, &end)) {
         for (uint32_t k = begin; k < end; ++k) {
             int a = (int)g->agent[k];

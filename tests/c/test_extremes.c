@@ -129,6 +129,17 @@ static void normals_are_unit_from_afar_and_inside_huge_agents(void)
         CHECK(hit_ok(&h, dirs[i], FLT_MAX));
     }
     steer_world_destroy(w);
+
+    // a small agent far along a ray of FLT_MAX (once cut off at 1e18 m)
+    w = make_world(0);
+    steer_agent_id far = spawn_at(w, 1e25f, 0, 1);
+    CHECK(steer_world_raycast(w, steer_v2(0, 0), steer_v2(1, 0), FLT_MAX, &f, &h));
+    CHECK(steer_agent_id_equal(h.agent, far));
+    CHECK(hit_ok(&h, steer_v2(1, 0), FLT_MAX));
+    CHECK_NEAR(h.distance, 1e25, 1e19);
+    CHECK(steer_world_raycast(w, steer_v2(-1e38f, 0), steer_v2(1, 0), FLT_MAX, &f, &h));
+    CHECK(steer_agent_id_equal(h.agent, far));
+    steer_world_destroy(w);
 }
 
 // A deterministic generator (SplitMix64) for the property test.
@@ -173,7 +184,7 @@ static void random_extreme_rays(void)
 {
     assert_counter counter = {0};
     steer_set_assert_fn(counting_assert, &counter); // invalid tiny polygons are refused
-    int hits = 0, bad = 0, agent_hits = 0;
+    int hits = 0, bad = 0, agent_hits = 0, missed = 0;
     for (int world = 0; world < 40; ++world) {
         steer_world *w = make_world((uint64_t)world);
         double scale_exp = -40.0 + 54.0 * uniform();
@@ -208,6 +219,15 @@ static void random_extreme_rays(void)
                 agent_hits += !steer_agent_id_is_null(h.agent);
                 bad += !hit_ok(&h, d, max);
             }
+            // shapes only, origins at the shapes' scale: the broadphase finds
+            // what a brute-force scan finds, for any direction and distance.
+            // (From 1e27 m off, whether a ray meets a 1e-6 m polygon is below
+            // float resolution: both answers are then rounding.)
+            steer_ray_hit hb;
+            bool a = steer_world_raycast(w, o, d, max, NULL, &h);
+            bool b = steer__geometry_cast_brute(w, o, d, max, UINT32_MAX, &hb);
+            if (k % 3 == 0 && (a != b || (a && (!steer_shape_id_equal(h.shape, hb.shape) || h.distance != hb.distance))))
+                ++missed;
             // every hit in order, a bounded number of them
             visits_seen = 0.0f, visit_dir = d, visit_max = max, visit_bad = 0, visit_count = 0;
             steer_world_raycast_all(w, o, d, max, &f, visit, NULL);
@@ -220,9 +240,10 @@ static void random_extreme_rays(void)
     }
     steer_set_assert_fn(NULL, NULL);
     CHECK(bad == 0);
+    CHECK(missed == 0);
     CHECK(hits > 500); // the test reaches shapes and agents, not only misses
     CHECK(agent_hits > 50);
-    printf("    %d hits (%d agents), %d bad\n", hits, agent_hits, bad);
+    printf("    %d hits (%d agents), %d bad, %d differ from brute force\n", hits, agent_hits, bad, missed);
 }
 
 /* ---- 5: contact resolution stays finite ------------------------------------------------- */
