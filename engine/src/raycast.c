@@ -333,10 +333,8 @@ static void cast_tree(const struct steer_geometry *g, const geo_bvh *tree, cast_
 // out-of-range float to int.
 static inline int grid_cell(float v, float origin, float inv_cell, int size)
 {
-    float c = (v - origin) * inv_cell;
-    if (!(c > 0.0f)) return 0; // also NaN
-    int i = c < (float)size ? (int)c : size - 1;
-    return i < size ? i : size - 1;
+    // steer_maxf gives 0 for NaN; both compile to minss/maxss
+    return (int)steer_minf(steer_maxf((v - origin) * inv_cell, 0.0f), (float)(size - 1));
 }
 
 // Rays through the uniform grid (Amanatides-Woo): cells in the order the
@@ -356,10 +354,11 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     int sx = r->dir.x > 0.0f ? 1 : (r->dir.x < 0.0f ? -1 : 0);
     int sy = r->dir.y > 0.0f ? 1 : (r->dir.y < 0.0f ? -1 : 0);
     if (sx == 0 && sy == 0) return; // not a direction (unit_of never gives one)
-    // Every step moves one cell on a monotone path, so gw + gh steps leave
-    // the grid: a hard bound even if rounding or a limit of FLT_MAX (whose
-    // slack below is infinite) kept the other exits from firing.
-    for (int steps = g->gw + g->gh; steps > 0; --steps) {
+    // Termination: every step moves one cell along an axis the ray moves on
+    // (tx < ty means tx is finite, so sx != 0; the other branch refuses
+    // sy == 0), so the path is monotone and leaves the grid within gw + gh
+    // steps, whatever the limit (FLT_MAX makes the slack below infinite).
+    for (;;) {
         int cell = cy * g->gw + cx;
         uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
         if (begin < end) test_parts(g, c, &g->items[begin], (int)(end - begin));
@@ -368,11 +367,11 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
         float ty = sy == 0 ? INFINITY : (g->gy + (float)(cy + (sy > 0)) * g->cell - r->origin.y) * r->inv_y;
         float next = steer_minf(tx, ty), limit = limit_of(c);
         if (next > limit + 1e-6f * (limit + 1.0f)) return;
-        // ties of two overflowed (infinite) borders: step the axis that moves
-        if (sy == 0 || (sx != 0 && tx < ty)) {
+        if (tx < ty) {
             cx += sx;
             if (cx < 0 || cx >= g->gw) return;
         } else {
+            if (sy == 0) return; // both borders out of float range: none ahead
             cy += sy;
             if (cy < 0 || cy >= g->gh) return;
         }
