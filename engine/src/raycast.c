@@ -355,9 +355,10 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     int sy = r->dir.y > 0.0f ? 1 : (r->dir.y < 0.0f ? -1 : 0);
     if (sx == 0 && sy == 0) return; // not a direction (unit_of never gives one)
     // Termination: every step moves one cell along an axis the ray moves on
-    // (tx < ty means tx is finite, so sx != 0; the other branch refuses
-    // sy == 0), so the path is monotone and leaves the grid within gw + gh
-    // steps, whatever the limit (FLT_MAX makes the slack below infinite).
+    // (an axis at rest has a border at +INFINITY, so tx < ty implies
+    // sx != 0; the other branch refuses sy == 0), so the path is monotone
+    // and leaves the grid within gw + gh steps, whatever the limit (a limit
+    // of FLT_MAX makes the slack below infinite, so that exit never fires).
     for (;;) {
         int cell = cy * g->gw + cx;
         uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
