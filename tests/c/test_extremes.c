@@ -258,13 +258,14 @@ static bool agent_finite(steer_world *w, steer_agent_id a)
 static void contacts_at_denormal_distances_and_centres(void)
 {
     const float offsets[] = {0.0f, 1e-45f, -1e-45f, 1e-40f, -1e-40f, 3e-39f, 1.2e-38f, -3e-39f};
-    for (int kind = 0; kind < 6; ++kind) {
+    for (int kind = 0; kind < 7; ++kind) {
         for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; ++i) {
             steer_world_def def = steer_default_world_def();
             def.resolve_contacts = true;
             steer_world *w = steer_world_create(&def);
             float e = offsets[i];
             steer_vec2 tri[3] = {{-1, -1}, {1, -1}, {0, 1}}, line[3] = {{-10, 0}, {0, 0}, {10, 0}};
+            steer_vec2 square[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
             steer_vec2 at = steer_v2(0, e); // a denormal distance from the surface or centre
             switch (kind) {
             case 0: steer_world_add_segment(w, steer_v2(-10, 0), steer_v2(10, 0)); break;
@@ -272,6 +273,7 @@ static void contacts_at_denormal_distances_and_centres(void)
             case 2: steer_world_add_circle(w, steer_v2(0, 0), 1); break; // at the centre
             case 3: steer_world_add_box(w, steer_v2(-1, -1), steer_v2(1, 1)); at = steer_v2(e, 0); break;
             case 4: steer_world_add_polygon(w, tri, 3); at = steer_v2(e, 0); break;
+            case 5: steer_world_add_polygon(w, square, 4); at = steer_v2(e, 0); break; // the centre
             default: // denormal shape coordinates, the agent at the origin
                 steer_world_add_circle(w, steer_v2(e, e), 1);
                 steer_world_add_segment(w, steer_v2(e, -e), steer_v2(-e == e ? 1e-45f : -e, e));
