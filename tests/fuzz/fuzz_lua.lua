@@ -22,14 +22,16 @@ local steer = require "steer"
 local KNOWN = [[
 --avoid-known steers around these open findings of issue 9:
   #1  nesting through .children: combinator depth capped at 150
-  #2  shared sub-trees: expanded tree size capped at 4096 (2^12, sharing depth 12)
+  #2  shared sub-trees: expanded tree size capped at 512 (sharing depth 9; evaluating
+      bigger shared trees from Lua agents makes a seed take seconds)
   #3,4 denormal ray directions: rays with 0 < |direction| < 1e-18 are skipped
   #5  contact resolution near surfaces: coordinates with 0 < |v| < 1e-30 become 0,
       and worlds with resolve_contacts = true get no agent spawned at a circle centre
   #6  follow_path path_offset: |path_offset| capped at 1e37
   #7  blend weight overflow: |weight| capped at 1e3, Lua behaviours return at most 1e15
   #10 tiny cell_size: cell_size below 1e-30 is not tried
-  #13 get_steering of a Lua behaviour: no world change is tried from inside it]]
+  #13 get_steering of a Lua behaviour: no world change is tried from inside it
+(#8, #9, #11, #12, #14 are not avoided: #9 is C only, the others do not break an invariant here)]]
 
 local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = true, timeout = 120, verbose = false }
 do
@@ -219,7 +221,7 @@ local function measure(b, memo)
   memo[b] = { depth, size }
   return depth, size
 end
-local MAX_DEPTH_AVOID, MAX_SIZE_AVOID = 150, 4096
+local MAX_DEPTH_AVOID, MAX_SIZE_AVOID = 150, 512
 
 local function add_behaviour(b)
   if #S.behaviours < 40 then S.behaviours[#S.behaviours + 1] = b
