@@ -124,7 +124,8 @@ static struct {
     long asserts;
     const char *last_assert;
     int stepping[MAX_WORLDS]; // nesting of steps per world
-    int previewing;          // inside steer_behaviour_get_steering
+    int previewing;          // inside steer_behaviour_get_steering (any world)
+    int previewed[MAX_WORLDS]; // nesting of previews per world
     int callback_depth;
     long calls;
     long mutations; // world changes accepted from callbacks (not stepping)
@@ -305,6 +306,7 @@ static void mutate_from_callback(fworld *fw)
     int wi = (int)(fw - S.worlds);
     if (opt.avoid && S.previewing) return; // #13
     int busy = S.stepping[wi] > 0;
+    int previewed = S.previewed[wi] > 0;
     long before = S.asserts;
     int accepted = 0;
     const char *what = "";
@@ -369,7 +371,7 @@ static void mutate_from_callback(fworld *fw)
         break;
     case 6:
         what = "step";
-        if (busy || S.callback_depth > 2) {
+        if (busy || previewed || S.callback_depth > 2) {
             uint64_t steps = steer_world_step_count(fw->w);
             steer_world_step(fw->w, 1.0f / 60.0f);
             accepted = steer_world_step_count(fw->w) != steps;
@@ -388,13 +390,11 @@ static void mutate_from_callback(fworld *fw)
         break;
     default:
         what = "set_cell_size";
-        // N1 (new, not yet fixed): the engine accepts a cell size change mid-step
-        if (opt.avoid && busy) return;
         steer_world_set_cell_size(fw->w, 2.0f);
         accepted = S.asserts == before;
         break;
     }
-    if (accepted && (busy || S.previewing))
+    if (accepted && (busy || previewed))
         violation("a callback changed a world (%s) while it was %s", what, busy ? "stepping" : "previewed by get_steering");
     if (accepted) ++S.mutations;
 }
@@ -964,7 +964,8 @@ static void step_world(fworld *fw, float dt)
     steer_world_step(fw->w, dt);
     --S.stepping[wi];
     if (steer_world_step_count(fw->w) != before) fw->dirty = 0;
-    if (steer_world_is_stepping(fw->w)) violation("the world still says it is stepping after its step");
+    if (S.stepping[wi] == 0 && S.previewed[wi] == 0 && steer_world_is_stepping(fw->w))
+        violation("the world still says it is stepping after its step");
 }
 
 static void op_step(void)
@@ -981,8 +982,11 @@ static void preview(steer_behaviour *b, fworld *fw, steer_agent_id a)
     uint64_t h = steer_world_hash(fw->w);
     long m = S.mutations;
     steer_steering out;
+    int wi = (int)(fw - S.worlds);
     ++S.previewing;
+    ++S.previewed[wi];
     bool got = steer_behaviour_get_steering(b, fw->w, a, chance(0.9) ? 1.0f / 60.0f : any_float(), &out);
+    --S.previewed[wi];
     --S.previewing;
     if (got && !(finitef(out.linear.x) && finitef(out.linear.y) && finitef(out.angular)))
         violation("get_steering of a %s returned (%g, %g, %g)", steer_behaviour_type_name(steer_behaviour_get_type(b)),

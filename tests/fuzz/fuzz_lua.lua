@@ -455,8 +455,12 @@ end
 local function check_agent(a, W)
   local x, y, vx, vy = a.x, a.y, a.vx, a.vy
   local o, rot, ms = a.orientation, a.rotation, a.max_speed
-  for name, v in pairs { x = x, y = y, vx = vx, vy = vy, orientation = o, rotation = rot, max_speed = ms } do
-    if not finite(v) then violation("agent %s is not finite: %s", name, tostring(v)) end
+  local values = { x, y, vx, vy, o, rot, ms }
+  for i, name in ipairs { "x", "y", "vx", "vy", "orientation", "rotation", "max_speed" } do
+    if not finite(values[i]) then
+      violation("agent %s is not finite: %s (%s, world resolve_contacts=%s)", name, tostring(values[i]),
+        describe_agent(a), tostring(W.w.resolve_contacts))
+    end
   end
   if not (o > -PI_F and o <= PI_F) then violation("orientation %.17g outside (-pi, pi]", o) end
   if not W.dirty then
