@@ -416,23 +416,41 @@ static steer_callback_result fuzz_callback(steer_world *world, steer_agent_id ag
         fworld *fw = (wi >= 0 && chance(0.7)) ? &S.worlds[wi] : some_world();
         if (fw != NULL) mutate_from_callback(fw);
     } else if (r < 30) {
-        // behaviour parameters may change mid-step
+        // no behaviour may change mid-step (docs/engine.md, mid-step rules)
         steer_behaviour *b = some_behaviour();
         if (b != NULL) {
+            long before = S.asserts;
+            const char *what = "set_param";
             steer_behaviour_type t = steer_behaviour_get_type(b);
             int n = steer_behaviour_param_count(t);
-            if (n > 0) {
-                double v = any_float();
-                if (!(opt.avoid && isnan(v))) steer_behaviour_set_param(b, steer_behaviour_param(t, rnd(n)), v);
+            switch (rnd(4)) {
+            case 0:
+                if (n > 0) steer_behaviour_set_param(b, steer_behaviour_param(t, rnd(n)), unit() * 5.0);
+                else before = -1;
+                break;
+            case 1:
+                what = "set_target";
+                steer_behaviour_set_target(b, (steer_target){STEER_TARGET_POINT, steer_v2(small(), small()), agent});
+                break;
+            case 2: {
+                what = "set_children";
+                steer_child c = {some_behaviour(), 1.0f};
+                if (t == STEER_BLEND || t == STEER_PRIORITY) steer_behaviour_set_children(b, &c, chance(0.5));
+                else before = -1;
+                break;
             }
+            default:
+                what = "set_path";
+                steer_behaviour_set_path(b, S.path_count > 0 ? S.paths[rnd(S.path_count)] : NULL);
+                break;
+            }
+            if (before >= 0 && S.asserts == before)
+                violation("%s of a %s was accepted from a callback mid-step", what, steer_behaviour_type_name(t));
         }
     } else if (r < 36) {
         steer_behaviour *b = some_behaviour();
         int wi = world_index(world);
         if (b != NULL && wi >= 0 && S.callback_depth < 3) preview(b, &S.worlds[wi], agent);
-    } else if (r < 40) {
-        steer_behaviour *b = some_behaviour();
-        if (b != NULL) steer_behaviour_set_target(b, (steer_target){STEER_TARGET_POINT, steer_v2(small(), small()), agent});
     } else if (r < 45) {
         steer_kinematic k = steer_agent_get_state(world, agent);
         (void)k;

@@ -365,10 +365,13 @@ local function callback_body(agent, dt)
     if chance(0.3) or not W then W = pick(S.worlds) end
     if W then mutate_from_callback(W) end
   elseif r <= 35 then
-    -- behaviour parameters may change mid-step
+    -- no behaviour may change while a world steps or is previewed (lua-api.md)
     local b = some_behaviour()
     local f = pick(ALL_FIELDS)
-    pcall(function() b[f] = value_for(FIELD_KIND[f], f) end)
+    local ok = pcall(function() b[f] = value_for(FIELD_KIND[f], f) end)
+    if ok and type(b) == "userdata" and (any_stepping() or in_preview() and not opts.avoid) then
+      violation("%s.%s changed from a Lua behaviour mid-step", tostring(b.type), f)
+    end
   elseif r <= 40 and #S.ctx < 4 then
     local b = some_behaviour()
     local a, W = live_agent()
