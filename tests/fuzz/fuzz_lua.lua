@@ -914,7 +914,20 @@ local function close_op()
   if chance(0.3) then W.w = nil; collectgarbage() end
 end
 
+-- Module functions with any value: finite in, finite out.
+local function module_op()
+  local a, b = any_value(), any_value()
+  local ok, x, y = pcall(steer.heading, a)
+  if ok and finite(a) and not (finite(x) and finite(y)) then violation("steer.heading(%.17g) not finite", a) end
+  local ok2, o = pcall(steer.orientation_of, a, b)
+  if ok2 then
+    if finite(a) and finite(b) and not finite(o) then violation("steer.orientation_of(%.17g, %.17g) not finite", a, b) end
+    if finite(o) and not (o > -PI_F and o <= PI_F) then violation("steer.orientation_of gave %.17g", o) end
+  end
+end
+
 local OPS = {
+  { 1, module_op, "module" },
   { 4, function() if #S.worlds < 3 or #S.worlds < 5 and chance(0.1) then new_world() end end, "world" },
   { 20, function() local W = pick(S.worlds) if W then for _ = 1, R(1, 4) do spawn(W) end end end, "spawn" },
   { 14, agent_op, "agent" },
