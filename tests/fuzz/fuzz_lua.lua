@@ -48,7 +48,8 @@ do
     elseif a == "--verbose" then opts.verbose = true
     elseif a == "--known" then print(KNOWN); os.exit(0)
     else
-      io.stderr:write("usage: fuzz_lua.lua (--seed N [--count K] | --seconds S) [--ops N] [--no-avoid-known] [--verbose] [--known]\n")
+      io.stderr:write("usage: fuzz_lua.lua (--seed N [--count K] | --seconds S) [--ops N] [--no-avoid-known]"
+        .. " [--verbose] [--known]\n")
       os.exit(2)
     end
     i = i + 1
@@ -117,7 +118,12 @@ local FIELD_KIND = {
 }
 local LIMIT_FIELDS = { "max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration" }
 local FACE = { "target_radius", "slow_radius", "time_to_target" }
-local function cat(a, b) local t = {} for _, v in ipairs(a) do t[#t + 1] = v end for _, v in ipairs(b) do t[#t + 1] = v end return t end
+local function cat(a, b)
+  local t = {}
+  for _, v in ipairs(a) do t[#t + 1] = v end
+  for _, v in ipairs(b) do t[#t + 1] = v end
+  return t
+end
 -- an array (not a map) so that the order of draws is the same in every run
 local TYPES = {
   { "kinematic_seek", { "target" } }, { "kinematic_flee", { "target" } },
@@ -132,7 +138,8 @@ local TYPES = {
   { "follow_path", cat({ "path", "path_offset", "predict_time" }, FACE) },
   { "separation", { "radius", "decay_coefficient", "law" } }, { "cohesion", { "radius" } },
   { "alignment", { "radius", "time_to_target" } }, { "collision_avoidance", { "radius", "cone_threshold" } },
-  { "obstacle_avoidance", { "lookahead", "avoid_distance", "rays", "whisker_angle", "whisker_scale", "scale_lookahead" } },
+  { "obstacle_avoidance",
+    { "lookahead", "avoid_distance", "rays", "whisker_angle", "whisker_scale", "scale_lookahead" } },
 }
 local ALL_FIELDS = {}
 for _, t in ipairs(TYPES) do for _, f in ipairs(t[2]) do ALL_FIELDS[#ALL_FIELDS + 1] = f end end
@@ -170,7 +177,7 @@ local function path_points()
   return pts
 end
 
-local function value_for(kind, field_name)
+local function value_for(kind)
   if type(kind) == "table" then
     if chance(0.9) then return pick(kind) end
     return chance(0.5) and "cubic" or any_value()
@@ -311,7 +318,7 @@ local function mutate_from_callback(W)
   -- #13: previews let Lua behaviours change the world (known, avoided)
   if opts.avoid and in_preview() then return end
   local r = R(7)
-  local ok, err, what
+  local ok, what
   if r == 1 then
     what = "spawn"
     local a
@@ -320,7 +327,7 @@ local function mutate_from_callback(W)
   elseif r == 2 and #W.agents > 0 then
     what = "remove"
     local a = pick(W.agents)
-    ok, err = pcall(a.remove, a)
+    ok = pcall(a.remove, a)
     if ok then W.count = W.count - 1; forget_agent(W, a) end
   elseif r == 3 and #W.agents > 0 then
     what = "set_position"
@@ -353,7 +360,7 @@ local function mutate_from_callback(W)
   if ok then S.mutations = S.mutations + 1 end
 end
 
-local function callback_body(agent, dt)
+local function callback_body(agent)
   S.calls = S.calls + 1
   if S.calls > 3000 then return 0.5, 0.5 end
   local r = R(100)
@@ -412,7 +419,7 @@ local function callback_body(agent, dt)
 end
 
 local function make_lua_behaviour()
-  local ok, b = pcall(steer.behaviour, function(agent, dt) return callback_body(agent, dt) end)
+  local ok, b = pcall(steer.behaviour, function(agent) return callback_body(agent) end)
   if ok then add_behaviour(b) end
   if chance(0.05) then pcall(steer.behaviour, pick { 1, "f", nil, {} }) end
 end
@@ -448,7 +455,8 @@ local function describe(b, depth)
 end
 local function describe_agent(a)
   local ok, text = pcall(function()
-    return string.format("%s vx=%.9g vy=%.9g o=%.9g rot=%.9g radius=%s max_speed=%s max_acc=%s max_rot=%s max_ang=%s drag=%s kinematic=%s face=%s steering=%s",
+    return string.format("%s vx=%.9g vy=%.9g o=%.9g rot=%.9g radius=%s max_speed=%s max_acc=%s max_rot=%s"
+      .. " max_ang=%s drag=%s kinematic=%s face=%s steering=%s",
       tostring(a), a.vx, a.vy, a.orientation, a.rotation, a.radius, a.max_speed, a.max_acceleration, a.max_rotation,
       a.max_angular_acceleration, a.drag, a.kinematic, a.face_velocity, describe(a.steering))
   end)
@@ -518,7 +526,6 @@ local function new_world()
   if chance(0.05) then o[misspell("cell_size")] = 1 end
   local ok, w = pcall(steer.world, o)
   if ok then
-    local contacts = w.resolve_contacts
     S.worlds[#S.worlds + 1] = { w = w, agents = {}, shapes = {}, circles = {}, count = 0, dirty = false }
     return
   end
@@ -582,7 +589,7 @@ local function agent_op()
   elseif r == 8 then
     pcall(a.set_steering, a, some_behaviour(), chance(0.5))
   elseif r == 9 then
-    local ok, e = pcall(a.remove, a)
+    local ok = pcall(a.remove, a)
     if W and ok then W.count = W.count - 1; forget_agent(W, a) end
   elseif r == 10 then
     for _, m in ipairs { "position", "velocity", "heading", "last_steering", "alive" } do
@@ -696,7 +703,7 @@ local function doubling()
   add_behaviour(b)
 end
 
-function S_step_world(W, dt)
+local function step_world(W, dt)
   local before = W.w.steps
   S.ctx[#S.ctx + 1] = { W = W, kind = "step" }
   local ok, err = pcall(W.w.step, W.w, dt)
@@ -707,7 +714,7 @@ function S_step_world(W, dt)
   if opts.verbose and not ok then print("  step: " .. tostring(err):match("[^\n]*")) end
 end
 
-function S_preview(b, a, W)
+local function preview(b, a, W)
   local hash_before = W and not W.closed and W.w:hash()
   local m = S.mutations
   S.ctx[#S.ctx + 1] = { W = W, kind = "get" }
@@ -745,7 +752,7 @@ local function ray(W)
   end
   local res = table.pack(pcall(W.w.raycast, W.w, x, y, dx, dy, maxd, filter))
   if res[1] and res[2] ~= nil then
-    local hx, hy, nx, ny, d, hit = res[2], res[3], res[4], res[5], res[6], res[7]
+    local nx, ny, d, hit = res[4], res[5], res[6], res[7]
     for i = 2, 6 do
       if not finite(res[i]) then violation("raycast returned a non-finite value %s (#%d)", tostring(res[i]), i - 1) end
     end
@@ -817,7 +824,7 @@ local function path_op()
     local ok2, err = pcall(function()
       local len = p.length
       if not finite(len) or len <= 0 then violation("path length %s", tostring(len)) end
-      local _ = #p, p.loop, p:point(1)
+      local _, _, _ = #p, p.loop, p:point(1)
       local d = small() * 3
       local px, py = p:position(d)
       if not (finite(px) and finite(py)) then violation("path:position(%g) not finite", d) end
@@ -921,7 +928,9 @@ local function module_op()
   if ok and finite(a) and not (finite(x) and finite(y)) then violation("steer.heading(%.17g) not finite", a) end
   local ok2, o = pcall(steer.orientation_of, a, b)
   if ok2 then
-    if finite(a) and finite(b) and not finite(o) then violation("steer.orientation_of(%.17g, %.17g) not finite", a, b) end
+    if finite(a) and finite(b) and not finite(o) then
+      violation("steer.orientation_of(%.17g, %.17g) not finite", a, b)
+    end
     if finite(o) and not (o > -PI_F and o <= PI_F) then violation("steer.orientation_of gave %.17g", o) end
   end
 end
@@ -970,9 +979,10 @@ end
 -- Run one seed; returns true when every invariant held.
 local function run_seed(seed)
   math.randomseed(seed)
-  S = { worlds = {}, behaviours = {}, paths = {}, removed = {}, orphans = {}, ctx = {}, calls = 0, mutations = 0, steps = 0, agent_steps = 0,
+  S = { worlds = {}, behaviours = {}, paths = {}, removed = {}, orphans = {}, ctx = {}, calls = 0, mutations = 0,
+    steps = 0, agent_steps = 0,
     owner = setmetatable({}, { __mode = "k" }), has_parent = setmetatable({}, { __mode = "k" }),
-    step_world = S_step_world, preview = S_preview }
+    step_world = step_world, preview = preview }
   local last
   for i = 1, opts.ops do
     S.calls = 0
@@ -1009,7 +1019,8 @@ if opts.seconds then
   while os.time() < deadline do
     seed = seed + 1
     local cmd = replay_command(seed)
-    local full = (has_timeout and ("timeout -s KILL " .. opts.timeout .. " ") or "") .. cmd .. " >/tmp/fuzz_lua." .. seed .. ".log 2>&1"
+    local log = "/tmp/fuzz_lua." .. seed .. ".log"
+    local full = (has_timeout and ("timeout -s KILL " .. opts.timeout .. " ") or "") .. cmd .. " >" .. log .. " 2>&1"
     local ok, how, code = os.execute(full)
     runs = runs + 1
     if not ok then
