@@ -10,7 +10,7 @@ ASAN_BUILD  ?= build-asan
 CLANG_BUILD ?= build-clang
 SECONDS     ?= 600
 FUZZ_OPS    ?= 2000
-# e.g. FUZZ_FLAGS=--no-avoid-known to reach the open findings of issue 9 too
+# e.g. FUZZ_FLAGS=--avoid-known to steer around the (fixed) findings of issue 9
 FUZZ_FLAGS  ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need

@@ -1,6 +1,6 @@
 // fuzz_c: a seeded op-sequence fuzzer for the engine's C API.
 //
-//   fuzz_c --seed N [--count K] [--ops N] [--no-avoid-known] [--verbose]
+//   fuzz_c --seed N [--count K] [--ops N] [--avoid-known] [--verbose]
 //   fuzz_c --seconds S [--ops N] [--timeout T]
 //   fuzz_c --known        (what --avoid-known steers around)
 //
@@ -47,7 +47,7 @@ static struct {
     int count, ops, avoid, verbose;
     double seconds, timeout;
     const char *self;
-} opt = {0, 1, 2000, 1, 0, 0.0, 120.0, "fuzz_c"};
+} opt = {0, 1, 2000, 0, 0, 0.0, 120.0, "fuzz_c"}; // every finding of issue 9 is fixed: nothing avoided
 
 static uint64_t rng_state;
 static uint64_t rnd64(void)
@@ -1139,7 +1139,7 @@ static const op *pick_op(void)
 
 static void replay_command(char *buf, size_t size, unsigned long long seed)
 {
-    snprintf(buf, size, "%s --seed %llu --ops %d%s", opt.self, seed, opt.ops, opt.avoid ? "" : " --no-avoid-known");
+    snprintf(buf, size, "%s --seed %llu --ops %d%s", opt.self, seed, opt.ops, opt.avoid ? " --avoid-known" : "");
 }
 
 static void clean_up(void)
@@ -1237,7 +1237,7 @@ int main(int argc, char **argv)
             fputs(KNOWN, stdout);
             return 0;
         } else {
-            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--no-avoid-known] [--verbose] [--known]\n", argv[0]);
+            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--avoid-known] [--verbose] [--known]\n", argv[0]);
             return 2;
         }
     }

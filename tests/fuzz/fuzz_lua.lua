@@ -33,7 +33,7 @@ local KNOWN = [[
   #13 get_steering of a Lua behaviour: no world change is tried from inside it
 (#8, #9, #11, #12, #14 are not avoided: #9 is C only, the others do not break an invariant here)]]
 
-local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = true, timeout = 120, verbose = false }
+local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = false, timeout = 120, verbose = false }
 do
   local i = 1
   while i <= #arg do
@@ -64,7 +64,7 @@ local INTERP = arg[-1] or "steer-lua"
 local SCRIPT = arg[0]
 local function replay_command(seed)
   return string.format("%s %s --seed %d --ops %d%s", INTERP, SCRIPT, seed, opts.ops,
-    opts.avoid and "" or " --no-avoid-known")
+    opts.avoid and " --avoid-known" or "")
 end
 
 local R = math.random
