@@ -47,6 +47,10 @@ typedef struct formation {
     // the anchor (two-level formation)
     steer_vec2 anchor_pos, anchor_vel;
     float anchor_orient, anchor_rotation, anchor_param, moderation;
+    // a leader's turning rate, measured from its orientation step to step
+    // (an agent that faces its velocity turns without a rotation of its own)
+    float leader_orient, leader_rotation;
+    bool leader_seen;
     bool dirty; ///< reassign at the next update
     int depth;  ///< formations above (whose members lead this one)
 } formation;
@@ -187,7 +191,11 @@ static bool agent_pose(const steer_world *w, steer_agent_id a, pose *out)
 
 static bool reference_pose(const steer_world *w, const formation *f, pose *out)
 {
-    if (!steer_agent_id_is_null(f->def.leader)) return agent_pose(w, f->def.leader, out);
+    if (!steer_agent_id_is_null(f->def.leader)) {
+        if (!agent_pose(w, f->def.leader, out)) return false;
+        if (f->leader_seen) out->rotation = f->leader_rotation;
+        return true;
+    }
     *out = (pose){f->anchor_pos, f->anchor_vel, f->anchor_orient, f->anchor_rotation};
     return true;
 }
@@ -582,12 +590,13 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
         if (!STEER_CHECK(steer_agent_is_valid(w, def->leader))) return false;
         if (!STEER_CHECK(!leads_into(w, def->leader, f))) return false; // a member, or a cycle of formations
     }
-    bool had_leader = !steer_agent_id_is_null(f->def.leader);
+    const steer_agent_id old_leader = f->def.leader;
+    if (!steer_agent_id_equal(f->def.leader, def->leader)) f->leader_seen = false;
     if (!adopt_def(w, f, def)) return false;
-    if (had_leader && steer_agent_id_is_null(def->leader)) {
+    if (!steer_agent_id_is_null(old_leader) && steer_agent_id_is_null(def->leader)) {
         // from a leader to an anchor: the anchor starts where the leader was
         pose p;
-        if (agent_pose(w, f->def.leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
+        if (agent_pose(w, old_leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
     }
     assign(w, f);
     return true;
@@ -872,7 +881,15 @@ void steer__formations_update(steer_world *w, float dt)
             if (!steer_agent_is_valid(w, f->members[m].agent)) remove_member(w, f, m);
         }
         if (f->dirty) assign(w, f);
-        if (steer_agent_id_is_null(f->def.leader)) move_anchor(w, f, dt);
+        pose lead;
+        if (steer_agent_id_is_null(f->def.leader)) {
+            move_anchor(w, f, dt);
+        } else if (agent_pose(w, f->def.leader, &lead)) {
+            f->leader_rotation = f->leader_seen && dt > 0.0f ? steer_wrap_angle(lead.orient - f->leader_orient) / dt
+                                                             : lead.rotation;
+            f->leader_orient = lead.orient;
+            f->leader_seen = true;
+        }
         f->depth = formation_depth(w, f);
         for (int m = 0; m < f->count; ++m) {
             int s = f->members[m].slot;
