@@ -586,10 +586,8 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
     formation *f = get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
     if (!def_is_valid(def)) return false;
-    if (!steer_agent_id_is_null(def->leader)) {
-        if (!STEER_CHECK(steer_agent_is_valid(w, def->leader))) return false;
-        if (!STEER_CHECK(!leads_into(w, def->leader, f))) return false; // a member, or a cycle of formations
-    }
+    // a member, or a cycle of formations
+    if (!STEER_CHECK(steer_formation_check_leader(w, id, def->leader) == NULL)) return false;
     const steer_agent_id old_leader = f->def.leader;
     if (!steer_agent_id_equal(f->def.leader, def->leader)) f->leader_seen = false;
     if (!adopt_def(w, f, def)) return false;
@@ -604,20 +602,58 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
 
 /* ---- members ----------------------------------------------------------------------- */
 
+const char *steer_formation_check_add(const steer_world *w, steer_formation_id id, steer_agent_id a)
+{
+    formation *f = get(w, id);
+    if (f == NULL) return "must be added to a live formation";
+    if (!steer_agent_is_valid(w, a)) return "must be a live agent";
+    if (steer_agent_id_equal(a, f->def.leader)) return "must not be the formation's leader";
+    if (membership(w, a, NULL) != NULL) return "is already a member of a formation";
+    // a member that leads a formation above this one would close a cycle
+    const struct steer_formations *fs = w->formations;
+    for (int i = 0; i < fs->count; ++i) {
+        const formation *g = &fs->items[i];
+        if (!g->alive || !steer_agent_id_equal(g->def.leader, a)) continue;
+        if (g == f || leads_into(w, f->def.leader, g)) return "would make formations lead each other in a cycle";
+    }
+    return NULL;
+}
+
+const char *steer_formation_check_leader(const steer_world *w, steer_formation_id id, steer_agent_id a)
+{
+    formation *f = get(w, id);
+    if (f == NULL) return "must be set on a live formation";
+    if (steer_agent_id_is_null(a)) return NULL;
+    if (!steer_agent_is_valid(w, a)) return "must be a live agent";
+    if (membership(w, a, NULL) == f) return "must not be a member of the formation";
+    if (leads_into(w, a, f)) return "would make formations lead each other in a cycle";
+    return NULL;
+}
+
+bool steer_formation_set_member_role(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
+{
+    formation *f = get(w, id);
+    int m;
+    if (!STEER_CHECK(f != NULL && !w->stepping && role >= 0 && membership(w, a, &m) == f)) return false;
+    f->members[m].role = role;
+    return true;
+}
+
+int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, steer_agent_id a)
+{
+    formation *f = get(w, id);
+    int m, n = 0;
+    if (f == NULL || membership(w, a, &m) != f) return 0;
+    for (int s = 0; s < f->slot_count; ++s) n += isfinite(pair_cost(w, f, m, s, NULL)) != 0;
+    return n;
+}
+
 bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
 {
     formation *f = get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
-    if (!STEER_CHECK(steer_agent_is_valid(w, a) && role >= 0)) return false;
-    if (!STEER_CHECK(membership(w, a, NULL) == NULL)) return false;
-    if (!STEER_CHECK(!steer_agent_id_equal(a, f->def.leader))) return false;
-    // a member that leads a formation above this one would close a cycle
-    struct steer_formations *fs = w->formations;
-    for (int i = 0; i < fs->count; ++i) {
-        formation *g = &fs->items[i];
-        if (!g->alive || !steer_agent_id_equal(g->def.leader, a)) continue;
-        if (!STEER_CHECK(g != f && !leads_into(w, f->def.leader, g))) return false;
-    }
+    if (!STEER_CHECK(role >= 0)) return false;
+    if (!STEER_CHECK(steer_formation_check_add(w, id, a) == NULL)) return false;
     int slots = f->def.pattern == STEER_PATTERN_OFFSETS ? f->def.slot_count : f->count + 1;
     int cap = f->count + 1 > f->capacity ? f->capacity * 2 : f->capacity;
     if (!reserve(f, cap, slots) || !reserve_refs(w, a.index)) return false;

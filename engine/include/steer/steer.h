@@ -331,6 +331,22 @@ STEER_API bool steer_formation_set_def(steer_world *world, steer_formation_id id
 /// the agent is the leader, already in a formation, or would close a cycle
 /// of formations (it leads a formation above this one).
 STEER_API bool steer_formation_add(steer_world *world, steer_formation_id id, steer_agent_id agent, int role);
+/// Whether steer_formation_add would accept the agent: NULL when it would,
+/// else a phrase ("must be a live agent", "must not be the formation's
+/// leader", "is already a member of a formation", "would make formations
+/// lead each other in a cycle").
+STEER_API const char *steer_formation_check_add(const steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// Whether agent (null: none) may lead the formation: NULL, or a phrase
+/// ("must be a live agent", "must not be a member of the formation", "would
+/// make formations lead each other in a cycle").
+STEER_API const char *steer_formation_check_leader(const steer_world *world, steer_formation_id id,
+                                                   steer_agent_id agent);
+/// Change a member's role (index into the role cost table); the next
+/// reassignment uses it (steer_formation_set_def and the others reassign).
+STEER_API bool steer_formation_set_member_role(steer_world *world, steer_formation_id id, steer_agent_id agent,
+                                               int role);
+/// Slots a member is allowed in (role and extra costs not forbidden).
+STEER_API int steer_formation_allowed_slots(const steer_world *world, steer_formation_id id, steer_agent_id agent);
 /// Remove a member and reassign; false if it was not one.
 STEER_API bool steer_formation_remove(steer_world *world, steer_formation_id id, steer_agent_id agent);
 /// Members (in order of joining); member i, 0 <= i < count.
