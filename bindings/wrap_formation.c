@@ -293,6 +293,67 @@ static void sync(lua_State *L, int fidx, laux_where w)
 }
 
 
+/* ---- undo on error ------------------------------------------------------------------ */
+
+// A to-be-closed guard: when a Lua function (pattern, roles, costs) or a
+// check raises halfway through a change, its __close undoes what the engine
+// already did, so no half-made formation or member stays behind. Disarmed
+// on success. Uservalue 1: the formation proxy; 2: an old data value.
+typedef struct lguard {
+    int kind; ///< GUARD_*
+    bool armed;
+    steer_agent_id agent;
+    const char *key; ///< GUARD_RESTORE: the data field (a static string)
+} lguard;
+
+enum { GUARD_DESTROY, GUARD_REMOVE, GUARD_RESTORE };
+
+static int guard_close(lua_State *L)
+{
+    lguard *g = lua_touserdata(L, 1);
+    if (!g->armed) return 0;
+    g->armed = false;
+    lua_getiuservalue(L, 1, 1);
+    lformation *lf = lua_touserdata(L, -1);
+    if (lf == NULL || lf->core == NULL || lf->core->world == NULL || !steer_formation_is_valid(lf->core->world, lf->id))
+        return 0;
+    if (g->kind == GUARD_DESTROY) {
+        steer_formation_destroy(lf->core->world, lf->id);
+    } else if (g->kind == GUARD_REMOVE) {
+        steer_formation_remove(lf->core->world, lf->id, g->agent);
+    } else {
+        lua_getiuservalue(L, 1, 2);
+        set_data(L, -2, g->key);
+    }
+    return 0;
+}
+
+static const char guard_key = 0; // registry: the guard metatable
+
+// Push a guard for the formation at fidx and mark it to be closed.
+static lguard *push_guard(lua_State *L, int fidx, int kind)
+{
+    fidx = lua_absindex(L, fidx);
+    lguard *g = lua_newuserdatauv(L, sizeof *g, 2);
+    g->kind = kind;
+    g->armed = true;
+    g->agent = steer_null_agent;
+    g->key = NULL;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &guard_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_pushcfunction(L, guard_close);
+        lua_setfield(L, -2, "__close");
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &guard_key);
+    }
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, fidx);
+    lua_setiuservalue(L, -2, 1);
+    lua_toclose(L, -1);
+    return g;
+}
+
 /* ---- the constructor ---------------------------------------------------------------- */
 
 static const char *const formation_fields[] = {
@@ -501,6 +562,7 @@ static int formation_new(lua_State *L)
     lf->id = steer_formation_create(core->world, &def);
     if (steer_formation_id_is_null(lf->id)) return luaL_error(L, "not enough memory");
     lf->core = core;
+    lguard *guard = push_guard(L, fidx, GUARD_DESTROY);
     if (members) {
         lua_Integer n = (lua_Integer)lua_rawlen(L, members);
         for (lua_Integer i = 1; i <= n; ++i) {
@@ -513,6 +575,7 @@ static int formation_new(lua_State *L)
     }
     sync(L, fidx, laux_field(1, NULL));
     check_forbidden(L, fidx, laux_field(1, "costs"));
+    guard->armed = false;
     for (int m = 0; m < steer_formation_member_count(core->world, lf->id); ++m)
         default_steering(L, fidx, steer_formation_member_at(core->world, lf->id, m));
     lua_pushvalue(L, fidx);
@@ -550,11 +613,15 @@ static int formation_add(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
     steer_lua__check_mutable(L, lf->core);
+    lua_settop(L, 2);
     add_member(L, 1, 2, laux_arg(2));
     lagent *a = lua_touserdata(L, 2);
-    // the Lua functions see the new member count; a member with no allowed
-    // slot is taken out again before the error
+    // the Lua functions see the new member count; if one raises, the guard
+    // takes the member out again
+    lguard *guard = push_guard(L, 1, GUARD_REMOVE);
+    guard->agent = a->id;
     sync(L, 1, laux_arg(2));
+    guard->armed = false;
     steer_world *world = lf->core->world;
     if (steer_formation_slot_count(world, lf->id) > 0 && steer_formation_allowed_slots(world, lf->id, a->id) == 0) {
         lua_getiuservalue(L, 1, FORM_UV_CORE);
@@ -720,6 +787,19 @@ static int formation_index(lua_State *L)
     return 1;
 }
 
+// data[key] = the value at 3, with a guard that puts the old value back if
+// the Lua functions raise when they are evaluated with it
+static lguard *replace_data(lua_State *L, const char *key)
+{
+    lguard *g = push_guard(L, 1, GUARD_RESTORE);
+    g->key = key;
+    get_data(L, 1, key);
+    lua_setiuservalue(L, -2, 2);
+    lua_pushvalue(L, 3);
+    set_data(L, 1, key);
+    return g;
+}
+
 static int formation_newindex(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
@@ -729,20 +809,18 @@ static int formation_newindex(lua_State *L)
     steer_world *world = lf->core->world;
     steer_formation_def d = *steer_formation_get_def(world, lf->id);
     laux_where w = laux_property(STEER_LUA_FORMATION, k);
+    lguard *guard = NULL;
     if (strcmp(k, "pattern") == 0) {
         check_pattern(L, w, 3);
-        lua_pushvalue(L, 3);
-        set_data(L, 1, "pattern");
+        guard = replace_data(L, "pattern");
     } else if (strcmp(k, "slot_roles") == 0) {
         if (!lua_isnil(L, 3) && !lua_istable(L, 3) && !lua_isfunction(L, 3))
             laux_error(L, w, "must be a list of role names or a function", 3);
-        lua_pushvalue(L, 3);
-        set_data(L, 1, k);
+        guard = replace_data(L, "slot_roles");
     } else if (strcmp(k, "costs") == 0) {
         if (!lua_isnil(L, 3) && !lua_istable(L, 3) && !lua_isfunction(L, 3))
             laux_error(L, w, "must be a table costs[member_role][slot_role] or a function", 3);
-        lua_pushvalue(L, 3);
-        set_data(L, 1, k);
+        guard = replace_data(L, "costs");
     } else if (strcmp(k, "leader") == 0) {
         steer_agent_id id = steer_null_agent;
         if (!lua_isnil(L, 3)) id = check_member_agent(L, w, 3, lf->core)->id;
@@ -768,6 +846,7 @@ static int formation_newindex(lua_State *L)
     }
     if (!steer_formation_set_def(world, lf->id, &d)) return luaL_error(L, "not enough memory");
     sync(L, 1, w);
+    if (guard != NULL) guard->armed = false;
     return 0;
 }
 

@@ -289,8 +289,26 @@ static void fill_costs(const steer_world *w, formation *f, const steer_vec2 *tar
     }
 }
 
-// Reassign every member (no allocation: room reserved when members joined).
+static void update_targets(const steer_world *w, formation *f)
+{
+    for (int m = 0; m < f->count; ++m) {
+        int s = f->members[m].slot;
+        f->has_target[m] = s >= 0 && slot_target(w, f, s, &f->target_pos[m], &f->target_vel[m], &f->target_orient[m]);
+    }
+}
+
+static void assign_slots(steer_world *w, formation *f);
+
+// Reassign every member (no allocation: room reserved when members joined),
+// then bring the targets up to date, so that get_steering between steps
+// reads the targets of the new assignment.
 static void assign(steer_world *w, formation *f)
+{
+    assign_slots(w, f);
+    update_targets(w, f);
+}
+
+static void assign_slots(steer_world *w, formation *f)
 {
     compute_slots(f);
     const int n = f->count, cols = cost_cols(f);
@@ -927,10 +945,7 @@ void steer__formations_update(steer_world *w, float dt)
             f->leader_seen = true;
         }
         f->depth = formation_depth(w, f);
-        for (int m = 0; m < f->count; ++m) {
-            int s = f->members[m].slot;
-            f->has_target[m] = s >= 0 && slot_target(w, f, s, &f->target_pos[m], &f->target_vel[m], &f->target_orient[m]);
-        }
+        update_targets(w, f);
     }
 }
 

@@ -193,3 +193,23 @@ describe("steer.formation", function()
     assert.are.equal("steer.Formation has no property 'colour'", err(function() return f.colour end))
   end)
 end)
+
+describe("steer.formation after an error", function()
+  it("undoes what a failing Lua function left half done", function()
+    local world = steer.world{}
+    local hero = world:spawn{}
+    local a, b = world:spawn{}, world:spawn{}
+    local fails = function(i, n) if n > 1 then error("no room") end return 0, -2 end
+    assert.has_error(function() steer.formation{ leader = hero, members = { a, b }, pattern = fails } end)
+    -- the members were let go with the half-made formation
+    local f = steer.formation{ leader = hero, members = { a }, pattern = fails }
+    assert.has_error(function() f:add(b) end)
+    assert.is_nil(f:slot_of(b))
+    assert.are.equal(1, #f.members)
+    assert.has_error(function() f.pattern = function() error("bad") end end)
+    assert.are.equal(fails, f.pattern)
+    f.pattern = "v"
+    f:add(b)
+    assert.are.equal(2, f.slot_count)
+  end)
+end)
