@@ -42,6 +42,7 @@ typedef struct formation {
     // assignment scratch: rows = members, cols = max(slots, members)
     float *cost;
     int *row_to_col;
+    int *by_key; ///< members in order of agent key: the rows of the assignment
     void *scratch;
     size_t cost_capacity, scratch_capacity;
     // the anchor (two-level formation)
@@ -281,11 +282,30 @@ static const steer_vec2 *slot_positions(const steer_world *w, formation *f, stee
     return out;
 }
 
+static uint64_t key_of(const steer_world *w, steer_agent_id a)
+{
+    int i = steer__agent_dense(w, a);
+    return i >= 0 ? w->key[i] : UINT64_MAX;
+}
+
+// Row r of the cost matrix is member by_key[r]: members in order of agent
+// key, so ties resolve the same way whatever order members joined in.
 static void fill_costs(const steer_world *w, formation *f, const steer_vec2 *targets)
 {
     const int cols = cost_cols(f);
     for (int m = 0; m < f->count; ++m) {
-        for (int s = 0; s < cols; ++s) f->cost[(size_t)m * (size_t)cols + (size_t)s] = pair_cost(w, f, m, s, targets);
+        // insertion by key (only when the shape changes; n is small)
+        uint64_t key = key_of(w, f->members[m].agent);
+        int r = m;
+        while (r > 0 && key_of(w, f->members[f->by_key[r - 1]].agent) > key) {
+            f->by_key[r] = f->by_key[r - 1];
+            --r;
+        }
+        f->by_key[r] = m;
+    }
+    for (int r = 0; r < f->count; ++r) {
+        for (int s = 0; s < cols; ++s)
+            f->cost[(size_t)r * (size_t)cols + (size_t)s] = pair_cost(w, f, f->by_key[r], s, targets);
     }
 }
 
@@ -308,8 +328,14 @@ static void assign(steer_world *w, formation *f)
     update_targets(w, f);
 }
 
+static void remove_member(steer_world *w, formation *f, int m);
+
 static void assign_slots(steer_world *w, formation *f)
 {
+    // members removed from the world leave first (no allocation)
+    for (int m = f->count - 1; m >= 0; --m) {
+        if (!steer_agent_is_valid(w, f->members[m].agent)) remove_member(w, f, m);
+    }
     compute_slots(f);
     const int n = f->count, cols = cost_cols(f);
     // slot positions go in target_pos (sized for max(members, slots))
@@ -321,7 +347,7 @@ static void assign_slots(steer_world *w, formation *f)
         for (int m = 0; m < n; ++m) {
             f->members[m].slot = -1;
             for (int s = 0; s < f->slot_count; ++s) {
-                if (f->holder[s] < 0 && isfinite(f->cost[(size_t)m * (size_t)cols + (size_t)s])) {
+                if (f->holder[s] < 0 && isfinite(pair_cost(w, f, m, s, targets))) {
                     f->members[m].slot = s;
                     f->holder[s] = m;
                     break;
@@ -337,19 +363,20 @@ static void assign_slots(steer_world *w, formation *f)
     bool keep = n > 0;
     double current = 0.0, best = 0.0;
     for (int s = 0; s < f->slot_count; ++s) f->holder[s] = -1;
-    for (int m = 0; m < n && keep; ++m) {
-        int s = f->members[m].slot;
+    for (int r = 0; r < n && keep; ++r) {
+        int m = f->by_key[r], s = f->members[m].slot;
         if (s < 0 || s >= f->slot_count || f->holder[s] >= 0) keep = false;
-        else f->holder[s] = m, current += f->cost[(size_t)m * (size_t)cols + (size_t)s];
+        else f->holder[s] = m, current += f->cost[(size_t)r * (size_t)cols + (size_t)s];
     }
-    for (int m = 0; m < n; ++m) {
-        int s = f->row_to_col[m];
-        best += s >= 0 ? (double)f->cost[(size_t)m * (size_t)cols + (size_t)s] : INFINITY;
+    for (int r = 0; r < n; ++r) {
+        int s = f->row_to_col[r];
+        best += s >= 0 ? (double)f->cost[(size_t)r * (size_t)cols + (size_t)s] : INFINITY;
     }
     keep = keep && isfinite(current) && current <= best + 1e-6 * (1.0 + fabs(best));
     for (int s = 0; s < f->slot_count; ++s) f->holder[s] = -1;
-    for (int m = 0; m < n; ++m) {
-        int s = keep ? f->members[m].slot : f->row_to_col[m];
+    for (int r = 0; r < n; ++r) {
+        int m = f->by_key[r];
+        int s = keep ? f->members[m].slot : f->row_to_col[r];
         if (s >= f->slot_count) s = -1;
         f->members[m].slot = s;
         if (s >= 0) f->holder[s] = m;
@@ -366,7 +393,7 @@ static bool reserve(formation *f, int members, int slots)
     if (members > f->capacity) {
         int cap = members;
         if (!STEER_GROW(f->members, cap) || !STEER_GROW(f->target_vel, cap) || !STEER_GROW(f->target_orient, cap) ||
-            !STEER_GROW(f->has_target, cap) || !STEER_GROW(f->row_to_col, cap))
+            !STEER_GROW(f->has_target, cap) || !STEER_GROW(f->row_to_col, cap) || !STEER_GROW(f->by_key, cap))
             return false;
         f->capacity = cap;
     }
@@ -422,6 +449,7 @@ static void free_formation(formation *f)
     steer__free(f->has_target);
     steer__free(f->cost);
     steer__free(f->row_to_col);
+    steer__free(f->by_key);
     steer__free(f->scratch);
 }
 

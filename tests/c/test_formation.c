@@ -374,6 +374,49 @@ static void test_anchor_moderation(void)
     steer_world_destroy(w);
 }
 
+/* ---- determinism ------------------------------------------------------------------------ */
+
+// The same agents (same keys) spawned and joined in two different orders,
+// standing where every slot ties: the same slots by key and the same bits
+// after 200 steps.
+static uint64_t run_order(bool reversed, int *slot_by_key)
+{
+    steer_world *w = make_world(8);
+    steer_agent_def ld = steer_default_agent_def();
+    ld.key = 100;
+    steer_agent_id leader = steer_agent_create(w, &ld);
+    steer_formation_def d = steer_default_formation_def();
+    d.pattern = STEER_PATTERN_CIRCLE;
+    d.leader = leader;
+    steer_formation_id f = steer_formation_create(w, &d);
+    steer_behaviour *b = slot_behaviour(f);
+    steer_agent_id a[6];
+    for (int k = 0; k < 6; ++k) {
+        int i = reversed ? 5 - k : k;
+        steer_agent_def ad = steer_default_agent_def();
+        ad.key = (uint64_t)(i + 1);
+        ad.behaviour = b;
+        a[i] = steer_agent_create(w, &ad); // all at the leader's place: every slot ties
+    }
+    for (int k = 0; k < 6; ++k) steer_formation_add(w, f, a[reversed ? (k + 3) % 6 : k], 0);
+    for (int i = 0; i < 6; ++i) slot_by_key[i] = steer_formation_slot_of(w, f, a[i]);
+    for (int k = 0; k < 200; ++k) steer_world_step(w, 1.0f / 60.0f);
+    uint64_t h = steer_world_hash(w);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+    return h;
+}
+
+static void test_same_bits_whatever_the_order(void)
+{
+    int s1[6], s2[6];
+    uint64_t h1 = run_order(false, s1), h2 = run_order(true, s2);
+    bool same = true;
+    for (int i = 0; i < 6; ++i) same = same && s1[i] == s2[i];
+    CHECK(same);
+    CHECK(h1 == h2);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -419,5 +462,6 @@ int main(void)
     RUN(test_rigid_and_nested);
     RUN(test_anchor_moderation);
     RUN(test_members_removed_from_world_and_no_alloc);
+    RUN(test_same_bits_whatever_the_order);
     return TEST_RESULT();
 }
