@@ -511,7 +511,7 @@ static bool leads_into(const steer_world *w, steer_agent_id a, const formation *
 }
 
 // Copy the definition's arrays into f (allocates; outside the step).
-static bool adopt_def(steer_world *w, formation *f, const steer_formation_def *d)
+static bool adopt_def(formation *f, const steer_formation_def *d)
 {
     steer_formation_slot *given = NULL;
     float *costs = NULL;
@@ -535,7 +535,6 @@ static bool adopt_def(steer_world *w, formation *f, const steer_formation_def *d
         steer__free(costs);
         return false;
     }
-    (void)w;
     if (d->anchor_path != NULL) steer_path_retain(d->anchor_path);
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
     steer__free(f->given);
@@ -593,7 +592,7 @@ steer_formation_id steer_formation_create(steer_world *w, const steer_formation_
     memset(f, 0, sizeof *f);
     f->generation = generation;
     int cap = def->member_capacity > 0 ? def->member_capacity : 16;
-    if (!reserve(f, cap, def->pattern == STEER_PATTERN_OFFSETS ? def->slot_count : cap) || !adopt_def(w, f, def)) {
+    if (!reserve(f, cap, def->pattern == STEER_PATTERN_OFFSETS ? def->slot_count : cap) || !adopt_def(f, def)) {
         free_formation(f);
         memset(f, 0, sizeof *f);
         f->generation = generation;
@@ -636,7 +635,7 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
     if (!STEER_CHECK(steer_formation_check_leader(w, id, def->leader) == NULL)) return false;
     const steer_agent_id old_leader = f->def.leader;
     if (!steer_agent_id_equal(f->def.leader, def->leader)) f->leader_seen = false;
-    if (!adopt_def(w, f, def)) return false;
+    if (!adopt_def(f, def)) return false;
     if (!steer_agent_id_is_null(old_leader) && steer_agent_id_is_null(def->leader)) {
         // from a leader to an anchor: the anchor starts where the leader was
         pose p;
