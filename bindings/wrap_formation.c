@@ -751,6 +751,12 @@ static int formation_destroy(lua_State *L)
 
 /* ---- properties -------------------------------------------------------------------------- */
 
+// The properties (upvalue 2 of __index, so tools can list them).
+static const char *const formation_props[] = {
+    "pattern", "spacing", "leader", "motion", "assignment", "slot_roles", "costs", "distance_weight",
+    "moderation_distance", "members", "slot_count", NULL,
+};
+
 static int formation_index(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
@@ -886,7 +892,8 @@ void steer_lua__open_formation(lua_State *L)
 {
     laux_new_class(L, STEER_LUA_FORMATION, formation_meta);
     luaL_newlib(L, formation_methods);
-    lua_pushcclosure(L, formation_index, 1);
+    laux_push_set(L, formation_props);
+    lua_pushcclosure(L, formation_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     lua_pushcfunction(L, formation_new);

@@ -52,7 +52,7 @@ function demo.setup(world)
   for _, a in ipairs(members) do a.steering = brain end
 end
 
-function demo.update(world, dt, input)
+function demo.update(_, _, input)
   if input and input.mouse_x then
     for k, leader in ipairs(leaders) do
       leader.steering.target = { input.mouse_x + (k - 2) * 15, input.mouse_y }
