@@ -431,6 +431,63 @@ static void test_same_bits_whatever_the_order(void)
     CHECK(h1 == h2);
 }
 
+/* ---- mid-step ---------------------------------------------------------------------------- */
+
+typedef struct midstep_ctx {
+    steer_formation_id f;
+    steer_agent_id outsider;
+    int calls;
+} midstep_ctx;
+
+// A callback behaviour that tries every formation change during the step.
+static steer_callback_result try_changes(steer_world *w, steer_agent_id self, float dt, steer_steering *out,
+                                         void *context)
+{
+    (void)dt;
+    (void)out;
+    midstep_ctx *c = context;
+    ++c->calls;
+    steer_formation_def d = steer_default_formation_def();
+    steer_formation_create(w, &d);
+    steer_formation_add(w, c->f, c->outsider, 0);
+    steer_formation_remove(w, c->f, self);
+    steer_formation_set_def(w, c->f, &d);
+    float cost = 1.0f;
+    steer_formation_set_member_costs(w, c->f, self, &cost, 1);
+    steer_formation_set_member_role(w, c->f, self, 1);
+    steer_formation_reassign(w, c->f);
+    steer_formation_destroy(w, c->f);
+    return STEER_CALLBACK_NONE;
+}
+
+static void test_changes_refused_mid_step(void)
+{
+    steer_world *w = make_world(9);
+    steer_agent_id leader = spawn_at(w, 0.0f, 0.0f, NULL);
+    steer_formation_def d = steer_default_formation_def();
+    d.leader = leader;
+    steer_formation_id f = steer_formation_create(w, &d);
+    midstep_ctx c = {f, spawn_at(w, 5.0f, 5.0f, NULL), 0};
+    steer_behaviour_def cd = steer_default_behaviour_def(STEER_CALLBACK);
+    cd.callback = try_changes;
+    cd.context = &c;
+    steer_behaviour *b = steer_behaviour_create(&cd);
+    steer_agent_id m = spawn_at(w, 1.0f, -2.0f, b);
+    steer_formation_add(w, f, m, 0);
+    assert_counter count = {0};
+    steer_set_assert_fn(counting_assert, &count);
+    steer_world_step(w, 1.0f / 60.0f);
+    steer_set_assert_fn(NULL, NULL);
+    CHECK(c.calls == 1);
+    CHECK(count.count == 8); // every change refused through the hook
+    CHECK(steer_formation_is_valid(w, f));
+    CHECK(steer_world_formation_count(w) == 1);
+    CHECK(steer_formation_member_count(w, f) == 1);
+    CHECK(steer_formation_slot_of(w, f, m) == 0);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -477,5 +534,6 @@ int main(void)
     RUN(test_anchor_moderation);
     RUN(test_members_removed_from_world_and_no_alloc);
     RUN(test_same_bits_whatever_the_order);
+    RUN(test_changes_refused_mid_step);
     return TEST_RESULT();
 }

@@ -195,6 +195,31 @@ describe("steer.formation", function()
   end)
 end)
 
+describe("steer.formation while a world steps", function()
+  it("refuses changes from a Lua behaviour", function()
+    local world = steer.world{}
+    local hero = world:spawn{}
+    local f = steer.formation{ leader = hero, members = { world:spawn{} } }
+    local outsider = world:spawn{}
+    local tries = {
+      function() f:add(outsider) end,
+      function() f:remove(f.members[1]) end,
+      function() f.spacing = 3 end,
+      function() f.pattern = "v" end,
+      function() f:reassign() end,
+      function() f:destroy() end,
+    }
+    for _, try in ipairs(tries) do
+      local trier = world:spawn{ steering = steer.behaviour(function() try() end) }
+      local msg = err(function() world:step(1 / 60) end)
+      assert.is_truthy(msg:find("attempt to modify a world while it is stepping", 1, true), msg)
+      trier:remove()
+    end
+    assert.are.equal(1, #f.members)
+    assert.are.equal(2, f.spacing)
+  end)
+end)
+
 describe("steer.formation after an error", function()
   it("undoes what a failing Lua function left half done", function()
     local world = steer.world{}
