@@ -195,6 +195,30 @@ describe("steer.formation", function()
   end)
 end)
 
+describe("steer.formation lifetime", function()
+  it("belongs to its world: collecting the proxy keeps it, closing the world ends it", function()
+    local world = steer.world{}
+    local hero = world:spawn{}
+    local m = world:spawn{ x = 3, y = -3 }
+    do
+      local f = steer.formation{ leader = hero, members = { m } }
+      assert.is_not_nil(f)
+    end
+    collectgarbage()
+    collectgarbage()
+    for _ = 1, 60 do world:step(1 / 60) end
+    -- still steered by the formation's behaviour (the line's only slot is 2 m behind)
+    assert.is_true(math.abs(m.x) < 0.5 and math.abs(m.y + 2) < 0.5)
+    local f = steer.formation{ leader = hero }
+    f:destroy()
+    assert.are.equal("attempt to use a destroyed formation", err(function() f:slot_of(m) end))
+    local g = steer.formation{ leader = hero }
+    world:close()
+    assert.are.equal("attempt to use a closed world", err(function() return g.spacing end))
+    assert.are.equal("steer.Formation (destroyed)", tostring(g))
+  end)
+end)
+
 describe("steer.formation while a world steps", function()
   it("refuses changes from a Lua behaviour", function()
     local world = steer.world{}
