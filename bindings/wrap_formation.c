@@ -361,7 +361,8 @@ static const char *const formation_fields[] = {
     "assignment", "motion", "moderation_distance", "world", "steering", NULL,
 };
 
-// anchor = { x =, y =, orientation =, target = agent or {x, y}, path =, max_speed =, max_rotation = }
+// anchor = { x =, y =, orientation =, target = agent or {x, y}, path = or steering = behaviour,
+//   max_speed =, max_acceleration =, max_rotation = }
 static void check_anchor(lua_State *L, int arg, int vidx, steer_formation_def *def, int fidx)
 {
     vidx = lua_absindex(L, vidx);
@@ -398,7 +399,15 @@ static void check_anchor(lua_State *L, int arg, int vidx, steer_formation_def *d
             lua_pushvalue(L, -1);
             set_data(L, fidx, "anchor_path");
         } else if (strcmp(k, "steering") == 0) {
-            laux_error_plain(L, w, "is not supported: the anchor is a point, not an agent (give it a target or a path, or use a leader)");
+            lbehaviour *lb = steer_lua__test_behaviour(L, -1);
+            if (lb == NULL) laux_error(L, w, "must be a behaviour", -1);
+            if (!steer_formation_can_steer_anchor(lb->b))
+                laux_error_plain(L, w, "must not contain a Lua behaviour or a formation slot");
+            def->anchor_behaviour = lb->b;
+            lua_pushvalue(L, -1);
+            set_data(L, fidx, "anchor_steering");
+        } else if (strcmp(k, "max_acceleration") == 0) {
+            def->anchor_max_acceleration = (float)laux_number(L, w, -1, LAUX_NONNEGATIVE);
         } else {
             luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", name));
         }

@@ -247,6 +247,8 @@ function Path:param(x, y) end
 ---@field orientation? number Start orientation. Unit: rad. Default: 0.
 ---@field target? steer.Target The anchor arrives at this agent or point {x, y}.
 ---@field path? steer.Path The anchor walks this path.
+---@field steering? steer.BehaviourBase Or a behaviour steers the anchor (no Lua behaviour or formation slot inside).
+---@field max_acceleration? number With steering. Unit: m/s^2. Default: 10.
 ---@field max_speed? number Unit: m/s. Default: 3.
 ---@field max_rotation? number Unit: rad/s. Default: pi.
 

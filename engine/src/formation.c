@@ -52,6 +52,8 @@ typedef struct formation {
     // (an agent that faces its velocity turns without a rotation of its own)
     float leader_orient, leader_rotation;
     bool leader_seen;
+    float anchor_mem[STEER_MEMORY_FLOATS]; ///< the anchor behaviour's memory
+    uint64_t anchor_rng;                    ///< and random stream
     bool dirty; ///< reassign at the next update
     int depth;  ///< formations above (whose members lead this one)
 } formation;
@@ -437,6 +439,7 @@ static void free_formation(formation *f)
 {
     for (int m = 0; m < f->count; ++m) steer__free(f->members[m].extra);
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
+    steer_behaviour_release(f->def.anchor_behaviour);
     steer__free(f->given);
     steer__free(f->role_costs);
     steer__free(f->members);
@@ -466,6 +469,18 @@ void steer__formations_destroy(struct steer_formations *fs)
 
 /* ---- definitions ------------------------------------------------------------------- */
 
+bool steer_formation_can_steer_anchor(const steer_behaviour *b)
+{
+    // the recursion is as deep as the tree (at most STEER_MAX_TREE_DEPTH)
+    if (b == NULL) return true;
+    steer_behaviour_type t = steer_behaviour_get_type(b);
+    if (t == STEER_CALLBACK || t == STEER_FORMATION_SLOT) return false;
+    for (int i = 0; i < steer_behaviour_child_count(b); ++i) {
+        if (!steer_formation_can_steer_anchor(steer_behaviour_get_child(b, i).behaviour)) return false;
+    }
+    return true;
+}
+
 static bool def_is_valid(const steer_formation_def *d)
 {
     if (!STEER_CHECK(d != NULL && d->cookie == STEER_COOKIE)) return false;
@@ -484,6 +499,8 @@ static bool def_is_valid(const steer_formation_def *d)
     if (!STEER_CHECK(isfinite(d->anchor_max_speed) && d->anchor_max_speed >= 0.0f)) return false;
     if (!STEER_CHECK(isfinite(d->anchor_max_rotation) && d->anchor_max_rotation >= 0.0f)) return false;
     if (!STEER_CHECK(isfinite(d->moderation_distance) && d->moderation_distance > 0.0f)) return false;
+    if (!STEER_CHECK(isfinite(d->anchor_max_acceleration) && d->anchor_max_acceleration >= 0.0f)) return false;
+    if (!STEER_CHECK(steer_formation_can_steer_anchor(d->anchor_behaviour))) return false;
     if (!STEER_CHECK((unsigned)d->motion <= STEER_MOTION_EMERGENT)) return false;
     if (!STEER_CHECK((unsigned)d->assignment <= STEER_ASSIGN_ORDERED)) return false;
     if (!STEER_CHECK(isfinite(d->distance_weight) && d->distance_weight >= 0.0f)) return false;
@@ -537,6 +554,9 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
     }
     if (d->anchor_path != NULL) steer_path_retain(d->anchor_path);
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
+    if (d->anchor_behaviour != f->def.anchor_behaviour) memset(f->anchor_mem, 0, sizeof f->anchor_mem);
+    steer_behaviour_retain(d->anchor_behaviour);
+    steer_behaviour_release(f->def.anchor_behaviour);
     steer__free(f->given);
     steer__free(f->role_costs);
     f->given = given;
@@ -556,6 +576,7 @@ steer_formation_def steer_default_formation_def(void)
     d.anchor_max_speed = 3.0f;
     d.anchor_max_rotation = STEER_PI;
     d.moderation_distance = 1.5f;
+    d.anchor_max_acceleration = 10.0f;
     d.motion = STEER_MOTION_STEER;
     d.assignment = STEER_ASSIGN_OPTIMAL;
     d.distance_weight = 1.0f;
@@ -602,6 +623,7 @@ steer_formation_id steer_formation_create(steer_world *w, const steer_formation_
     f->anchor_pos = def->anchor_position;
     f->anchor_orient = steer_wrap_angle(def->anchor_orientation);
     f->moderation = 1.0f;
+    f->anchor_rng = steer__stream_seed(w->def.seed, 0xF0F0F0F000000000ull + (uint64_t)at);
     ++fs->live;
     return id_of(w, f);
 }
@@ -880,10 +902,44 @@ float steer_formation_anchor_moderation(const steer_world *w, steer_formation_id
 
 /* ---- the step ---------------------------------------------------------------------- */
 
+static void turn_anchor(formation *f, float dt, float old_o);
+
 // Two-level formation: the anchor arrives at its target or runs along its
 // path, at a speed scaled down when the members lag (formation motion
 // moderation: the group does not string out).
-static void move_anchor(const steer_world *w, formation *f, float dt)
+// The anchor's own behaviour, evaluated as for an agent at the anchor (no
+// agent excluded from its neighbours, its own memory and random stream),
+// then integrated as the notes' update with the moderated speed limit.
+static void steer_anchor(steer_world *w, formation *f, float dt, float speed)
+{
+    eval_view view;
+    steer__view_init(&view, w);
+    eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = w;
+    ctx.view = &view;
+    ctx.self = -1;
+    ctx.self_proxy = UINT32_MAX;
+    ctx.me = (steer_kinematic){f->anchor_pos, f->anchor_orient, f->anchor_vel, f->anchor_rotation};
+    ctx.lim = steer_default_limits();
+    ctx.lim.radius = 0.0f;
+    ctx.lim.max_speed = speed;
+    ctx.lim.max_acceleration = f->def.anchor_max_acceleration;
+    ctx.lim.max_rotation = f->def.anchor_max_rotation;
+    ctx.dt = dt;
+    ctx.mem = f->anchor_mem;
+    ctx.rng = &f->anchor_rng;
+    ctx.scratch = w->scratch;
+    ctx.gathered_radius = -1.0f;
+    ctx.sums.radius = -1.0f;
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    if (!steer__evaluate(&ctx, f->def.anchor_behaviour, &out) || !steer_vec2_is_finite(out.linear))
+        out.linear = steer_v2(0.0f, 0.0f);
+    f->anchor_pos = steer_mul_add(f->anchor_pos, f->anchor_vel, dt);
+    f->anchor_vel = steer_clamp_length(steer_mul_add(f->anchor_vel, out.linear, dt), speed);
+}
+
+static void move_anchor(steer_world *w, formation *f, float dt)
 {
     const steer_formation_def *d = &f->def;
     float lag = 0.0f;
@@ -900,6 +956,13 @@ static void move_anchor(const steer_world *w, formation *f, float dt)
     float speed = d->anchor_max_speed * f->moderation;
     steer_vec2 goal = f->anchor_pos;
     bool has_goal = false;
+    steer_vec2 old = f->anchor_pos;
+    float old_o = f->anchor_orient;
+    if (d->anchor_behaviour != NULL) {
+        steer_anchor(w, f, dt, speed);
+        turn_anchor(f, dt, old_o);
+        return;
+    }
     if (d->anchor_path != NULL) {
         float length = steer_path_length(d->anchor_path);
         float next = f->anchor_param + speed * dt;
@@ -924,11 +987,15 @@ static void move_anchor(const steer_world *w, formation *f, float dt)
         float v = dist < slow ? speed * dist / slow : speed;
         step = fminf(dist, v * dt);
     }
-    steer_vec2 old = f->anchor_pos;
     if (has_goal && dist > 1e-6f) f->anchor_pos = steer_add(f->anchor_pos, steer_scale(to, step / dist));
     f->anchor_vel = dt > 0.0f ? steer_scale(steer_sub(f->anchor_pos, old), 1.0f / dt) : steer_v2(0.0f, 0.0f);
-    // turn towards the direction of motion at up to anchor_max_rotation
-    float old_o = f->anchor_orient;
+    turn_anchor(f, dt, old_o);
+}
+
+// Turn the anchor towards its direction of motion at up to anchor_max_rotation.
+static void turn_anchor(formation *f, float dt, float old_o)
+{
+    const steer_formation_def *d = &f->def;
     if (steer_length(f->anchor_vel) > 1e-3f) {
         float want = steer_orientation_of(f->anchor_vel);
         float turn = steer_wrap_angle(want - f->anchor_orient);

@@ -488,6 +488,38 @@ static void test_changes_refused_mid_step(void)
     steer_world_destroy(w);
 }
 
+static void test_anchor_behaviour(void)
+{
+    // a two-level formation whose anchor is steered by a behaviour (arrive
+    // at a point): it gets there, members in tow
+    steer_world *w = make_world(10);
+    steer_behaviour_def sd = steer_default_behaviour_def(STEER_ARRIVE);
+    sd.target.kind = STEER_TARGET_POINT;
+    sd.target.point = steer_v2(0.0f, 25.0f);
+    steer_behaviour *arrive = steer_behaviour_create(&sd);
+    steer_formation_def d = steer_default_formation_def();
+    d.pattern = STEER_PATTERN_V;
+    d.anchor_behaviour = arrive;
+    d.anchor_max_speed = 2.0f;
+    steer_formation_id f = steer_formation_create(w, &d);
+    steer_behaviour *b = slot_behaviour(f);
+    for (int i = 0; i < 4; ++i) steer_formation_add(w, f, spawn_at(w, (float)i - 2.0f, -1.0f, b), 0);
+    for (int k = 0; k < 60 * 20; ++k) steer_world_step(w, 1.0f / 60.0f);
+    steer_vec2 p = steer_formation_anchor_position(w, f);
+    CHECK(steer_length(steer_sub(p, steer_v2(0.0f, 25.0f))) < 0.6f);
+    CHECK(worst_slot_error(w, f) < 0.5f);
+    // a callback behaviour cannot steer an anchor
+    steer_behaviour_def cd = steer_default_behaviour_def(STEER_CALLBACK);
+    cd.callback = try_changes;
+    steer_behaviour *cb = steer_behaviour_create(&cd);
+    CHECK(!steer_formation_can_steer_anchor(cb));
+    CHECK(steer_formation_can_steer_anchor(arrive));
+    steer_behaviour_release(cb);
+    steer_behaviour_release(arrive);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -535,5 +567,6 @@ int main(void)
     RUN(test_members_removed_from_world_and_no_alloc);
     RUN(test_same_bits_whatever_the_order);
     RUN(test_changes_refused_mid_step);
+    RUN(test_anchor_behaviour);
     return TEST_RESULT();
 }

@@ -137,6 +137,20 @@ describe("steer.formation", function()
     assert.is_true(moderation > 0 and moderation <= 1)
   end)
 
+  it("steers an anchor with a behaviour", function()
+    local f = steer.formation{ world = world, pattern = "line", members = squad(world, 3),
+                               anchor = { x = 0, y = 0, steering = steer.arrive{ target = { 20, 0 } }, max_speed = 2 } }
+    for _ = 1, 300 do world:step(1 / 60) end
+    local x, y, o = f:anchor()
+    assert.is_true(x > 5 and math.abs(y) < 0.5, x)
+    assert.is_true(math.abs(o - math.pi / 2) < 0.1, o)
+    assert.are.equal("bad argument #1 to 'formation' (field 'anchor.steering' must not contain a Lua behaviour "
+      .. "or a formation slot)",
+      err(function()
+        steer.formation{ world = world, anchor = { steering = steer.blend{ steer.behaviour(function() end) } } }
+      end))
+  end)
+
   it("refuses formations leading each other in a cycle", function()
     local sub = world:spawn{}
     local top = steer.formation{ leader = hero, members = { sub } }

@@ -347,6 +347,9 @@ STEER_API bool steer_formation_set_member_role(steer_world *world, steer_formati
                                                int role);
 /// Slots a member is allowed in (role and extra costs not forbidden).
 STEER_API int steer_formation_allowed_slots(const steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// True if b may steer an anchor: no callback or formation_slot behaviour
+/// anywhere in its tree.
+STEER_API bool steer_formation_can_steer_anchor(const steer_behaviour *b);
 /// Remove a member and reassign; false if it was not one.
 STEER_API bool steer_formation_remove(steer_world *world, steer_formation_id id, steer_agent_id agent);
 /// Members (in order of joining); member i, 0 <= i < count.

@@ -351,6 +351,12 @@ typedef struct steer_formation_def {
     float anchor_orientation;
     steer_target anchor_target;
     steer_path *anchor_path; ///< retained; NULL: none
+    /// Or a behaviour steering the anchor (retained; NULL: none), evaluated
+    /// for the anchor as for an agent at its place (its neighbours are the
+    /// agents around it) before the members' evaluation; it may not contain
+    /// callback or formation_slot behaviours (steer_formation_can_steer_anchor).
+    steer_behaviour *anchor_behaviour;
+    float anchor_max_acceleration; ///< m/s^2, with anchor_behaviour (default 10)
     float anchor_max_speed;  ///< default 3
     float anchor_max_rotation; ///< rad/s, how fast the anchor turns (default pi)
     float moderation_distance; ///< default 1.5
