@@ -53,7 +53,8 @@ function demo.setup(world)
 end
 
 function demo.update(_, _, input)
-  if input and input.mouse_x then
+  -- (after a hot reload, setup has not run in this version: nothing to drive)
+  if input and input.mouse_x and leaders then
     for k, leader in ipairs(leaders) do
       leader.steering.target = { input.mouse_x + (k - 2) * 15, input.mouse_y }
     end
