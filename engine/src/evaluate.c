@@ -2,6 +2,7 @@
 // behaviours, and the two combinators (weighted blending and priorities).
 #include "behaviour.h"
 #include "eval.h"
+#include "formation.h"
 
 
 // The combined output, clamped to the character's limits: accelerations for
@@ -143,6 +144,7 @@ static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     case STEER_BLEND: return eval_blend(ctx, b, out);
     case STEER_PRIORITY: return eval_priority(ctx, b, out);
     case STEER_CALLBACK: return eval_callback(ctx, d, out);
+    case STEER_FORMATION_SLOT: return steer__eval_formation_slot(ctx, d, out);
     default: return false;
     }
 }

@@ -54,6 +54,7 @@ struct steer_world {
     neighbour_grid grid;
     struct eval_scratch *scratch;
     struct steer_geometry *geometry;
+    struct steer_formations *formations; ///< formation.c; NULL until the first one
     int callback_errors;
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
