@@ -20,7 +20,8 @@ bool steer__world_reserve(steer_world *w, int capacity)
     size_t n = (size_t)capacity;
     if (!STEER_GROW(w->state, n) || !STEER_GROW(w->limits, n) || !STEER_GROW(w->behaviour, n) ||
         !STEER_GROW(w->out, n) || !STEER_GROW(w->memory, n) || !STEER_GROW(w->rng, n) || !STEER_GROW(w->key, n) ||
-        !STEER_GROW(w->slot_of, n) || !STEER_GROW(w->flags, n) || !STEER_GROW(w->user_data, n))
+        !STEER_GROW(w->slot_of, n) || !STEER_GROW(w->flags, n) || !STEER_GROW(w->user_data, n) ||
+        !STEER_GROW(w->push, n))
         return false;
     // the reorder buffer holds any one per-agent field: the largest is the memory
     void *buf = steer__realloc(w->reorder_buffer, sizeof(agent_memory) * n);
@@ -68,6 +69,7 @@ void steer_world_destroy(steer_world *w)
     steer__free(w->state);
     steer__free(w->limits);
     steer__free(w->behaviour);
+    steer__free(w->push);
     steer__free(w->out);
     steer__free(w->memory);
     steer__free(w->rng);
@@ -108,6 +110,25 @@ void steer_world_set_resolve_contacts(steer_world *w, bool enabled)
 {
     if (!STEER_CHECK(w != NULL && !w->stepping)) return;
     w->def.resolve_contacts = enabled;
+}
+
+bool steer_world_get_resolve_agent_contacts(const steer_world *w) { return w->def.resolve_agent_contacts; }
+
+void steer_world_set_resolve_agent_contacts(steer_world *w, bool enabled)
+{
+    if (!STEER_CHECK(w != NULL && !w->stepping)) return;
+    w->def.resolve_agent_contacts = enabled;
+}
+
+void steer__flag_avoiders(steer_world *w)
+{
+    // from the cached tree shape of each root: O(1) an agent, and no
+    // evaluation ever looks into another agent's tree
+    for (int i = 0; i < w->count; ++i) {
+        const steer_behaviour *b = w->behaviour[i];
+        bool avoids = b != NULL && b->avoids && !(w->flags[i] & AGENT_KINEMATIC);
+        w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
+    }
 }
 
 steer_agent_id steer_world_agent_at(const steer_world *w, int i)
@@ -159,6 +180,7 @@ void steer_world_step(steer_world *w, float dt)
     }
     // shared caches are written here, before evaluation, never during it
     steer__geometry_prepare(w);
+    steer__flag_avoiders(w);
     // Evaluate in grid order: neighbours of consecutive agents are close in
     // memory. Each evaluation reads start-of-step state and writes only its
     // own output, memory and random stream, so the order cannot matter.
@@ -169,7 +191,8 @@ void steer_world_step(steer_world *w, float dt)
     for (int k = 0; k < w->count; ++k) failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
     w->callback_errors = failed;
     steer__integrate(w, dt);
-    if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
+    if (w->def.resolve_agent_contacts) steer__resolve_agent_contacts(w);
+    if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__resolve_contacts(w);
     w->grid.dirty = true;
     ++w->steps;
     --steer__evaluating;
@@ -186,6 +209,8 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     // a preview runs callbacks as a step does, under the same rules: the
     // world's agents and every behaviour stay as they are meanwhile
     const bool was_stepping = w->stepping;
+    // (inside a step the flags are already those of the step)
+    if (!was_stepping && b->avoids) steer__flag_avoiders(w);
     w->stepping = true;
     ++steer__evaluating;
     bool has = steer__preview(w, b, i, dt, out);
