@@ -33,33 +33,35 @@
 /// ...plus up to this many either way from the agent's random stream, so
 /// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
 #define ORCA_JITTER 0.02f
+/// Bodies are avoided as if this much larger: when the half-planes leave
+/// nothing (a crowd pressing an agent at full speed), the least-violating
+/// velocity gives up a little of the horizon, and the margin keeps that from
+/// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
+#define ORCA_CLEARANCE 1.1f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
     float d2;
-    uint64_t key;
 } orca_neighbour;
 
-// The k closest neighbours gathered, nearest first (ties by key, so the
-// choice does not depend on the gather order): insertion into a short
-// sorted list, as k is small (at most STEER_MAX_AVOID_NEIGHBOURS).
-static int closest_neighbours(eval_ctx *ctx, int found, int k, orca_neighbour *out)
+// The k closest neighbours gathered, nearest first: insertion into a short
+// sorted list, as k is small (at most STEER_MAX_AVOID_NEIGHBOURS). The
+// gather lists proxies in the grid's canonical order (bucket, then key), so
+// keeping the earlier of two equally distant neighbours is a choice that
+// does not depend on the agents' storage order.
+static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighbour *out)
 {
     const eval_scratch *s = ctx->scratch;
     int n = 0;
     for (int i = 0; i < found; ++i) {
         float d2 = s->dist_sq[i];
-        if (n == k && d2 > out[n - 1].d2) continue; // the common case once the list is full
-        uint32_t proxy = s->proxy[i];
-        uint64_t key = steer__proxy_key(ctx, proxy);
-        int at = n < k ? n : k - 1;
-        if (n == k && (d2 == out[at].d2 && key > out[at].key)) continue;
-        while (at > 0 && (out[at - 1].d2 > d2 || (out[at - 1].d2 == d2 && out[at - 1].key > key))) {
+        if (n == k && d2 >= out[n - 1].d2) continue; // the common case once the list is full
+        int at = n < k ? n++ : k - 1;
+        while (at > 0 && out[at - 1].d2 > d2) {
             out[at] = out[at - 1];
             --at;
         }
-        out[at] = (orca_neighbour){proxy, d2, key};
-        if (n < k) ++n;
+        out[at] = (orca_neighbour){s->proxy[i], d2};
     }
     return n;
 }
@@ -153,7 +155,7 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     obstacle_query q;
     q.g = ctx->world->geometry;
     q.p = p;
-    q.radius = ctx->lim.radius;
+    q.radius = ctx->lim.radius * ORCA_CLEARANCE;
     // what can be reached within the horizon at full speed
     q.reach = q.radius + ctx->lim.max_speed * d->obstacle_time_horizon;
     q.inv_tau = 1.0f / d->obstacle_time_horizon;
@@ -197,22 +199,22 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     int found = steer__gather_neighbours(ctx, d->radius);
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
-    const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius;
+    const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? 0.5f : 1.0f;
-        lines[count++] = agent_line(steer_sub(pj, p), steer_sub(v, vj), r_self + ctx->view->limits[j].radius,
+        lines[count++] = agent_line(steer_sub(pj, p), steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
     }
 
     if (k > 0) {
         // symmetric deadlocks: keep right, with a little noise of our own stream
+        // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        steer_cos_sin cs = steer_compute_cos_sin(turn);
-        preferred = steer_v2(preferred.x * cs.cosine - preferred.y * cs.sine,
-                             preferred.x * cs.sine + preferred.y * cs.cosine);
+        float c = 1.0f - 0.5f * turn * turn;
+        preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
     steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred);
 

@@ -165,6 +165,29 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 
 /* ---- step --------------------------------------------------------------------- */
 
+// Agents with trees of their own (a goal each) have them scattered in the
+// heap: each level of a tree is a cache miss that evaluation waits for
+// (measured with steer-bench crowd, ~30% of its time). Fetch ahead, one
+// level further down the nearer the agent is: the root 8 agents ahead, its
+// children array 4 ahead, the first child 2 ahead.
+static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
+{
+#if defined(__GNUC__)
+    const int n = w->count;
+    if (k + 8 < n) __builtin_prefetch(w->behaviour[order[k + 8]]);
+    const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
+    if (b4 != NULL && b4->def.child_count > 0) __builtin_prefetch(b4->children);
+    const steer_behaviour *b2 = k + 2 < n ? w->behaviour[order[k + 2]] : NULL;
+    if (b2 != NULL && b2->def.child_count > 0) {
+        const char *c = (const char *)b2->children[0].behaviour;
+        __builtin_prefetch(c);
+        __builtin_prefetch(c + 64);
+    }
+#else
+    (void)w, (void)order, (void)k;
+#endif
+}
+
 void steer_world_step(steer_world *w, float dt)
 {
     if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
@@ -188,7 +211,10 @@ void steer_world_step(steer_world *w, float dt)
     steer__view_init(&view, w);
     const uint32_t *order = w->grid.agent;
     int failed = 0;
-    for (int k = 0; k < w->count; ++k) failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    for (int k = 0; k < w->count; ++k) {
+        prefetch_trees(w, order, k);
+        failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    }
     w->callback_errors = failed;
     steer__integrate(w, dt);
     if (w->def.resolve_agent_contacts) steer__resolve_agent_contacts(w);
