@@ -209,8 +209,10 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
                                     inv_tau, inv_dt, v, share);
     }
 
-    if (k > 0) {
-        // symmetric deadlocks: keep right, with a little noise of our own stream
+    if (count > 0) {
+        // symmetric deadlocks (two agents head-on, a circle of them, an agent
+        // square on to a wall): keep right, with a little noise of our own
+        // stream; nothing to avoid, nothing changed
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
         float c = 1.0f - 0.5f * turn * turn;

@@ -22,7 +22,7 @@ SCENARIO_DIR = script:match("^(.*[/\\])") or "./"
 
 local CASES = { "pair_oncoming", "pair_crossing", "groups_oncoming", "four_way", "circle_12", "circle_20",
   "doorway", "obstacles", "circle_250", "bottleneck_500", "hallway_200", "blocks" }
-local DT, RADIUS, SPEED, ACCEL = 0.1, 0.5, 1.5, 30
+local DT, RADIUS, SPEED, ACCEL = 0.1, 0.5, 1.5, 10
 local CONTACT, ARRIVED = 1e-3, 0.5
 
 local brain_name, small, check, chosen = "orca", false, false, {}
