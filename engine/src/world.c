@@ -169,20 +169,29 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 // heap: each level of a tree is a cache miss that evaluation waits for
 // (measured with steer-bench crowd, ~30% of its time). Fetch ahead, one
 // level further down the nearer the agent is: the root 8 agents ahead, its
-// children array 4 ahead, the first child 2 ahead.
+// children array 4 ahead, the first child 2 ahead (a combinator's first
+// child, reciprocal_avoidance's preferred behaviour).
+// Every cache line of a node: evaluation reads its header, its definition
+// and its children pointer, spread over the whole struct.
+static void prefetch_node(const steer_behaviour *b)
+{
+#if defined(__GNUC__)
+    if (b == NULL) return;
+    for (size_t at = 0; at < sizeof *b; at += 64) __builtin_prefetch((const char *)b + at);
+#else
+    (void)b;
+#endif
+}
+
 static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
 {
 #if defined(__GNUC__)
     const int n = w->count;
-    if (k + 8 < n) __builtin_prefetch(w->behaviour[order[k + 8]]);
+    if (k + 8 < n) prefetch_node(w->behaviour[order[k + 8]]);
     const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
     if (b4 != NULL && b4->def.child_count > 0) __builtin_prefetch(b4->children);
     const steer_behaviour *b2 = k + 2 < n ? w->behaviour[order[k + 2]] : NULL;
-    if (b2 != NULL && b2->def.child_count > 0) {
-        const char *c = (const char *)b2->children[0].behaviour;
-        __builtin_prefetch(c);
-        __builtin_prefetch(c + 64);
-    }
+    if (b2 != NULL && b2->def.child_count > 0) prefetch_node(b2->children[0].behaviour);
 #else
     (void)w, (void)order, (void)k;
 #endif
