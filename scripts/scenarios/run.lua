@@ -125,7 +125,8 @@ local function run_case(name)
       local x, y = a:position()
       if not e.done then
         e.path = e.path + math.sqrt((x - e.px) ^ 2 + (y - e.py) ^ 2)
-        if e.waypoint and (x - e.d.wx) ^ 2 + (y - e.d.wy) ^ 2 < 1.0 then
+        -- the waypoint is passed within 1 m of it, or once past the wall
+        if e.waypoint and ((x - e.d.wx) ^ 2 + (y - e.d.wy) ^ 2 < 1.0 or (e.d.past_x and x > e.d.past_x)) then
           e.waypoint = false
           e.arrive.target = { e.d.gx, e.d.gy }
         elseif not e.waypoint and (x - e.d.gx) ^ 2 + (y - e.d.gy) ^ 2 < ARRIVED * ARRIVED then
