@@ -769,6 +769,7 @@ static void class_properties(lua_State *L, steer_behaviour_type t)
                         : t == STEER_FOLLOW_PATH ? "path"
                         : is_combinator(t)       ? "children"
                         : t == STEER_CALLBACK    ? "fn"
+                        : t == STEER_RECIPROCAL_AVOIDANCE ? "preferred"
                                                  : NULL;
     if (extra != NULL) {
         lua_pushboolean(L, 1);

@@ -18,7 +18,9 @@
 local steer = require "steer"
 
 local script = arg and arg[0] or "scripts/scenarios/run.lua"
-SCENARIO_DIR = script:match("^(.*[/\\])") or "./"
+local scenario_dir = script:match("^(.*[/\\])") or "./"
+-- a case file gets the directory as its argument (the circles share a layout)
+local function load_case(name) return assert(loadfile(scenario_dir .. name .. ".lua"))(scenario_dir) end
 
 local CASES = { "pair_oncoming", "pair_crossing", "groups_oncoming", "four_way", "circle_12", "circle_20",
   "doorway", "obstacles", "circle_250", "bottleneck_500", "hallway_200", "blocks" }
@@ -49,10 +51,11 @@ local function brain(has_obstacles)
       { steer.collision_avoidance{ radius = 6 }, weight = 2 },
     }
     if not has_obstacles then return blend, arrive end
-    return steer.priority{ steer.obstacle_avoidance{ lookahead = 3, avoid_distance = 1.5, rays = "whiskers" }, blend }, arrive
+    local avoid = steer.obstacle_avoidance{ lookahead = 3, avoid_distance = 1.5, rays = "whiskers" }
+    return steer.priority{ avoid, blend }, arrive
   end
-  return steer.reciprocal_avoidance{ preferred = arrive, radius = 6, time_horizon = 2, obstacle_time_horizon = 1,
-    max_neighbours = 10 }, arrive
+  return steer.reciprocal_avoidance{ preferred = arrive, radius = 6, time_horizon = 2,
+    obstacle_time_horizon = 1, max_neighbours = 10 }, arrive
 end
 
 -- Distance from (x, y) to a static shape of the case (negative inside).
@@ -64,7 +67,9 @@ local function seg_dist(x, y, x1, y1, x2, y2)
 end
 local function shape_distances(c)
   local list = {}
-  for _, w in ipairs(c.walls or {}) do list[#list + 1] = function(x, y) return seg_dist(x, y, w[1], w[2], w[3], w[4]) end end
+  for _, w in ipairs(c.walls or {}) do
+    list[#list + 1] = function(x, y) return seg_dist(x, y, w[1], w[2], w[3], w[4]) end
+  end
   for _, s in ipairs(c.circles or {}) do
     list[#list + 1] = function(x, y) return math.sqrt((x - s[1]) ^ 2 + (y - s[2]) ^ 2) - s[3] end
   end
@@ -93,7 +98,7 @@ local function shape_distances(c)
 end
 
 local function run_case(name)
-  local c = dofile(SCENARIO_DIR .. name .. ".lua")
+  local c = load_case(name)
   local world = steer.world{ seed = 1, cell_size = 6, resolve_agent_contacts = brain_name == "contacts",
     resolve_contacts = brain_name == "contacts" }
   for _, w in ipairs(c.walls or {}) do world:add_wall(w[1], w[2], w[3], w[4]) end
@@ -172,11 +177,12 @@ local total = { agents = 0, arrived = 0, contacts = 0, penetrations = 0, overlap
 local failed = {}
 print(string.format("brain=%s dt=%g radius=%g max_speed=%g", brain_name, DT, RADIUS, SPEED))
 for _, name in ipairs(names) do
-  local c = dofile(SCENARIO_DIR .. name .. ".lua")
+  local c = load_case(name)
   if not small or c.small then
     local r = run_case(name)
-    print(string.format("%-16s agents=%d arrived=%d mean_time=%.1f contacts=%d penetrations=%d max_overlap=%.3f path_ratio=%.3f",
-      r.name, r.agents, r.arrived, r.time, r.contacts, r.penetrations, r.overlap, r.ratio))
+    print(string.format("%-16s agents=%d arrived=%d mean_time=%.1f contacts=%d penetrations=%d "
+      .. "max_overlap=%.3f path_ratio=%.3f", r.name, r.agents, r.arrived, r.time, r.contacts, r.penetrations,
+      r.overlap, r.ratio))
     total.agents = total.agents + r.agents
     total.arrived = total.arrived + r.arrived
     total.contacts = total.contacts + r.contacts

@@ -39,11 +39,14 @@ describe("steer.reciprocal_avoidance", function()
     assert.are.equal("bad argument #1 to 'reciprocal_avoidance' (field 'preferred' must be a behaviour, got 3)",
       err(function() steer.reciprocal_avoidance{ preferred = 3 } end))
     local seek = steer.seek{}
-    assert.are.equal("bad argument #1 to 'reciprocal_avoidance' (field 'time_horizon' must be a positive number, got 0)",
+    assert.are.equal(
+      "bad argument #1 to 'reciprocal_avoidance' (field 'time_horizon' must be a positive number, got 0)",
       err(function() steer.reciprocal_avoidance{ preferred = seek, time_horizon = 0 } end))
-    assert.are.equal("bad argument #1 to 'reciprocal_avoidance' (field 'max_neighbours' must be a whole number in [1, 64], got 2.5)",
+    assert.are.equal("bad argument #1 to 'reciprocal_avoidance' "
+      .. "(field 'max_neighbours' must be a whole number in [1, 64], got 2.5)",
       err(function() steer.reciprocal_avoidance{ preferred = seek, max_neighbours = 2.5 } end))
-    assert.are.equal("bad argument #1 to 'reciprocal_avoidance' (field 'max_neighbours' must be a whole number in [1, 64], got 65)",
+    assert.are.equal("bad argument #1 to 'reciprocal_avoidance' "
+      .. "(field 'max_neighbours' must be a whole number in [1, 64], got 65)",
       err(function() steer.reciprocal_avoidance{ preferred = seek, max_neighbours = 65 } end))
     assert.are.equal("bad argument #1 to 'reciprocal_avoidance' (unknown field 'horizon')",
       err(function() steer.reciprocal_avoidance{ preferred = seek, horizon = 2 } end))
