@@ -219,6 +219,9 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
     steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred);
+    // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
+    // half-planes: then stop rather than let a non-finite velocity out
+    if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);
 
     if (ctx->kinematic) {
         out->linear = chosen;

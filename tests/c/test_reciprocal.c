@@ -187,6 +187,28 @@ static void static_geometry_is_not_entered(void)
     steer_world_destroy(w);
 }
 
+static void extreme_settings_stay_finite(void)
+{
+    // horizons and steps at the edges of the float range: finite output
+    const float horizons[3] = {1e-30f, 1e-3f, 1e30f}, steps[3] = {1e-30f, 1e-3f, 1e3f};
+    for (int h = 0; h < 3; ++h) {
+        for (int s = 0; s < 3; ++s) {
+            steer_world *w = make_world(5);
+            steer_behaviour *ba = avoid_to(10, 0, horizons[h]), *bb = avoid_to(-10, 0, horizons[h]);
+            steer_agent_id a = walker(w, -0.2f, 0, ba, 1);
+            walker(w, 0.2f, 0.1f, bb, 2); // overlapping from the start
+            steer_steering out;
+            CHECK(steer_behaviour_get_steering(ba, w, a, steps[s], &out));
+            CHECK(steer_vec2_is_finite(out.linear));
+            steer_world_step(w, steps[s]);
+            CHECK(steer_vec2_is_finite(steer_agent_get_position(w, a)));
+            steer_behaviour_release(ba);
+            steer_behaviour_release(bb);
+            steer_world_destroy(w);
+        }
+    }
+}
+
 static void tree_shape_knows_it_avoids(void)
 {
     steer_behaviour *r = avoid_to(1, 1, 2);
@@ -287,6 +309,7 @@ int main(void)
     RUN(non_avoider_is_avoided_fully);
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
+    RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
     RUN(steps_do_not_allocate);
     RUN(contacts_separate_a_pair);
