@@ -165,6 +165,12 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 
 /* ---- step --------------------------------------------------------------------- */
 
+#if defined(__GNUC__)
+#define STEER_PREFETCH_INLINE __attribute__((always_inline)) inline
+#else
+#define STEER_PREFETCH_INLINE
+#endif
+
 // Agents with trees of their own (a goal each) have them scattered in the
 // heap: each level of a tree is a cache miss that evaluation waits for
 // (measured with steer-bench crowd, ~30% of its time). Fetch ahead, one
@@ -173,17 +179,24 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 // child, reciprocal_avoidance's preferred behaviour).
 // Every cache line of a node: evaluation reads its header, its definition
 // and its children pointer, spread over the whole struct.
-static void prefetch_node(const steer_behaviour *b)
+// (Inlined early on purpose: gcc otherwise finds these functions free of
+// side effects and deletes their calls, prefetches and all.)
+STEER_PREFETCH_INLINE static void prefetch_node(const steer_behaviour *b)
 {
 #if defined(__GNUC__)
     if (b == NULL) return;
-    for (size_t at = 0; at < sizeof *b; at += 64) __builtin_prefetch((const char *)b + at);
+    const char *p = (const char *)b;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+    __builtin_prefetch(p + 192);
+    __builtin_prefetch(p + sizeof *b - 1);
 #else
     (void)b;
 #endif
 }
 
-static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
+STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
 {
 #if defined(__GNUC__)
     const int n = w->count;
