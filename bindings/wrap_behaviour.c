@@ -24,6 +24,7 @@ static const char *const class_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
     "steer.Separation", "steer.Cohesion", "steer.Alignment", "steer.CollisionAvoidance",
     "steer.ObstacleAvoidance", "steer.Blend", "steer.Priority", "steer.Behaviour",
     "steer.FormationSlot",
+    "steer.ReciprocalAvoidance",
 };
 
 static bool has_target(steer_behaviour_type t)
@@ -45,6 +46,24 @@ static bool has_target(steer_behaviour_type t)
 }
 
 static bool is_combinator(steer_behaviour_type t) { return t == STEER_BLEND || t == STEER_PRIORITY; }
+
+/* ---- reciprocal_avoidance's preferred behaviour ----------------------------------------- */
+
+// Check the value at vidx as the `preferred` child of self (NULL: a new
+// reciprocal_avoidance), tree limits included; the message names w.
+static steer_behaviour *check_preferred(lua_State *L, laux_where w, int vidx, const steer_behaviour *self)
+{
+    lbehaviour *lb = steer_lua__test_behaviour(L, vidx);
+    if (lb == NULL) laux_error(L, w, "must be a behaviour", vidx);
+    steer_child child = {lb->b, 1.0f};
+    char buf[200];
+    const char *phrase = steer_behaviour_check_children(self, &child, 1, buf, sizeof buf);
+    if (phrase != NULL) {
+        if (strcmp(phrase, "would contain itself") == 0) phrase = "a behaviour cannot contain itself";
+        laux_error_plain(L, w, phrase);
+    }
+    return lb->b;
+}
 
 /* ---- proxies -------------------------------------------------------------------------- */
 
@@ -325,6 +344,7 @@ static int behaviour_new(lua_State *L)
     lua_settop(L, 1);
     lua_pushnil(L); // 2: target value
     lua_pushnil(L); // 3: path
+    steer_child preferred = {NULL, 1.0f};
     uint64_t given = 0;
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
@@ -339,6 +359,11 @@ static int behaviour_new(lua_State *L)
             def.path = lp->path;
             lua_pushvalue(L, -1);
             lua_replace(L, 3);
+        } else if (k != NULL && strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
+            // kept with the path's slot: a reciprocal_avoidance has no path
+            preferred.behaviour = check_preferred(L, laux_field(1, k), -1, NULL);
+            lua_pushvalue(L, -1);
+            lua_replace(L, 3);
         } else {
             const steer_param_info *p = k != NULL ? steer_behaviour_find_param(type, k) : NULL;
             if (p == NULL) laux_unknown_field(L, 1, -2);
@@ -350,6 +375,13 @@ static int behaviour_new(lua_State *L)
         lua_pop(L, 1);
     }
     cross_check(L, 1, &def, given);
+    if (type == STEER_RECIPROCAL_AVOIDANCE) {
+        lua_getfield(L, 1, "preferred");
+        if (preferred.behaviour == NULL) laux_error(L, laux_field(1, "preferred"), "must be a behaviour", -1);
+        lua_pop(L, 1);
+        def.children = &preferred;
+        def.child_count = 1;
+    }
     lbehaviour *lb = new_proxy(L, type); // 4
     lua_pushvalue(L, 2);
     lua_setiuservalue(L, 4, BEH_UV_TARGET);
@@ -581,6 +613,15 @@ static int behaviour_index(lua_State *L)
         push_children(L, 1, lb);
     } else if (strcmp(k, "fn") == 0 && type == STEER_CALLBACK) {
         lua_getiuservalue(L, 1, BEH_UV_FN);
+    } else if (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
+        // the Lua value kept, or the proxy of a child set from C
+        steer_behaviour *c = steer_behaviour_get_child(lb->b, 0).behaviour;
+        lua_getiuservalue(L, 1, BEH_UV_PATH);
+        lbehaviour *m = steer_lua__test_behaviour(L, -1);
+        if (m == NULL || m->b != c) {
+            lua_pop(L, 1);
+            steer_lua__push_behaviour(L, c);
+        }
     } else {
         return luaL_error(L, "%s has no property '%s'", class_names[type], k);
     }
@@ -620,7 +661,8 @@ static int behaviour_newindex(lua_State *L)
     const steer_param_info *p = steer_behaviour_find_param(type, k);
     bool settable = p != NULL || (strcmp(k, "target") == 0 && has_target(type)) ||
                     (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) ||
-                    (strcmp(k, "children") == 0 && is_combinator(type));
+                    (strcmp(k, "children") == 0 && is_combinator(type)) ||
+                    (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE);
     if (settable) check_not_stepping(L, k);
     if (p != NULL) {
         double v = check_param(L, w, 3, p, steer_behaviour_get_def(lb->b));
@@ -644,6 +686,11 @@ static int behaviour_newindex(lua_State *L)
         steer_behaviour_set_path(lb->b, lp != NULL ? lp->path : NULL);
     } else if (strcmp(k, "children") == 0 && is_combinator(type)) {
         set_children(L, lb, type);
+    } else if (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
+        steer_child child = {check_preferred(L, w, 3, lb->b), 1.0f};
+        if (!steer_behaviour_set_children(lb->b, &child, 1)) luaL_error(L, "not enough memory");
+        lua_pushvalue(L, 3);
+        lua_setiuservalue(L, 1, BEH_UV_PATH);
     } else if (strcmp(k, "type") == 0) {
         return luaL_error(L, "property 'type' of %s is read-only", tname);
     } else {
@@ -723,6 +770,7 @@ static void class_properties(lua_State *L, steer_behaviour_type t)
                         : t == STEER_FOLLOW_PATH ? "path"
                         : is_combinator(t)       ? "children"
                         : t == STEER_CALLBACK    ? "fn"
+                        : t == STEER_RECIPROCAL_AVOIDANCE ? "preferred"
                                                  : NULL;
     if (extra != NULL) {
         lua_pushboolean(L, 1);

@@ -14,7 +14,8 @@ const char steer_lua__role_hook_key = 0;
 
 static const char *const integrator_names[] = {"euler", "newton", NULL};
 /// Properties of steer.World (world_index answers exactly these).
-static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "steps", NULL};
+static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "resolve_agent_contacts",
+                                          "steps", NULL};
 
 /* ---- core ------------------------------------------------------------------------ */
 
@@ -170,7 +171,8 @@ static float check_cell_size(lua_State *L, laux_where w, int vidx)
     return (float)v;
 }
 
-// steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=} -> world
+// steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=,
+//             resolve_agent_contacts=} -> world
 static int world_new(lua_State *L)
 {
     steer_world_def def = steer_default_world_def();
@@ -193,6 +195,8 @@ static int world_new(lua_State *L)
                 def.agent_capacity = (int)lua_tointeger(L, -1);
             } else if (strcmp(k, "resolve_contacts") == 0) {
                 def.resolve_contacts = laux_boolean(L, w, -1);
+            } else if (strcmp(k, "resolve_agent_contacts") == 0) {
+                def.resolve_agent_contacts = laux_boolean(L, w, -1);
             } else {
                 laux_unknown_field(L, 1, -2);
             }
@@ -610,7 +614,7 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
-// world.steps (read-only)
+// world.resolve_agent_contacts, world.steps (read-only)
 static int world_index(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
@@ -626,6 +630,8 @@ static int world_index(lua_State *L)
         laux_push_float(L, steer_world_get_cell_size(core->world));
     else if (strcmp(k, "resolve_contacts") == 0)
         lua_pushboolean(L, steer_world_get_resolve_contacts(core->world));
+    else if (strcmp(k, "resolve_agent_contacts") == 0)
+        lua_pushboolean(L, steer_world_get_resolve_agent_contacts(core->world));
     else if (strcmp(k, "steps") == 0)
         lua_pushinteger(L, (lua_Integer)steer_world_step_count(core->world));
     else
@@ -633,7 +639,8 @@ static int world_index(lua_State *L)
     return 1;
 }
 
-// world.integrator = "euler" | "newton", world.cell_size = m, world.resolve_contacts = bool
+// world.integrator = "euler" | "newton", world.cell_size = m, world.resolve_contacts = bool,
+// world.resolve_agent_contacts = bool
 static int world_newindex(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
@@ -641,7 +648,8 @@ static int world_newindex(lua_State *L)
     if (k == NULL) k = luaL_tolstring(L, 2, NULL);
     lcore *core = steer_lua__check_world(L, 1);
     laux_where w = laux_property(STEER_LUA_WORLD, k);
-    bool setting = strcmp(k, "integrator") == 0 || strcmp(k, "cell_size") == 0 || strcmp(k, "resolve_contacts") == 0;
+    bool setting = strcmp(k, "integrator") == 0 || strcmp(k, "cell_size") == 0 || strcmp(k, "resolve_contacts") == 0 ||
+                   strcmp(k, "resolve_agent_contacts") == 0;
     if (strcmp(k, "steps") == 0) return luaL_error(L, "property 'steps' of steer.World is read-only");
     if (!setting) return luaL_error(L, "steer.World has no property '%s'", k);
     if (core->settings_locked) return luaL_error(L, "attempt to change '%s' of a world owned by its host", k);
@@ -656,7 +664,8 @@ static int world_newindex(lua_State *L)
     } else {
         bool v = laux_boolean(L, w, 3);
         steer_lua__check_mutable(L, core);
-        steer_world_set_resolve_contacts(core->world, v);
+        if (strcmp(k, "resolve_contacts") == 0) steer_world_set_resolve_contacts(core->world, v);
+        else steer_world_set_resolve_agent_contacts(core->world, v);
     }
     return 0;
 }

@@ -59,12 +59,14 @@ function steer.orientation_of(x, y) end
 ---@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: 0.001 to 1e9.
 ---@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
 ---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
+---@field resolve_agent_contacts? boolean Separate overlapping agents (and keep them out of static geometry) after each step. Default: false.
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
 ---@field integrator "euler"|"newton" The integrator (read-write).
 ---@field cell_size number Neighbour grid cell side (read-write). Unit: m. Range: 0.001 to 1e9.
 ---@field resolve_contacts boolean Push agents out of static geometry after each step (read-write).
+---@field resolve_agent_contacts boolean Separate overlapping agents after each step (read-write).
 ---@field steps integer Steps taken (read-only).
 local World = {}
 
@@ -1014,6 +1016,36 @@ function steer.obstacle_avoidance(options) end
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_angular_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s^2. Default: nil (the agent's limit). Range: >= 0.
+
+---Options of `steer.reciprocal_avoidance{...}`; the named ones are afterwards live properties of `steer.ReciprocalAvoidance`.
+---@class steer.ReciprocalAvoidanceOptions
+---@field preferred? steer.BehaviourBase The behaviour giving the preferred velocity (required).
+---@field radius? number How far to look for neighbours. Unit: m. Default: 1e+01. Range: > 0.
+---@field time_horizon? number Collisions with agents are avoided this far ahead. Unit: s. Default: 2. Range: > 0.
+---@field obstacle_time_horizon? number Collisions with the world's shapes are avoided this far ahead. Unit: s. Default: 1. Range: > 0.
+---@field max_neighbours? number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 1e+01. Range: > 0.
+---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
+---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
+---@field max_rotation? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
+---@field max_angular_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s^2. Default: nil (the agent's limit). Range: >= 0.
+
+---Reciprocal avoidance (ORCA): the permitted velocity nearest the preferred behaviour's, avoiding neighbours and shapes.
+---@class steer.ReciprocalAvoidance: steer.BehaviourBase
+---@field type "reciprocal_avoidance" The constructor's name (read-only).
+---@field preferred steer.BehaviourBase The behaviour giving the preferred velocity (required).
+---@field radius number How far to look for neighbours. Unit: m. Default: 1e+01. Range: > 0.
+---@field time_horizon number Collisions with agents are avoided this far ahead. Unit: s. Default: 2. Range: > 0.
+---@field obstacle_time_horizon number Collisions with the world's shapes are avoided this far ahead. Unit: s. Default: 1. Range: > 0.
+---@field max_neighbours number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 1e+01. Range: > 0.
+---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
+---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
+---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
+---@field max_angular_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s^2. Default: nil (the agent's limit). Range: >= 0.
+
+---Reciprocal avoidance (ORCA): the permitted velocity nearest the preferred behaviour's, avoiding neighbours and shapes.
+---@param options? steer.ReciprocalAvoidanceOptions
+---@return steer.ReciprocalAvoidance
+function steer.reciprocal_avoidance(options) end
 
 ---The function of a behaviour written in Lua: returns `lx, ly[, angular]`, or nil for no steering.
 ---@alias steer.BehaviourFn fun(agent: steer.Agent, dt: number): number?, number?, number?

@@ -57,12 +57,14 @@ function steer.orientation_of(x, y) end
 ---@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: 0.001 to 1e9.
 ---@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
 ---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
+---@field resolve_agent_contacts? boolean Separate overlapping agents (and keep them out of static geometry) after each step. Default: false.
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
 ---@field integrator "euler"|"newton" The integrator (read-write).
 ---@field cell_size number Neighbour grid cell side (read-write). Unit: m. Range: 0.001 to 1e9.
 ---@field resolve_contacts boolean Push agents out of static geometry after each step (read-write).
+---@field resolve_agent_contacts boolean Separate overlapping agents after each step (read-write).
 ---@field steps integer Steps taken (read-only).
 local World = {}
 
@@ -445,6 +447,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ summary blend Blend: the weighted sum of the children's outputs, clamped to the agent's limits.
 --@@ summary priority Priority: per channel, the first child whose output exceeds epsilon.
 --@@ summary formation_slot Formation slot: arrive at the agent's moving slot and align to it (from f:behaviour(); no constructor).
+--@@ summary reciprocal_avoidance Reciprocal avoidance (ORCA): the permitted velocity nearest the preferred behaviour's, avoiding neighbours and shapes.
 --@@ summary behaviour A behaviour written in Lua (the slow path: every call goes from C into Lua).
 --@@ param radius How far to look for neighbours.
 --@@ param radius:kinematic_arrive Inside this distance the agent has arrived.
@@ -471,6 +474,9 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ param whisker_scale Side whisker length as a fraction of lookahead.
 --@@ param scale_lookahead Lookahead scales with speed / max_speed (never shorter than the radius).
 --@@ param epsilon A child's output must exceed this to win.
+--@@ param time_horizon Collisions with agents are avoided this far ahead.
+--@@ param obstacle_time_horizon Collisions with the world's shapes are avoided this far ahead.
+--@@ param max_neighbours Only the closest this many neighbours are avoided (a whole number in [1, 64]).
 --@@ param max_speed Limit override for this behaviour and everything under it; nil inherits the agent's.
 --@@ param max_acceleration Limit override for this behaviour and everything under it; nil inherits the agent's.
 --@@ param max_rotation Limit override for this behaviour and everything under it; nil inherits the agent's.
@@ -478,6 +484,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ field kinematic_seek,kinematic_flee,kinematic_arrive,seek,flee,arrive,velocity_match,pursue,evade,face target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
 --@@ field align target steer.Agent? The agent whose orientation to match (nil: align to `orientation`).
 --@@ field follow_path path steer.Path? The path to follow.
+--@@ field reciprocal_avoidance preferred steer.BehaviourBase The behaviour giving the preferred velocity (required).
 --@@ option blend [integer] steer.BlendItem A child: a behaviour, or {behaviour, weight = w}.
 --@@ option priority [integer] steer.BehaviourBase A child, in priority order.
 --@@ property blend,priority children steer.BlendItem[] The children, read back as a new list in the constructor's form; assignable.

@@ -13,6 +13,7 @@ static const char *const type_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
     "look_where_you_are_going", "wander", "follow_path", "separation", "cohesion",
     "alignment", "collision_avoidance", "obstacle_avoidance", "blend", "priority", "behaviour",
     "formation_slot",
+    "reciprocal_avoidance",
 };
 
 const char *steer_behaviour_type_name(steer_behaviour_type type)
@@ -26,7 +27,7 @@ static const char *const ray_names[] = {"single", "whiskers", "parallel", NULL};
 
 // Types that use the align family's angular radii.
 #define ALIGN_FAMILY (T(STEER_ALIGN) | T(STEER_FACE) | T(STEER_LOOK_WHERE_YOU_ARE_GOING) | T(STEER_WANDER))
-#define RADIUS_TYPES (T(STEER_KINEMATIC_ARRIVE) | T(STEER_SEPARATION) | T(STEER_COHESION) | T(STEER_ALIGNMENT) | T(STEER_COLLISION_AVOIDANCE))
+#define RADIUS_TYPES (T(STEER_KINEMATIC_ARRIVE) | T(STEER_SEPARATION) | T(STEER_COHESION) | T(STEER_ALIGNMENT) | T(STEER_COLLISION_AVOIDANCE) | T(STEER_RECIPROCAL_AVOIDANCE))
 #define ARRIVE_RADII (T(STEER_ARRIVE) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY | T(STEER_FORMATION_SLOT))
 #define TIME_TYPES (T(STEER_FORMATION_SLOT) | T(STEER_KINEMATIC_ARRIVE) | T(STEER_ARRIVE) | T(STEER_VELOCITY_MATCH) | T(STEER_ALIGNMENT) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
 
@@ -63,6 +64,9 @@ static const param_entry params[] = {
     F(whisker_scale, STEER_RULE_UNIT, "", T(STEER_OBSTACLE_AVOIDANCE)),
     B(scale_lookahead, T(STEER_OBSTACLE_AVOIDANCE)),
     F(epsilon, STEER_RULE_NONNEGATIVE, "", T(STEER_PRIORITY)),
+    F(time_horizon, STEER_RULE_POSITIVE, "s", T(STEER_RECIPROCAL_AVOIDANCE)),
+    F(obstacle_time_horizon, STEER_RULE_POSITIVE, "s", T(STEER_RECIPROCAL_AVOIDANCE)),
+    F(max_neighbours, STEER_RULE_POSITIVE, "", T(STEER_RECIPROCAL_AVOIDANCE)),
     L(max_speed, "m/s"),
     L(max_acceleration, "m/s^2"),
     L(max_rotation, "rad/s"),
@@ -157,7 +161,17 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
         }
     }
     if (strcmp(p->name, "whisker_angle") == 0 && v > 0.5 * STEER_PI + 1e-6) return "must be at most pi/2";
+    // reciprocal_avoidance keeps its half-planes on the stack: a fixed cap
+    if (strcmp(p->name, "max_neighbours") == 0 && (v != floor(v) || v > STEER_MAX_AVOID_NEIGHBOURS))
+        return "must be a whole number in [1, 64]";
     return NULL;
+}
+
+// Types with children: the two combinators, and reciprocal_avoidance's
+// single preferred-velocity child.
+static bool takes_children(steer_behaviour_type t)
+{
+    return t == STEER_BLEND || t == STEER_PRIORITY || t == STEER_RECIPROCAL_AVOIDANCE;
 }
 
 // Validate every parameter of a definition; the first failure goes to the
@@ -187,6 +201,9 @@ static bool def_is_valid(const steer_behaviour_def *d)
         if (!STEER_CHECK(d->children[i].behaviour != NULL && isfinite(d->children[i].weight))) return false;
     }
     if (!STEER_CHECK(d->type != STEER_CALLBACK || d->callback != NULL)) return false;
+    // reciprocal_avoidance wraps exactly one behaviour, its preferred velocity
+    if (!STEER_CHECK(d->type != STEER_RECIPROCAL_AVOIDANCE || d->child_count == 1)) return false;
+    if (!STEER_CHECK(d->child_count == 0 || takes_children(d->type))) return false;
     return true;
 }
 
@@ -210,6 +227,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->height = 1;
     b->nodes = 1;
     b->memory = steer__type_memory(def->type);
+    b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
     if (def->child_count > 0 && !steer_behaviour_set_children(b, def->children, def->child_count)) {
         steer__free(b);
@@ -391,16 +409,19 @@ bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviou
 // Shape of the unfolded tree, from the shapes of the children.
 typedef struct tree_shape {
     int height, nodes, memory;
+    bool avoids; ///< a reciprocal_avoidance node is in the tree
 } tree_shape;
 
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
                            const tree_shape *pending, uint32_t epoch)
 {
-    tree_shape t = {1, 1, steer__type_memory(type)};
+    tree_shape t = {1, 1, steer__type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
-        tree_shape cs = c->mark == epoch ? pending[c->walk_index] : (tree_shape){c->height, c->nodes, c->memory};
+        tree_shape cs = c->mark == epoch ? pending[c->walk_index]
+                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids};
+        t.avoids = t.avoids || cs.avoids;
         if (cs.height + 1 > t.height) t.height = cs.height + 1;
         // saturating: a graph of shared nodes can unfold to astronomical sizes
         t.nodes = t.nodes + cs.nodes > STEER_MAX_TREE_NODES ? STEER_MAX_TREE_NODES + 1 : t.nodes + cs.nodes;
@@ -507,7 +528,8 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
     char buf[160], cond[224];
     if (!STEER_CHECK(b != NULL && count >= 0 && (count == 0 || children != NULL))) return false;
     if (!STEER_NOT_EVALUATING()) return false;
-    if (!STEER_CHECK(b->def.type == STEER_BLEND || b->def.type == STEER_PRIORITY)) return false;
+    if (!STEER_CHECK(takes_children(b->def.type))) return false;
+    if (!STEER_CHECK(b->def.type != STEER_RECIPROCAL_AVOIDANCE || count == 1)) return false;
     for (int i = 0; i < count; ++i) {
         if (!STEER_CHECK(children[i].behaviour != NULL && isfinite(children[i].weight))) return false;
     }
@@ -561,6 +583,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
         r.up[k]->height = r.shape[k].height;
         r.up[k]->nodes = r.shape[k].nodes;
         r.up[k]->memory = r.shape[k].memory;
+        r.up[k]->avoids = r.shape[k].avoids;
     }
     reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);

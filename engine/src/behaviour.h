@@ -37,6 +37,7 @@ struct steer_behaviour {
     int height;   ///< levels (1 for a leaf)
     int nodes;    ///< nodes (saturates past STEER_MAX_TREE_NODES)
     int memory;   ///< floats of per-agent memory
+    bool avoids;  ///< a reciprocal_avoidance node is in the tree (world.c flags avoiding agents)
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

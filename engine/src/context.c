@@ -34,6 +34,7 @@ void steer__view_init(eval_view *v, const steer_world *w)
     v->state = w->state;
     v->limits = w->limits;
     v->key = w->key;
+    v->flags = w->flags;
     v->grid = &w->grid;
 }
 

@@ -10,6 +10,7 @@ steer_world_def steer_default_world_def(void)
     d.cell_size = 4.0f;
     d.agent_capacity = 0;
     d.resolve_contacts = false;
+    d.resolve_agent_contacts = false;
     d.cookie = STEER_COOKIE;
     return d;
 }
@@ -91,6 +92,9 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     case STEER_COLLISION_AVOIDANCE:
         d.radius = 8.0f;
         break;
+    case STEER_RECIPROCAL_AVOIDANCE:
+        d.radius = 10.0f;
+        break;
     default:
         break;
     }
@@ -111,6 +115,9 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     d.whisker_scale = 0.5f;
     d.scale_lookahead = false;
     d.epsilon = 1e-3f;
+    d.time_horizon = 2.0f;
+    d.obstacle_time_horizon = 1.0f;
+    d.max_neighbours = 10.0f;
     d.cookie = STEER_COOKIE;
     return d;
 }

@@ -15,6 +15,10 @@ typedef struct eval_view {
     const steer_kinematic *state;
     const steer_limits *limits;
     const uint64_t *key;
+    /// per-agent flags (world.h AGENT_*): AGENT_AVOIDS is set before the
+    /// pass for agents whose tree has a reciprocal_avoidance node, so no
+    /// evaluation looks into another agent's tree
+    const uint8_t *flags;
     const neighbour_grid *grid;
 } eval_view;
 
@@ -124,6 +128,8 @@ bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
 bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+/// reciprocal_avoidance (reciprocal.c): evaluates its child itself.
+bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.

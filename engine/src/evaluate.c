@@ -145,6 +145,7 @@ static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     case STEER_PRIORITY: return eval_priority(ctx, b, out);
     case STEER_CALLBACK: return eval_callback(ctx, d, out);
     case STEER_FORMATION_SLOT: return steer__eval_formation_slot(ctx, d, out);
+    case STEER_RECIPROCAL_AVOIDANCE: return steer__eval_reciprocal(ctx, b, out);
     default: return false;
     }
 }

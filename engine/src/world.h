@@ -16,7 +16,10 @@ typedef struct agent_memory {
     float value[STEER_MEMORY_FLOATS];
 } agent_memory;
 
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2 };
+/// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
+/// reciprocal_avoidance node and it is not kinematic); refreshed before
+/// every evaluation pass (steer__flag_avoiders).
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4 };
 
 typedef struct agent_slot {
     uint32_t generation; ///< bumped when the agent is removed
@@ -48,6 +51,7 @@ struct steer_world {
     uint32_t *slot_of; ///< dense -> slot index
     uint8_t *flags;
     void **user_data;
+    steer_vec2 *push; ///< scratch of agent contact resolution (agent_contacts.c)
     void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
 
@@ -80,6 +84,10 @@ void steer__integrate(steer_world *w, float dt);
 void steer__geometry_destroy(struct steer_geometry *g);
 /// Contact resolution after integration (contacts.c).
 void steer__resolve_contacts(steer_world *w);
+/// Separate overlapping agents after integration (agent_contacts.c).
+void steer__resolve_agent_contacts(steer_world *w);
+/// Set AGENT_AVOIDS on every agent from its tree's shape (world.c).
+void steer__flag_avoiders(steer_world *w);
 /// Bring the static geometry's broadphase (and the largest agent radius used
 /// by agent ray casts) up to date, so that the evaluation pass only reads
 /// it. Optional: queries do it lazily otherwise (geometry.c).

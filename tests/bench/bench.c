@@ -3,6 +3,7 @@
 //   steer-bench flock --agents N --steps S [--lua]
 //   steer-bench rays --shapes N [--rays R]
 //   steer-bench formation [--members N] [--reps R]
+//   steer-bench crowd --agents N [--steps S]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
 #include "bench.h"
@@ -33,7 +34,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--lua]\n"
                     "       steer-bench rays --shapes N [--rays R]\n"
-                    "       steer-bench formation [--members N] [--reps R]\n");
+                    "       steer-bench formation [--members N] [--reps R]\n"
+                    "       steer-bench crowd --agents N [--steps S]\n");
     return 2;
 }
 
@@ -43,5 +45,6 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "flock") == 0) return bench_flock(argc, argv);
     if (strcmp(argv[1], "rays") == 0) return bench_rays(argc, argv);
     if (strcmp(argv[1], "formation") == 0) return bench_formation(argc, argv);
+    if (strcmp(argv[1], "crowd") == 0) return bench_crowd(argc, argv);
     return usage();
 }

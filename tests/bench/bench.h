@@ -34,5 +34,7 @@ int bench_flock_lua(long n, long steps);
 int bench_rays(int argc, char **argv);
 /// steer-bench formation --members N (bench_formation.c): assignment time.
 int bench_formation(int argc, char **argv);
+/// steer-bench crowd --agents N [--steps S]: reciprocal avoidance (bench_crowd.c).
+int bench_crowd(int argc, char **argv);
 
 #endif

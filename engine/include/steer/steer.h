@@ -107,6 +107,10 @@ STEER_API void steer_world_set_cell_size(steer_world *world, float cell_size);
 /// Contact resolution after each step (docs/geometry.md).
 STEER_API bool steer_world_get_resolve_contacts(const steer_world *world);
 STEER_API void steer_world_set_resolve_contacts(steer_world *world, bool enabled);
+/// Whether agent-agent contacts are separated after integration (docs/crowds.md).
+STEER_API bool steer_world_get_resolve_agent_contacts(const steer_world *world);
+/// Turn agent contact resolution on or off (not while stepping).
+STEER_API void steer_world_set_resolve_agent_contacts(steer_world *world, bool enabled);
 /// Agents whose callback behaviour failed (STEER_CALLBACK_ERROR or a
 /// non-finite output) in the last step; their output was zero. The error
 /// itself is the host's to keep (the Lua bindings raise it from world:step).
@@ -204,6 +208,8 @@ STEER_API void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *
 /// Largest magnitude of a float parameter (a margin below FLT_MAX, so the sum
 /// of two parameters stays a finite float).
 #define STEER_MAX_PARAM 3.0e38
+/// reciprocal_avoidance: largest max_neighbours (its half-planes live on the stack).
+#define STEER_MAX_AVOID_NEIGHBOURS 64
 /// Combinators: number of children.
 STEER_API int steer_behaviour_child_count(const steer_behaviour *behaviour);
 /// Child i (borrowed), 0 <= i < steer_behaviour_child_count.

@@ -48,6 +48,10 @@ typedef struct steer_world_def {
     /// After integration, push agents out of static geometry and remove their
     /// velocity into it (default false).
     bool resolve_contacts;
+    /// After integration, separate overlapping agents (a few relaxation
+    /// passes from start-of-pass positions, order-independent) and keep
+    /// them out of static geometry (default false; docs/crowds.md).
+    bool resolve_agent_contacts;
     int cookie; ///< set by steer_default_world_def, checked on create
 } steer_world_def;
 
@@ -123,6 +127,9 @@ typedef enum steer_behaviour_type {
     STEER_CALLBACK,
     /// Arrive at and align to the agent's slot of a formation (formation.c).
     STEER_FORMATION_SLOT,
+    /// ORCA (van den Berg et al. 2011) around one child, the preferred
+    /// velocity (docs/crowds.md).
+    STEER_RECIPROCAL_AVOIDANCE,
     STEER_BEHAVIOUR_TYPE_COUNT
 } steer_behaviour_type;
 
@@ -216,8 +223,18 @@ typedef struct steer_behaviour_def {
     /// (never shorter than the agent's radius).
     bool scale_lookahead;
     float epsilon; ///< priority: a group's output must exceed this
+    /// reciprocal_avoidance: seconds ahead within which collisions with
+    /// agents are avoided (> 0, default 2).
+    float time_horizon;
+    /// reciprocal_avoidance: seconds ahead for static geometry (> 0, default 1).
+    float obstacle_time_horizon;
+    /// reciprocal_avoidance: the closest neighbours considered, a whole
+    /// number in [1, 64] (default 10); `radius` is how far to look.
+    float max_neighbours;
 
-    const steer_child *children; ///< blend, priority (copied and retained)
+    /// blend, priority (copied and retained); reciprocal_avoidance: exactly
+    /// one, the behaviour giving the preferred velocity
+    const steer_child *children;
     int child_count;
 
     steer_callback_fn *callback; ///< STEER_CALLBACK

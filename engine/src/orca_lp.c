@@ -1,0 +1,114 @@
+// orca_lp.c: the 2-D and 3-D linear programs of reciprocal avoidance
+// (orca_lp.h), written from the paper's description: constraints are added
+// one by one; the optimum changes only when the new constraint is violated,
+// and then the new optimum lies on that constraint's line, a 1-D program
+// over the earlier constraints and the speed disc.
+#include "orca_lp.h"
+
+/// Lines closer to parallel than this (|cross| of unit directions) are
+/// treated as parallel.
+#define ORCA_PARALLEL 1e-6f
+
+static float cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
+
+// 1-D program on line i: the point of line i, inside the disc and the
+// half-planes 0..i-1, closest to `opt` (or furthest along `opt` when
+// `direction`). False when that segment of the line is empty.
+static bool solve_on_line(const orca_line *lines, int i, float radius, steer_vec2 opt, bool direction,
+                          steer_vec2 *result)
+{
+    const orca_line *l = &lines[i];
+    // the line's chord of the disc: point + t*dir with |.| <= radius
+    float along = steer_dot(l->point, l->dir);
+    float disc = along * along + radius * radius - steer_length_sq(l->point);
+    if (disc < 0.0f) return false;
+    float root = sqrtf(disc);
+    float lo = -along - root, hi = -along + root;
+    for (int j = 0; j < i; ++j) {
+        const orca_line *m = &lines[j];
+        // cross(m.dir, point + t dir - m.point) >= 0  <=>  t * denom <= numer
+        float denom = cross(l->dir, m->dir);
+        float numer = cross(m->dir, steer_sub(l->point, m->point));
+        if (steer_absf(denom) <= ORCA_PARALLEL) {
+            if (numer < 0.0f) return false; // parallel, and line i lies outside j
+            continue;
+        }
+        float t = numer / denom;
+        if (denom > 0.0f) hi = steer_minf(hi, t);
+        else lo = steer_maxf(lo, t);
+        if (lo > hi) return false;
+    }
+    float t;
+    if (direction) t = steer_dot(opt, l->dir) > 0.0f ? hi : lo;
+    else t = steer_clampf(steer_dot(l->dir, steer_sub(opt, l->point)), lo, hi);
+    *result = steer_mul_add(l->point, l->dir, t);
+    return true;
+}
+
+// 2-D program: the optimum over lines[0..count) and the disc. Returns count
+// on success, else the index of the line that could not be met (*result
+// then holds the optimum of the lines before it).
+static int solve_plane(const orca_line *lines, int count, float radius, steer_vec2 opt, bool direction,
+                       steer_vec2 *result)
+{
+    if (direction) *result = steer_scale(opt, radius); // opt is a unit vector here
+    else if (steer_length_sq(opt) > radius * radius) *result = steer_scale(steer_normalize(opt), radius);
+    else *result = opt;
+    for (int i = 0; i < count; ++i) {
+        if (cross(lines[i].dir, steer_sub(*result, lines[i].point)) >= 0.0f) continue; // still met
+        steer_vec2 kept = *result;
+        if (!solve_on_line(lines, i, radius, opt, direction, result)) {
+            *result = kept;
+            return i;
+        }
+    }
+    return count;
+}
+
+// 3-D program of the infeasible case: minimise the largest violation d of
+// the soft lines (from `first` on) while keeping the hard ones. Solved as a
+// sequence of 2-D programs: when line i is violated by more than the current
+// d, the new optimum lies where i's violation equals that of an earlier soft
+// line, i.e. on their bisectors, and moves as far into i as they allow.
+static steer_vec2 solve_least_violation(const orca_line *lines, int count, int hard, int first, float radius,
+                                        steer_vec2 result)
+{
+    orca_line proj[ORCA_MAX_LINES];
+    float worst = 0.0f;
+    for (int i = first; i < count; ++i) {
+        const orca_line *l = &lines[i];
+        float violation = cross(l->dir, steer_sub(l->point, result));
+        if (violation <= worst) continue;
+        int n = 0;
+        for (int h = 0; h < hard; ++h) proj[n++] = lines[h];
+        for (int j = hard; j < i; ++j) {
+            const orca_line *m = &lines[j];
+            orca_line b;
+            float det = cross(l->dir, m->dir);
+            if (steer_absf(det) <= ORCA_PARALLEL) {
+                if (steer_dot(l->dir, m->dir) > 0.0f) continue; // same direction: j never binds first
+                b.point = steer_scale(steer_add(l->point, m->point), 0.5f);
+            } else {
+                b.point = steer_mul_add(l->point, l->dir, cross(m->dir, steer_sub(l->point, m->point)) / det);
+            }
+            b.dir = steer_normalize(steer_sub(m->dir, l->dir));
+            proj[n++] = b;
+        }
+        steer_vec2 kept = result;
+        // as far as possible into line i's permitted side
+        if (solve_plane(proj, n, radius, steer_perp(l->dir), true, &result) < n) result = kept;
+        worst = cross(l->dir, steer_sub(l->point, result));
+    }
+    return result;
+}
+
+steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred)
+{
+    steer_vec2 result;
+    int failed = solve_plane(lines, count, max_speed, preferred, false, &result);
+    if (failed == count) return result;
+    // the static lines alone may be unsatisfiable (an agent wedged in a
+    // corner): then every line is soft
+    if (failed < hard) hard = 0;
+    return solve_least_violation(lines, count, hard, failed, max_speed, result);
+}

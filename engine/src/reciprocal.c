@@ -1,0 +1,234 @@
+// reciprocal.c: reciprocal avoidance, optimal reciprocal collision avoidance
+// (ORCA) after van den Berg, Guy, Lin and Manocha, "Reciprocal n-body
+// collision avoidance" (2011). Our own code from the paper's method.
+//
+// The velocity obstacle of agent B for agent A within time tau is the set
+// of relative velocities that make the two discs touch before tau: a cone
+// from the origin towards the relative position, cut off by a disc of
+// radius (rA + rB)/tau around (pB - pA)/tau. u is the smallest change of
+// the relative velocity that leaves it, n the outward normal there. ORCA
+// permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1/2
+// when B avoids too (each takes half), 1 when B does not (a player, a
+// kinematic agent, any agent whose tree has no reciprocal avoidance).
+// Static geometry gives one half-plane per part within reach: do not close
+// in on its nearest point faster than the gap closes in the obstacle time
+// horizon. The velocity chosen is the permitted one nearest the preferred
+// velocity (orca_lp.c).
+//
+// Timing: the notes' integrator moves an agent by its current velocity
+// before the new steering changes it (integrate.c), so a steering agent's
+// new velocity acts from the end of this step. Positions are therefore
+// taken where the current velocities bring every agent by then (p + v*dt);
+// a kinematic agent takes its velocity at once, so it uses p.
+#include "behaviour.h"
+#include "eval.h"
+#include "geometry.h"
+#include "orca_lp.h"
+#include "world.h"
+
+/// Deadlock breaking: the preferred velocity turns right by this many
+/// radians (a consistent side preference: two agents meeting head-on both
+/// keep right)...
+#define ORCA_SIDE_BIAS 0.03f
+/// ...plus up to this many either way from the agent's random stream, so
+/// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
+#define ORCA_JITTER 0.02f
+/// Bodies are avoided as if this much larger: when the half-planes leave
+/// nothing (a crowd pressing an agent at full speed), the least-violating
+/// velocity gives up a little of the horizon, and the margin keeps that from
+/// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
+#define ORCA_CLEARANCE 1.1f
+
+typedef struct orca_neighbour {
+    uint32_t proxy;
+    float d2;
+} orca_neighbour;
+
+// The k closest neighbours gathered, nearest first: insertion into a short
+// sorted list, as k is small (at most STEER_MAX_AVOID_NEIGHBOURS). The
+// gather lists proxies in the grid's canonical order (bucket, then key), so
+// keeping the earlier of two equally distant neighbours is a choice that
+// does not depend on the agents' storage order.
+static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighbour *out)
+{
+    const eval_scratch *s = ctx->scratch;
+    int n = 0;
+    for (int i = 0; i < found; ++i) {
+        float d2 = s->dist_sq[i];
+        if (n == k && d2 >= out[n - 1].d2) continue; // the common case once the list is full
+        int at = n < k ? n++ : k - 1;
+        while (at > 0 && out[at - 1].d2 > d2) {
+            out[at] = out[at - 1];
+            --at;
+        }
+        out[at] = (orca_neighbour){s->proxy[i], d2};
+    }
+    return n;
+}
+
+// The half-plane B imposes on A: relative position and velocity (B - A and
+// A - B), combined radius, horizon tau, the step dt, A's velocity.
+static orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
+                            steer_vec2 v, float share)
+{
+    orca_line line;
+    steer_vec2 u;
+    float dist2 = steer_length_sq(rel_pos), r2 = r * r;
+    if (dist2 > r2) {
+        // w: from the cut-off disc's centre to the relative velocity
+        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_tau));
+        float w2 = steer_length_sq(w), wdot = steer_dot(w, rel_pos);
+        if (wdot < 0.0f && wdot * wdot > r2 * w2) {
+            // nearest boundary point is on the cut-off disc
+            float wl = sqrtf(w2);
+            steer_vec2 unit = steer_scale(w, 1.0f / wl);
+            line.dir = steer_v2(unit.y, -unit.x);
+            u = steer_scale(unit, r * inv_tau - wl);
+        } else {
+            // on a leg of the cone: the side w lies on
+            float leg = sqrtf(dist2 - r2), inv = 1.0f / dist2;
+            if (rel_pos.x * w.y - rel_pos.y * w.x > 0.0f) {
+                line.dir = steer_v2((rel_pos.x * leg - rel_pos.y * r) * inv, (rel_pos.x * r + rel_pos.y * leg) * inv);
+            } else {
+                line.dir = steer_v2(-(rel_pos.x * leg + rel_pos.y * r) * inv, -(-rel_pos.x * r + rel_pos.y * leg) * inv);
+            }
+            u = steer_sub(steer_scale(line.dir, steer_dot(rel_vel, line.dir)), rel_vel);
+        }
+    } else {
+        // already overlapping: separate within this step (the cut-off disc
+        // of horizon dt)
+        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_dt));
+        float wl = steer_length(w);
+        steer_vec2 unit = wl > 0.0f ? steer_scale(w, 1.0f / wl) : steer_v2(0.0f, -1.0f);
+        if (wl == 0.0f && dist2 > 0.0f) unit = steer_scale(rel_pos, -1.0f / sqrtf(dist2));
+        line.dir = steer_v2(unit.y, -unit.x);
+        u = steer_scale(unit, r * inv_dt - wl);
+    }
+    line.point = steer_mul_add(v, u, share);
+    return line;
+}
+
+typedef struct obstacle_query {
+    const struct steer_geometry *g;
+    steer_vec2 p;
+    float radius, reach, inv_tau, inv_dt, max_push;
+    orca_line *lines;
+    float *gap; ///< the distance of each line's part, to keep the nearest
+    int count;
+} obstacle_query;
+
+// One static part within reach: its half-plane, kept if among the nearest
+// ORCA_MAX_OBSTACLE_LINES.
+static void obstacle_visit(const geo_prim *prim, void *context)
+{
+    obstacle_query *q = context;
+    steer_vec2 point, n;
+    float d = steer__prim_closest(q->g, prim, q->p, &point, &n);
+    if (d > q->reach) return;
+    // v . n >= k: approach the part no faster than the gap closes in the
+    // horizon; inside it (d < radius), leave within the step, at a bounded
+    // speed so that the static lines stay satisfiable together
+    float gap = d - q->radius;
+    float k = gap >= 0.0f ? -gap * q->inv_tau : steer_minf(-gap * q->inv_dt, q->max_push);
+    orca_line line = {steer_scale(n, k), steer_v2(n.y, -n.x)};
+    int at = q->count;
+    if (at == ORCA_MAX_OBSTACLE_LINES) {
+        if (d >= q->gap[at - 1]) return;
+        --at;
+    } else {
+        ++q->count;
+    }
+    // sorted by distance, nearest first (stable for equal distances)
+    while (at > 0 && q->gap[at - 1] > d) {
+        q->lines[at] = q->lines[at - 1];
+        q->gap[at] = q->gap[at - 1];
+        --at;
+    }
+    q->lines[at] = line;
+    q->gap[at] = d;
+}
+
+static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
+{
+    if (!steer__geometry_present(ctx->world)) return 0;
+    float gaps[ORCA_MAX_OBSTACLE_LINES];
+    obstacle_query q;
+    q.g = ctx->world->geometry;
+    q.p = p;
+    q.radius = ctx->lim.radius * ORCA_CLEARANCE;
+    // what can be reached within the horizon at full speed
+    q.reach = q.radius + ctx->lim.max_speed * d->obstacle_time_horizon;
+    q.inv_tau = 1.0f / d->obstacle_time_horizon;
+    q.inv_dt = ctx->dt > 0.0f ? 1.0f / ctx->dt : 0.0f;
+    q.max_push = 0.5f * ctx->lim.max_speed;
+    q.lines = lines;
+    q.gap = gaps;
+    q.count = 0;
+    steer_vec2 ext = steer_v2(q.reach, q.reach);
+    steer__geometry_overlap(ctx->world, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    return q.count;
+}
+
+bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    const steer_behaviour_def *d = &b->def;
+    // the preferred velocity: the child's steering applied over the step,
+    // or a kinematic child's velocity (its memory starts where ours would)
+    steer_steering child;
+    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
+    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
+    const steer_vec2 v = ctx->me.velocity;
+    steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
+    preferred = steer_clamp_length(preferred, max_speed);
+    if (dt <= 0.0f) {
+        // nothing moves in a zero step: no constraint to compute
+        *out = child;
+        return has;
+    }
+
+    // where everyone is when the new velocity starts to act (see the top)
+    const float lead = ctx->kinematic ? 0.0f : dt;
+    const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
+
+    orca_line lines[ORCA_MAX_LINES];
+    int hard = obstacle_lines(ctx, d, p, lines);
+    int count = hard;
+
+    orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
+    int found = steer__gather_neighbours(ctx, d->radius);
+    int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
+    const neighbour_grid *g = ctx->view->grid;
+    const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
+        steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
+        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? 0.5f : 1.0f;
+        lines[count++] = agent_line(steer_sub(pj, p), steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
+                                    inv_tau, inv_dt, v, share);
+    }
+
+    if (count > 0) {
+        // symmetric deadlocks (two agents head-on, a circle of them, an agent
+        // square on to a wall): keep right, with a little noise of our own
+        // stream; nothing to avoid, nothing changed
+        // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7)
+        float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
+        float c = 1.0f - 0.5f * turn * turn;
+        preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
+    }
+    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred);
+    // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
+    // half-planes: then stop rather than let a non-finite velocity out
+    if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);
+
+    if (ctx->kinematic) {
+        out->linear = chosen;
+    } else {
+        // the acceleration that reaches the chosen velocity within the step
+        out->linear = steer_clamp_length(steer_scale(steer_sub(chosen, v), inv_dt), ctx->lim.max_acceleration);
+    }
+    out->angular = child.angular;
+    return true;
+}
