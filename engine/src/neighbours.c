@@ -5,8 +5,11 @@
 // window up to W x H cells therefore visits distinct buckets (no bucket
 // twice, no deduplication); agents of far cells that share a bucket are
 // rejected by the distance test. Agents are counting-sorted by bucket and
-// then by key inside a bucket, so every scan visits neighbours in an order
-// that depends only on positions and keys, never on spawn or storage order.
+// then by state inside a bucket (position x, y, then velocity x, y; the key
+// only breaks exact ties), so every scan visits neighbours in an order that
+// depends only on the agents' states, never on spawn order, storage order
+// or keys: the sums over neighbours, added in that order, are the same bits
+// however the world was built (docs/engine.md, determinism).
 #include "world.h"
 
 #if defined(__SSE2__)
@@ -27,7 +30,8 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
     // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
     if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
-        !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n))
+        !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
+        !STEER_GROW(g->order_key, n))
         return false;
     int bits = ceil_log2((uint32_t)capacity);
     if (bits < MIN_BUCKET_BITS) bits = MIN_BUCKET_BITS;
@@ -51,6 +55,7 @@ void steer__grid_free(neighbour_grid *g)
     steer__free(g->agent);
     steer__free(g->proxy_of);
     steer__free(g->bucket_of);
+    steer__free(g->order_key);
     steer__free(g->bucket_start);
     memset(g, 0, sizeof *g);
 }
@@ -103,7 +108,20 @@ static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32
     return (((uint32_t)cx & wmask) | ((uint32_t)cy << g->width_bits)) & g->bucket_mask;
 }
 
-// Counting sort of the agents by bucket, then by key inside a bucket:
+// Canonical order of two agents of a bucket: position (g->order_key), then
+// velocity, then key (only agents with the very same position and velocity
+// get there, and then their sums are the same bits either way).
+static inline bool sorts_before(const steer_world *w, uint32_t a, uint32_t b)
+{
+    const uint64_t *ok = w->grid.order_key;
+    if (ok[a] != ok[b]) return ok[a] < ok[b];
+    uint64_t va = steer__sortable_pair(w->state[a].velocity.x, w->state[a].velocity.y);
+    uint64_t vb = steer__sortable_pair(w->state[b].velocity.x, w->state[b].velocity.y);
+    if (va != vb) return va < vb;
+    return w->key[a] < w->key[b];
+}
+
+// Counting sort of the agents by bucket, then by state inside a bucket:
 // g->agent lists dense indices in canonical order.
 static void sort_agents(steer_world *w)
 {
@@ -117,6 +135,7 @@ static void sort_agents(steer_world *w)
         steer_vec2 p = w->state[i].position;
         uint32_t b = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
         g->bucket_of[i] = b;
+        g->order_key[i] = steer__sortable_pair(p.x, p.y);
         ++start[b + 2];
     }
     for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
@@ -125,14 +144,13 @@ static void sort_agents(steer_world *w)
         uint32_t k = start[g->bucket_of[i] + 1]++;
         g->agent[k] = (uint32_t)i;
     }
-    // inside each bucket, order by key (insertion sort: buckets hold a few agents)
+    // inside each bucket, canonical order (insertion sort: buckets hold a few agents)
     for (uint32_t b = 0; b < buckets; ++b) {
         uint32_t lo = start[b], hi = start[b + 1];
         for (uint32_t k = lo + 1; k < hi; ++k) {
             uint32_t a = g->agent[k];
-            uint64_t key = w->key[a];
             uint32_t j = k;
-            while (j > lo && w->key[g->agent[j - 1]] > key) {
+            while (j > lo && sorts_before(w, a, g->agent[j - 1])) {
                 g->agent[j] = g->agent[j - 1];
                 --j;
             }

@@ -81,9 +81,12 @@ typedef struct steer_agent_def {
     /// getNewOrientation; kept when stopped). Default false.
     bool face_velocity;
     steer_behaviour *behaviour; ///< retained by the agent; may be NULL
-    /// Identity for random streams and tie-breaks (0: the world assigns
-    /// 1, 2, 3... in spawn order). Give unique keys to make a run independent
-    /// of spawn order.
+    /// Identity of the agent's random stream (wander, kinematic wander) and
+    /// the last tie-break between agents in the very same state (0: the
+    /// world assigns 1, 2, 3... in spawn order). Neighbours are visited in an
+    /// order of their states, not keys, so without keys a change of spawn
+    /// order only moves agents that use randomness (or sit on the very same
+    /// point as another); give unique keys to make those independent of it.
     uint64_t key;
     void *user_data;
     int cookie;
