@@ -37,6 +37,9 @@ struct steer_behaviour {
     int height;   ///< levels (1 for a leaf)
     int nodes;    ///< nodes (saturates past STEER_MAX_TREE_NODES)
     int memory;   ///< floats of per-agent memory
+    /// The unfolded tree holds a callback (STEER_CALLBACK) node: agents
+    /// running it are evaluated on the thread calling the step (world.c).
+    bool has_callback;
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

@@ -10,8 +10,13 @@
 // depends only on the agents' states, never on spawn order, storage order
 // or keys: the sums over neighbours, added in that order, are the same bits
 // however the world was built (docs/engine.md, determinism).
+#include "tasks.h"
 #include "world.h"
 
+// STEER_PLAIN_KERNEL: plain C only (the plain engine of tests/CMakeLists.txt)
+#if defined(STEER_PLAIN_KERNEL)
+#undef __SSE2__
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -160,12 +165,13 @@ static void sort_agents(steer_world *w)
     g->count = n;
 }
 
-// The proxies: positions and velocities in grid order.
-static void fill_proxies(steer_world *w)
+// Proxies [start, end): positions and velocities in grid order.
+static void fill_range(int start, int end, int worker, void *context)
 {
+    (void)worker;
+    steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    const int n = g->count;
-    for (int k = 0; k < n; ++k) {
+    for (int k = start; k < end; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
         g->x[k] = s->position.x;
@@ -174,6 +180,14 @@ static void fill_proxies(steer_world *w)
         g->vy[k] = s->velocity.y;
         g->proxy_of[a] = (uint32_t)k;
     }
+}
+
+// The proxies, on the world's workers (each writes its own proxies).
+static void fill_proxies(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    const int n = g->count;
+    steer__parallel_for(w, fill_range, n, 1024, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
     ++g->version;
     g->dirty = false;
