@@ -158,6 +158,9 @@ void steer_lua__step_end(lua_State *L, lstep *s)
     lua_settop(L, s->handler_idx - 1);
 }
 
+#define STEER_STRINGIFY_(x) #x
+#define STEER_STRINGIFY(x) STEER_STRINGIFY_(x)
+
 /* ---- steer.world ------------------------------------------------------------------ */
 
 // A cell size the engine accepts (steer_cell_size_is_valid), checked in
@@ -170,7 +173,7 @@ static float check_cell_size(lua_State *L, laux_where w, int vidx)
     return (float)v;
 }
 
-// steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=} -> world
+// steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=, workers=} -> world
 static int world_new(lua_State *L)
 {
     steer_world_def def = steer_default_world_def();
@@ -193,6 +196,10 @@ static int world_new(lua_State *L)
                 def.agent_capacity = (int)lua_tointeger(L, -1);
             } else if (strcmp(k, "resolve_contacts") == 0) {
                 def.resolve_contacts = laux_boolean(L, w, -1);
+            } else if (strcmp(k, "workers") == 0) {
+                if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > STEER_MAX_WORKERS)
+                    laux_error(L, w, "must be an integer in [1, " STEER_STRINGIFY(STEER_MAX_WORKERS) "]", -1);
+                def.worker_count = (int)lua_tointeger(L, -1);
             } else {
                 laux_unknown_field(L, 1, -2);
             }
@@ -202,7 +209,7 @@ static int world_new(lua_State *L)
     lua_settop(L, 0);
     lworld *lw = new_world_proxy(L);
     lw->core->world = steer_world_create(&def);
-    if (lw->core->world == NULL) return luaL_error(L, "not enough memory");
+    if (lw->core->world == NULL) return luaL_error(L, "not enough memory or threads for the world");
     lw->core->owned = true;
     return 1;
 }
@@ -610,7 +617,7 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
-// world.steps (read-only)
+// world.steps and world.workers (read-only)
 static int world_index(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
@@ -628,6 +635,8 @@ static int world_index(lua_State *L)
         lua_pushboolean(L, steer_world_get_resolve_contacts(core->world));
     else if (strcmp(k, "steps") == 0)
         lua_pushinteger(L, (lua_Integer)steer_world_step_count(core->world));
+    else if (strcmp(k, "workers") == 0)
+        lua_pushinteger(L, steer_world_get_worker_count(core->world));
     else
         return luaL_error(L, "steer.World has no property '%s'", k);
     return 1;
@@ -642,7 +651,8 @@ static int world_newindex(lua_State *L)
     lcore *core = steer_lua__check_world(L, 1);
     laux_where w = laux_property(STEER_LUA_WORLD, k);
     bool setting = strcmp(k, "integrator") == 0 || strcmp(k, "cell_size") == 0 || strcmp(k, "resolve_contacts") == 0;
-    if (strcmp(k, "steps") == 0) return luaL_error(L, "property 'steps' of steer.World is read-only");
+    if (strcmp(k, "steps") == 0 || strcmp(k, "workers") == 0)
+        return luaL_error(L, "property '%s' of steer.World is read-only", k);
     if (!setting) return luaL_error(L, "steer.World has no property '%s'", k);
     if (core->settings_locked) return luaL_error(L, "attempt to change '%s' of a world owned by its host", k);
     if (strcmp(k, "integrator") == 0) {
