@@ -126,32 +126,28 @@ static inline bool sorts_before(const steer_world *w, uint32_t a, uint32_t b)
     return w->key[a] < w->key[b];
 }
 
-// Counting sort of the agents by bucket, then by state inside a bucket:
-// g->agent lists dense indices in canonical order.
-static void sort_agents(steer_world *w)
+// Bucket and position sort key of agents [start, end).
+static void key_range(int start, int end, int worker, void *context)
 {
+    (void)worker;
+    steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    int n = w->count;
-    uint32_t buckets = g->bucket_mask + 1u;
-    uint32_t *start = g->bucket_start;
-    memset(start, 0, sizeof *start * (size_t)(buckets + 2));
-    // count per bucket (shifted by one for the prefix sum)
-    for (int i = 0; i < n; ++i) {
+    for (int i = start; i < end; ++i) {
         steer_vec2 p = w->state[i].position;
-        uint32_t b = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
-        g->bucket_of[i] = b;
+        g->bucket_of[i] = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
         g->order_key[i] = steer__sortable_pair(p.x, p.y);
-        ++start[b + 2];
     }
-    for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
-    // scatter: start[b + 1] is the next free place of bucket b
-    for (int i = 0; i < n; ++i) {
-        uint32_t k = start[g->bucket_of[i] + 1]++;
-        g->agent[k] = (uint32_t)i;
-    }
-    // inside each bucket, canonical order (insertion sort: buckets hold a few agents)
-    for (uint32_t b = 0; b < buckets; ++b) {
-        uint32_t lo = start[b], hi = start[b + 1];
+}
+
+// Canonical order inside buckets [start, end): insertion sort, buckets
+// hold a few agents.
+static void sort_buckets(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    steer_world *w = context;
+    neighbour_grid *g = &w->grid;
+    for (int b = start; b < end; ++b) {
+        uint32_t lo = g->bucket_start[b], hi = g->bucket_start[b + 1];
         for (uint32_t k = lo + 1; k < hi; ++k) {
             uint32_t a = g->agent[k];
             uint32_t j = k;
@@ -162,6 +158,29 @@ static void sort_agents(steer_world *w)
             g->agent[j] = a;
         }
     }
+}
+
+// Counting sort of the agents by bucket, then by state inside a bucket:
+// g->agent lists dense indices in canonical order. The per-agent and
+// per-bucket passes run on the world's workers; only the counting and the
+// scatter are serial.
+static void sort_agents(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    int n = w->count;
+    uint32_t buckets = g->bucket_mask + 1u;
+    uint32_t *start = g->bucket_start;
+    steer__parallel_for(w, key_range, n, 2048, w);
+    memset(start, 0, sizeof *start * (size_t)(buckets + 2));
+    // count per bucket (shifted by one for the prefix sum)
+    for (int i = 0; i < n; ++i) ++start[g->bucket_of[i] + 2];
+    for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
+    // scatter: start[b + 1] is the next free place of bucket b
+    for (int i = 0; i < n; ++i) {
+        uint32_t k = start[g->bucket_of[i] + 1]++;
+        g->agent[k] = (uint32_t)i;
+    }
+    steer__parallel_for(w, sort_buckets, (int)buckets, 4096, w);
     g->count = n;
 }
 
