@@ -272,7 +272,7 @@ static void integrate_range(int start, int end, int worker, void *context)
 static void integrate_agents(steer_world *w, float dt)
 {
     integrate_pass p = {w, dt};
-    steer__parallel_for(w, integrate_range, w->count, 512, &p);
+    steer__parallel_for(w, integrate_range, w->count, 256, &p);
 }
 
 void steer_world_step(steer_world *w, float dt)
