@@ -14,7 +14,7 @@ const char steer_lua__role_hook_key = 0;
 
 static const char *const integrator_names[] = {"euler", "newton", NULL};
 /// Properties of steer.World (world_index answers exactly these).
-static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "steps", NULL};
+static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "steps", "workers", NULL};
 
 /* ---- core ------------------------------------------------------------------------ */
 
