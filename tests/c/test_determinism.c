@@ -255,7 +255,12 @@ static steer_world *spawn_crowd(steer_behaviour *b, const int *order, steer_agen
         test_rng r = {(uint64_t)k * 104729u + 7};
         steer_agent_def d = steer_default_agent_def();
         // packed: many neighbours in each agent's separation radius
-        d.state = kin(rng_range(&r, -6, 6), rng_range(&r, -6, 6), rng_range(&r, -1, 1), rng_range(&r, -1, 1), 0, 0);
+        // one draw a statement: a call's arguments are evaluated in the compiler's order
+        float x = rng_range(&r, -6, 6);
+        float y = rng_range(&r, -6, 6);
+        float vx = rng_range(&r, -1, 1);
+        float vy = rng_range(&r, -1, 1);
+        d.state = kin(x, y, vx, vy, 0, 0);
         d.limits = test_limits();
         d.behaviour = b;
         id_of[k] = steer_agent_create(w, &d);
@@ -297,8 +302,9 @@ static void spawn_order_without_keys_does_not_matter(void)
         }
         CHECK(differ == 0);
         if (differ) fprintf(stderr, "  order %llu: %d agents differ, up to %g m\n", (unsigned long long)shuffle, differ, (double)worst);
-        // and the scene did move them (the comparison is not of idle agents)
-        CHECK(steer_distance(w->state[dense_of(w, id[0])].position, steer_v2(30.0f, 10.0f)) < 20.0f);
+        // and the scene did move them (the comparison is not of idle agents):
+        // they all started within 8.5 m of the origin, 31.6 m from the target
+        CHECK(steer_distance(w->state[dense_of(w, id[0])].position, steer_v2(30.0f, 10.0f)) < 23.0f);
         steer_world_destroy(w);
     }
     steer_world_destroy(ref);
