@@ -14,7 +14,7 @@ enum { BOIDS = 1500, STEPS = 40 };
 /// pinned: gcc and clang builds, vector and plain kernels all give it. Any
 /// change to a result of the step changes it: update it only for an
 /// intended one, and say so in the commit.
-#define GOLDEN_HASH 0x2a05e750fe705801ull
+#define GOLDEN_HASH 0x53fe1bc1ac370d1bull
 
 typedef struct scene {
     steer_behaviour *boid, *wanderer, *scripted;
