@@ -168,8 +168,9 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 /* ---- step --------------------------------------------------------------------- */
 //
 // A step is four phases; each reads only what the phases before it wrote:
-//   prepare_step     grid rebuild (proxy fill on the workers), storage order,
-//                    geometry caches, formation slots: everything evaluation reads
+//   prepare_step     grid rebuild (keys, bucket sorts and proxy fill on the
+//                    workers), storage order, geometry caches, formation
+//                    slots: everything evaluation reads
 //   evaluate_agents  behaviours on the workers from start-of-step state, each
 //                    agent writing only its own output, memory and stream;
 //                    then trees holding a callback, on the calling thread
