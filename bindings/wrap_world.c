@@ -15,7 +15,7 @@ const char steer_lua__role_hook_key = 0;
 static const char *const integrator_names[] = {"euler", "newton", NULL};
 /// Properties of steer.World (world_index answers exactly these).
 static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "resolve_agent_contacts",
-                                          "steps", NULL};
+                                          "steps", "workers", NULL};
 
 /* ---- core ------------------------------------------------------------------------ */
 
@@ -159,6 +159,9 @@ void steer_lua__step_end(lua_State *L, lstep *s)
     lua_settop(L, s->handler_idx - 1);
 }
 
+#define STEER_STRINGIFY_(x) #x
+#define STEER_STRINGIFY(x) STEER_STRINGIFY_(x)
+
 /* ---- steer.world ------------------------------------------------------------------ */
 
 // A cell size the engine accepts (steer_cell_size_is_valid), checked in
@@ -172,7 +175,7 @@ static float check_cell_size(lua_State *L, laux_where w, int vidx)
 }
 
 // steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=,
-//             resolve_agent_contacts=} -> world
+//             resolve_agent_contacts=, workers=} -> world
 static int world_new(lua_State *L)
 {
     steer_world_def def = steer_default_world_def();
@@ -197,6 +200,10 @@ static int world_new(lua_State *L)
                 def.resolve_contacts = laux_boolean(L, w, -1);
             } else if (strcmp(k, "resolve_agent_contacts") == 0) {
                 def.resolve_agent_contacts = laux_boolean(L, w, -1);
+            } else if (strcmp(k, "workers") == 0) {
+                if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > STEER_MAX_WORKERS)
+                    laux_error(L, w, "must be an integer in [1, " STEER_STRINGIFY(STEER_MAX_WORKERS) "]", -1);
+                def.worker_count = (int)lua_tointeger(L, -1);
             } else {
                 laux_unknown_field(L, 1, -2);
             }
@@ -206,7 +213,7 @@ static int world_new(lua_State *L)
     lua_settop(L, 0);
     lworld *lw = new_world_proxy(L);
     lw->core->world = steer_world_create(&def);
-    if (lw->core->world == NULL) return luaL_error(L, "not enough memory");
+    if (lw->core->world == NULL) return luaL_error(L, "not enough memory or threads for the world");
     lw->core->owned = true;
     return 1;
 }
@@ -614,7 +621,7 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
-// world.resolve_agent_contacts, world.steps (read-only)
+// world.resolve_agent_contacts, world.steps and world.workers (read-only)
 static int world_index(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
@@ -634,6 +641,8 @@ static int world_index(lua_State *L)
         lua_pushboolean(L, steer_world_get_resolve_agent_contacts(core->world));
     else if (strcmp(k, "steps") == 0)
         lua_pushinteger(L, (lua_Integer)steer_world_step_count(core->world));
+    else if (strcmp(k, "workers") == 0)
+        lua_pushinteger(L, steer_world_get_worker_count(core->world));
     else
         return luaL_error(L, "steer.World has no property '%s'", k);
     return 1;
@@ -650,7 +659,8 @@ static int world_newindex(lua_State *L)
     laux_where w = laux_property(STEER_LUA_WORLD, k);
     bool setting = strcmp(k, "integrator") == 0 || strcmp(k, "cell_size") == 0 || strcmp(k, "resolve_contacts") == 0 ||
                    strcmp(k, "resolve_agent_contacts") == 0;
-    if (strcmp(k, "steps") == 0) return luaL_error(L, "property 'steps' of steer.World is read-only");
+    if (strcmp(k, "steps") == 0 || strcmp(k, "workers") == 0)
+        return luaL_error(L, "property '%s' of steer.World is read-only", k);
     if (!setting) return luaL_error(L, "steer.World has no property '%s'", k);
     if (core->settings_locked) return luaL_error(L, "attempt to change '%s' of a world owned by its host", k);
     if (strcmp(k, "integrator") == 0) {

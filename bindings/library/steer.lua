@@ -60,6 +60,7 @@ function steer.orientation_of(x, y) end
 ---@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
 ---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
 ---@field resolve_agent_contacts? boolean Separate overlapping agents (and keep them out of static geometry) after each step. Default: false.
+---@field workers? integer Threads a step uses, the same bits for any count; Lua behaviours run on the calling thread. Default: 1. Range: 1 to 64.
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
@@ -68,6 +69,7 @@ function steer.orientation_of(x, y) end
 ---@field resolve_contacts boolean Push agents out of static geometry after each step (read-write).
 ---@field resolve_agent_contacts boolean Separate overlapping agents after each step (read-write).
 ---@field steps integer Steps taken (read-only).
+---@field workers integer Threads a step uses (read-only).
 local World = {}
 
 ---A new world.

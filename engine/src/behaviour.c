@@ -228,6 +228,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->nodes = 1;
     b->memory = steer__type_memory(def->type);
     b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
+    b->has_callback = def->type == STEER_CALLBACK;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
     if (def->child_count > 0 && !steer_behaviour_set_children(b, def->children, def->child_count)) {
         steer__free(b);
@@ -410,22 +411,24 @@ bool steer_behaviour_contains(const steer_behaviour *outer, const steer_behaviou
 typedef struct tree_shape {
     int height, nodes, memory;
     bool avoids; ///< a reciprocal_avoidance node is in the tree
+    bool has_callback;
 } tree_shape;
 
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
                            const tree_shape *pending, uint32_t epoch)
 {
-    tree_shape t = {1, 1, steer__type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE};
+    tree_shape t = {1, 1, steer__type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
         tree_shape cs = c->mark == epoch ? pending[c->walk_index]
-                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids};
+                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids, c->has_callback};
         t.avoids = t.avoids || cs.avoids;
         if (cs.height + 1 > t.height) t.height = cs.height + 1;
         // saturating: a graph of shared nodes can unfold to astronomical sizes
         t.nodes = t.nodes + cs.nodes > STEER_MAX_TREE_NODES ? STEER_MAX_TREE_NODES + 1 : t.nodes + cs.nodes;
         t.memory = t.memory + cs.memory > STEER_MAX_TREE_MEMORY ? STEER_MAX_TREE_MEMORY + 1 : t.memory + cs.memory;
+        t.has_callback = t.has_callback || cs.has_callback;
     }
     return t;
 }
@@ -584,6 +587,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
         r.up[k]->nodes = r.shape[k].nodes;
         r.up[k]->memory = r.shape[k].memory;
         r.up[k]->avoids = r.shape[k].avoids;
+        r.up[k]->has_callback = r.shape[k].has_callback;
     }
     reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);

@@ -38,6 +38,9 @@ struct steer_behaviour {
     int nodes;    ///< nodes (saturates past STEER_MAX_TREE_NODES)
     int memory;   ///< floats of per-agent memory
     bool avoids;  ///< a reciprocal_avoidance node is in the tree (world.c flags avoiding agents)
+    /// The unfolded tree holds a callback (STEER_CALLBACK) node: agents
+    /// running it are evaluated on the thread calling the step (world.c).
+    bool has_callback;
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

@@ -4,6 +4,11 @@
 #include "eval.h"
 #include "world.h"
 
+// STEER_PLAIN_KERNEL: the plain C gather (tests/CMakeLists.txt builds an
+// engine with it to check that both give the same bits)
+#if defined(STEER_PLAIN_KERNEL)
+#undef __SSE2__
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -39,8 +44,8 @@ void steer__view_init(eval_view *v, const steer_world *w)
 }
 
 // The evaluation context of agent i, reading (and advancing) mem and rng.
-static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, int i, float dt, float *mem,
-                     uint64_t *rng)
+static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
+                     float *mem, uint64_t *rng)
 {
     // field by field: a memset of the whole context costs more than the step's arithmetic
     ctx->world = w;
@@ -56,20 +61,20 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, int i
     ctx->mem = mem;
     ctx->mem_base = 0;
     ctx->rng = rng;
-    ctx->scratch = w->scratch;
+    ctx->scratch = scratch;
     ctx->neighbour_count = 0;
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
 }
 
-bool steer__evaluate_agent(steer_world *w, const eval_view *view, int i, float dt)
+bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
 {
     steer_steering out = {{0.0f, 0.0f}, 0.0f};
     const steer_behaviour *b = w->behaviour[i];
     bool failed = false;
     if (b != NULL) {
         eval_ctx ctx;
-        init_ctx(&ctx, w, view, i, dt, w->memory[i].value, &w->rng[i]);
+        init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
         if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         failed = ctx.failed;
     }
@@ -85,7 +90,8 @@ bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, s
     eval_view view;
     steer__view_init(&view, w);
     eval_ctx ctx;
-    init_ctx(&ctx, w, &view, i, dt, mem.value, &rng);
+    // worker 0's scratch: previews run on the thread that steps the world
+    init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
     bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
     *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};

@@ -84,4 +84,20 @@ static inline steer_vec2 steer__over_time(steer_vec2 goal, steer_vec2 current, f
     return steer_clamp_length_d(((double)goal.x - current.x) / t, ((double)goal.y - current.y) / t, max);
 }
 
+/// A float's bits mapped to an unsigned integer of the same order (-0 just
+/// below +0): a total order on finite values, compared as integers. The
+/// canonical orders of the step (grid buckets, tie-breaks) use it.
+static inline uint32_t steer__sortable_bits(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/// Two floats as one sort key: a first, then b.
+static inline uint64_t steer__sortable_pair(float a, float b)
+{
+    return ((uint64_t)steer__sortable_bits(a) << 32) | steer__sortable_bits(b);
+}
+
 #endif

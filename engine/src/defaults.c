@@ -11,6 +11,10 @@ steer_world_def steer_default_world_def(void)
     d.agent_capacity = 0;
     d.resolve_contacts = false;
     d.resolve_agent_contacts = false;
+    d.worker_count = 1;
+    d.enqueue_task = NULL;
+    d.finish_task = NULL;
+    d.user_task_context = NULL;
     d.cookie = STEER_COOKIE;
     return d;
 }

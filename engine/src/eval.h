@@ -78,8 +78,9 @@ struct steer_world;
 /// Fill a view from the world's arrays (before an evaluation pass).
 void steer__view_init(eval_view *v, const struct steer_world *w);
 /// Evaluate agent i's behaviour into its output slot (w->out), advancing its
-/// memory and random stream. False when a callback behaviour failed.
-bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, int i, float dt);
+/// memory and random stream, with the scratch of the worker running it.
+/// False when a callback behaviour failed.
+bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt);
 /// Evaluate b for agent i on copies of its memory and stream (get_steering).
 bool steer__preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out);
 /// The id of the agent being evaluated (for callbacks).

@@ -9,7 +9,8 @@
 #define STEER_GRID_PAD 4
 
 /// Spatial hash rebuilt every step: agents sorted by bucket with a counting
-/// sort, then by key inside a bucket, so every scan is in a canonical order.
+/// sort, then by state inside a bucket (position, velocity; the key breaks
+/// exact ties only), so every scan is in a canonical order of states.
 typedef struct neighbour_grid {
     float cell_size, inv_cell;
     uint32_t bucket_mask;   ///< bucket count - 1 (a power of two)
@@ -20,6 +21,7 @@ typedef struct neighbour_grid {
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index
     uint32_t *bucket_of; ///< scratch: bucket of each dense agent
+    uint64_t *order_key; ///< scratch: each dense agent's position, as a sort key
     int count, bucket_capacity;
     uint32_t version; ///< bumped by every rebuild
     bool dirty;

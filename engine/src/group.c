@@ -57,6 +57,16 @@ static bool alignment(eval_ctx *ctx, const steer_behaviour_def *d, steer_steerin
     return true;
 }
 
+// Strict order of two candidates by relative position, relative velocity, key.
+static bool state_before(steer_vec2 pa, steer_vec2 va, uint64_t ka, steer_vec2 pb, steer_vec2 vb, uint64_t kb)
+{
+    uint64_t a = steer__sortable_pair(pa.x, pa.y), b = steer__sortable_pair(pb.x, pb.y);
+    if (a != b) return a < b;
+    a = steer__sortable_pair(va.x, va.y), b = steer__sortable_pair(vb.x, vb.y);
+    if (a != b) return a < b;
+    return ka < kb;
+}
+
 static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     const float r2 = d->radius * d->radius;
@@ -95,9 +105,13 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
         if (distance < collide) t = 0.0f;
         if (t < 0.0f || t > shortest) continue;
         // equal times (every overlapping neighbour has t = 0): the nearest,
-        // then the lowest key, so the choice never depends on the scan order
+        // then by relative position and velocity, the key last, so the
+        // choice never depends on the scan order, nor on keys but for
+        // neighbours in the very same state
         const uint64_t key = steer__proxy_key(ctx, k);
-        if (t == shortest && (distance > first_distance || (distance == first_distance && key > first_key))) continue;
+        if (t == shortest && (distance > first_distance ||
+                              (distance == first_distance && !state_before(rel_pos, rel_vel, key, first_pos, first_vel, first_key))))
+            continue;
         // react to the neighbour whose closest approach comes first
         shortest = t;
         first_key = key;

@@ -12,11 +12,11 @@ static inline steer_vec2 clamp_speed(steer_vec2 v, float max_speed)
 
 static float clamp_huge(float v) { return steer_clampf(v, -1e30f, 1e30f); }
 
-void steer__integrate(steer_world *w, float dt)
+void steer__integrate(steer_world *w, float dt, int begin, int end)
 {
     const bool newton = w->def.integrator == STEER_INTEGRATOR_NEWTON;
     const float half_t2 = 0.5f * dt * dt;
-    for (int i = 0; i < w->count; ++i) {
+    for (int i = begin; i < end; ++i) {
         steer_kinematic *s = &w->state[i];
         const steer_limits *l = &w->limits[i];
         steer_steering a = w->out[i];

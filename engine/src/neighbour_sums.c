@@ -74,9 +74,13 @@ static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int c
 // Byte shuffles that move the lanes set in a 4-bit mask to the front.
 static __m128i left_pack[16];
 static int left_pack_count[16];
+static bool has_ssse3;
 
+// Before main: the tables and the CPU check are written once, before any
+// worker thread reads them.
 __attribute__((constructor)) static void init_left_pack(void)
 {
+    has_ssse3 = __builtin_cpu_supports("ssse3");
     for (int m = 0; m < 16; ++m) {
         unsigned char bytes[16];
         memset(bytes, 0x80, sizeof bytes);
@@ -127,8 +131,6 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
 
 static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
 {
-    static int has_ssse3 = -1; // decided once; every thread decides the same
-    if (has_ssse3 < 0) has_ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
     return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out);
 }
 #else

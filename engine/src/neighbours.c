@@ -5,10 +5,18 @@
 // window up to W x H cells therefore visits distinct buckets (no bucket
 // twice, no deduplication); agents of far cells that share a bucket are
 // rejected by the distance test. Agents are counting-sorted by bucket and
-// then by key inside a bucket, so every scan visits neighbours in an order
-// that depends only on positions and keys, never on spawn or storage order.
+// then by state inside a bucket (position x, y, then velocity x, y; the key
+// only breaks exact ties), so every scan visits neighbours in an order that
+// depends only on the agents' states, never on spawn order, storage order
+// or keys: the sums over neighbours, added in that order, are the same bits
+// however the world was built (docs/engine.md, determinism).
+#include "tasks.h"
 #include "world.h"
 
+// STEER_PLAIN_KERNEL: plain C only (the plain engine of tests/CMakeLists.txt)
+#if defined(STEER_PLAIN_KERNEL)
+#undef __SSE2__
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -27,7 +35,8 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
     // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
     if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
-        !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n))
+        !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
+        !STEER_GROW(g->order_key, n))
         return false;
     int bits = ceil_log2((uint32_t)capacity);
     if (bits < MIN_BUCKET_BITS) bits = MIN_BUCKET_BITS;
@@ -51,6 +60,7 @@ void steer__grid_free(neighbour_grid *g)
     steer__free(g->agent);
     steer__free(g->proxy_of);
     steer__free(g->bucket_of);
+    steer__free(g->order_key);
     steer__free(g->bucket_start);
     memset(g, 0, sizeof *g);
 }
@@ -103,51 +113,84 @@ static inline uint32_t bucket_of_cell(const neighbour_grid *g, int32_t cx, int32
     return (((uint32_t)cx & wmask) | ((uint32_t)cy << g->width_bits)) & g->bucket_mask;
 }
 
-// Counting sort of the agents by bucket, then by key inside a bucket:
-// g->agent lists dense indices in canonical order.
-static void sort_agents(steer_world *w)
+// Canonical order of two agents of a bucket: position (g->order_key), then
+// velocity, then key (only agents with the very same position and velocity
+// get there, and then their sums are the same bits either way).
+static inline bool sorts_before(const steer_world *w, uint32_t a, uint32_t b)
 {
+    const uint64_t *ok = w->grid.order_key;
+    if (ok[a] != ok[b]) return ok[a] < ok[b];
+    uint64_t va = steer__sortable_pair(w->state[a].velocity.x, w->state[a].velocity.y);
+    uint64_t vb = steer__sortable_pair(w->state[b].velocity.x, w->state[b].velocity.y);
+    if (va != vb) return va < vb;
+    return w->key[a] < w->key[b];
+}
+
+// Bucket and position sort key of agents [start, end).
+static void key_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    int n = w->count;
-    uint32_t buckets = g->bucket_mask + 1u;
-    uint32_t *start = g->bucket_start;
-    memset(start, 0, sizeof *start * (size_t)(buckets + 2));
-    // count per bucket (shifted by one for the prefix sum)
-    for (int i = 0; i < n; ++i) {
+    for (int i = start; i < end; ++i) {
         steer_vec2 p = w->state[i].position;
-        uint32_t b = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
-        g->bucket_of[i] = b;
-        ++start[b + 2];
+        g->bucket_of[i] = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
+        g->order_key[i] = steer__sortable_pair(p.x, p.y);
     }
-    for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
-    // scatter: start[b + 1] is the next free place of bucket b
-    for (int i = 0; i < n; ++i) {
-        uint32_t k = start[g->bucket_of[i] + 1]++;
-        g->agent[k] = (uint32_t)i;
-    }
-    // inside each bucket, order by key (insertion sort: buckets hold a few agents)
-    for (uint32_t b = 0; b < buckets; ++b) {
-        uint32_t lo = start[b], hi = start[b + 1];
+}
+
+// Canonical order inside buckets [start, end): insertion sort, buckets
+// hold a few agents.
+static void sort_buckets(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    steer_world *w = context;
+    neighbour_grid *g = &w->grid;
+    for (int b = start; b < end; ++b) {
+        uint32_t lo = g->bucket_start[b], hi = g->bucket_start[b + 1];
         for (uint32_t k = lo + 1; k < hi; ++k) {
             uint32_t a = g->agent[k];
-            uint64_t key = w->key[a];
             uint32_t j = k;
-            while (j > lo && w->key[g->agent[j - 1]] > key) {
+            while (j > lo && sorts_before(w, a, g->agent[j - 1])) {
                 g->agent[j] = g->agent[j - 1];
                 --j;
             }
             g->agent[j] = a;
         }
     }
+}
+
+// Counting sort of the agents by bucket, then by state inside a bucket:
+// g->agent lists dense indices in canonical order. The per-agent and
+// per-bucket passes run on the world's workers; only the counting and the
+// scatter are serial.
+static void sort_agents(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    int n = w->count;
+    uint32_t buckets = g->bucket_mask + 1u;
+    uint32_t *start = g->bucket_start;
+    steer__parallel_for(w, key_range, n, 512, w);
+    memset(start, 0, sizeof *start * (size_t)(buckets + 2));
+    // count per bucket (shifted by one for the prefix sum)
+    for (int i = 0; i < n; ++i) ++start[g->bucket_of[i] + 2];
+    for (uint32_t b = 2; b < buckets + 2; ++b) start[b] += start[b - 1];
+    // scatter: start[b + 1] is the next free place of bucket b
+    for (int i = 0; i < n; ++i) {
+        uint32_t k = start[g->bucket_of[i] + 1]++;
+        g->agent[k] = (uint32_t)i;
+    }
+    steer__parallel_for(w, sort_buckets, (int)buckets, 1024, w);
     g->count = n;
 }
 
-// The proxies: positions and velocities in grid order.
-static void fill_proxies(steer_world *w)
+// Proxies [start, end): positions and velocities in grid order.
+static void fill_range(int start, int end, int worker, void *context)
 {
+    (void)worker;
+    steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    const int n = g->count;
-    for (int k = 0; k < n; ++k) {
+    for (int k = start; k < end; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
         g->x[k] = s->position.x;
@@ -156,6 +199,14 @@ static void fill_proxies(steer_world *w)
         g->vy[k] = s->velocity.y;
         g->proxy_of[a] = (uint32_t)k;
     }
+}
+
+// The proxies, on the world's workers (each writes its own proxies).
+static void fill_proxies(steer_world *w)
+{
+    neighbour_grid *g = &w->grid;
+    const int n = g->count;
+    steer__parallel_for(w, fill_range, n, 512, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
     ++g->version;
     g->dirty = false;

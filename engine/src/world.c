@@ -3,6 +3,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "formation.h"
+#include "tasks.h"
 #include "world.h"
 
 static bool world_def_is_valid(const steer_world_def *d)
@@ -11,6 +12,9 @@ static bool world_def_is_valid(const steer_world_def *d)
     if (!STEER_CHECK(d->integrator == STEER_INTEGRATOR_EULER || d->integrator == STEER_INTEGRATOR_NEWTON)) return false;
     if (!STEER_CHECK(steer_cell_size_is_valid(d->cell_size))) return false;
     if (!STEER_CHECK(d->agent_capacity >= 0)) return false;
+    if (!STEER_CHECK(d->worker_count >= 1 && d->worker_count <= STEER_MAX_WORKERS)) return false;
+    // both task callbacks or neither
+    if (!STEER_CHECK((d->enqueue_task == NULL) == (d->finish_task == NULL))) return false;
     return true;
 }
 
@@ -29,7 +33,9 @@ bool steer__world_reserve(steer_world *w, int capacity)
     if (buf == NULL) return false;
     w->reorder_buffer = buf;
     if (!steer__grid_reserve(&w->grid, capacity)) return false;
-    if (!steer__scratch_reserve(w->scratch, capacity)) return false;
+    for (int k = 0; k < w->def.worker_count; ++k) {
+        if (!steer__scratch_reserve(&w->scratch[k], capacity)) return false;
+    }
     w->capacity = capacity;
     return true;
 }
@@ -45,12 +51,23 @@ steer_world *steer_world_create(const steer_world_def *def)
     w->grid.cell_size = def->cell_size;
     w->grid.inv_cell = 1.0f / def->cell_size;
     w->grid.dirty = true;
-    w->scratch = steer__alloc(sizeof *w->scratch);
+    const size_t scratch_size = sizeof *w->scratch * (size_t)def->worker_count;
+    w->scratch = steer__alloc(scratch_size);
     if (w->scratch == NULL) {
         steer__free(w);
         return NULL;
     }
-    memset(w->scratch, 0, sizeof *w->scratch);
+    memset(w->scratch, 0, scratch_size);
+    if (def->worker_count > 1 && def->enqueue_task == NULL) {
+        w->pool = steer__pool_create(def->worker_count);
+        if (w->pool == NULL) {
+            steer_world_destroy(w);
+            return NULL;
+        }
+        w->def.enqueue_task = steer__pool_enqueue;
+        w->def.finish_task = steer__pool_finish;
+        w->def.user_task_context = w->pool;
+    }
     if (!steer__world_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64)) {
         steer_world_destroy(w);
         return NULL;
@@ -65,7 +82,10 @@ void steer_world_destroy(steer_world *w)
     steer__geometry_destroy(w->geometry);
     steer__formations_destroy(w->formations);
     steer__grid_free(&w->grid);
-    if (w->scratch != NULL) steer__scratch_free(w->scratch);
+    steer__pool_destroy(w->pool);
+    if (w->scratch != NULL) {
+        for (int k = 0; k < w->def.worker_count; ++k) steer__scratch_free(&w->scratch[k]);
+    }
     steer__free(w->scratch);
     steer__free(w->slots);
     steer__free(w->state);
@@ -90,6 +110,7 @@ steer_integrator steer_world_get_integrator(const steer_world *w) { return w->de
 float steer_world_get_cell_size(const steer_world *w) { return w->def.cell_size; }
 bool steer_world_get_resolve_contacts(const steer_world *w) { return w->def.resolve_contacts; }
 int steer_world_callback_errors(const steer_world *w) { return w->callback_errors; }
+int steer_world_get_worker_count(const steer_world *w) { return w->def.worker_count; }
 
 void steer_world_set_integrator(steer_world *w, steer_integrator integrator)
 {
@@ -166,6 +187,19 @@ void steer__world_reorder(steer_world *w, uint32_t *order)
 }
 
 /* ---- step --------------------------------------------------------------------- */
+//
+// A step is four phases; each reads only what the phases before it wrote:
+//   prepare_step     grid rebuild (keys, bucket sorts and proxy fill on the
+//                    workers), storage order, geometry caches, formation
+//                    slots: everything evaluation reads
+//   evaluate_agents  behaviours on the workers from start-of-step state, each
+//                    agent writing only its own output, memory and stream;
+//                    then trees holding a callback, on the calling thread
+//   integrate_agents on the workers, each agent on its own
+//   contacts         resolve_contacts, then rigid formations placed, on the
+//                    calling thread
+// Nothing an agent computes depends on which worker ran it, nor on what ran
+// before it, so every worker count gives the same bits.
 
 #if defined(__GNUC__)
 #define STEER_PREFETCH_INLINE __attribute__((always_inline)) inline
@@ -212,12 +246,8 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 #endif
 }
 
-void steer_world_step(steer_world *w, float dt)
+static void prepare_step(steer_world *w, float dt)
 {
-    if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
-    if (!STEER_CHECK(!w->stepping)) return;
-    w->stepping = true;
-    ++steer__evaluating;
     // Storage far from grid order costs a cache miss per agent at large
     // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
     // grid order breaks storage order, move the agents into grid order.
@@ -230,20 +260,100 @@ void steer_world_step(steer_world *w, float dt)
     // formations too: slot targets, anchors and reassignment are written
     // here, so evaluation only reads them
     steer__formations_update(w, dt);
+    // which agents avoid reciprocally (reciprocal_avoidance reads it)
     steer__flag_avoiders(w);
-    // Evaluate in grid order: neighbours of consecutive agents are close in
-    // memory. Each evaluation reads start-of-step state and writes only its
-    // own output, memory and random stream, so the order cannot matter.
+}
+
+typedef struct eval_pass {
+    steer_world *world;
     eval_view view;
-    steer__view_init(&view, w);
+    float dt;
+    bool skip_callbacks; ///< leave trees holding a callback to the serial pass
+    int skipped[STEER_MAX_WORKERS];
+    int errors[STEER_MAX_WORKERS];
+} eval_pass;
+
+static bool runs_callbacks(const steer_world *w, int i)
+{
+    return w->behaviour[i] != NULL && w->behaviour[i]->has_callback;
+}
+
+// Agents [start, end) of the grid order: neighbours of consecutive agents
+// are close in memory.
+static void evaluate_range(int start, int end, int worker, void *context)
+{
+    eval_pass *p = context;
+    steer_world *w = p->world;
+    eval_scratch *scratch = &w->scratch[worker];
     const uint32_t *order = w->grid.agent;
-    int failed = 0;
-    for (int k = 0; k < w->count; ++k) {
+    int skipped = 0, errors = 0;
+    for (int k = start; k < end; ++k) {
         prefetch_trees(w, order, k);
-        failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+        const int i = (int)order[k];
+        if (p->skip_callbacks && runs_callbacks(w, i)) {
+            ++skipped;
+            continue;
+        }
+        errors += !steer__evaluate_agent(w, &p->view, scratch, i, p->dt);
     }
-    w->callback_errors = failed;
-    steer__integrate(w, dt);
+    p->skipped[worker] += skipped;
+    p->errors[worker] += errors;
+}
+
+// Returns the agents whose callback failed.
+static int evaluate_agents(steer_world *w, float dt)
+{
+    eval_pass p;
+    p.world = w;
+    steer__view_init(&p.view, w);
+    p.dt = dt;
+    // callbacks (Lua behaviours) run on the calling thread only
+    p.skip_callbacks = w->def.worker_count > 1;
+    memset(p.skipped, 0, sizeof p.skipped);
+    memset(p.errors, 0, sizeof p.errors);
+    steer__parallel_for(w, evaluate_range, w->count, 64, &p);
+    int skipped = 0, failed = 0;
+    for (int k = 0; k < w->def.worker_count; ++k) {
+        skipped += p.skipped[k];
+        failed += p.errors[k];
+    }
+    if (skipped == 0) return failed;
+    // the serial pass, in grid order as a single worker would run them
+    const uint32_t *order = w->grid.agent;
+    for (int k = 0; k < w->count; ++k) {
+        const int i = (int)order[k];
+        if (runs_callbacks(w, i)) failed += !steer__evaluate_agent(w, &p.view, &w->scratch[0], i, dt);
+    }
+    return failed;
+}
+
+typedef struct integrate_pass {
+    steer_world *world;
+    float dt;
+} integrate_pass;
+
+static void integrate_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const integrate_pass *p = context;
+    steer__integrate(p->world, p->dt, start, end);
+}
+
+static void integrate_agents(steer_world *w, float dt)
+{
+    integrate_pass p = {w, dt};
+    steer__parallel_for(w, integrate_range, w->count, 256, &p);
+}
+
+void steer_world_step(steer_world *w, float dt)
+{
+    if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
+    if (!STEER_CHECK(!w->stepping)) return;
+    w->stepping = true;
+    ++steer__evaluating;
+    prepare_step(w, dt);
+    w->callback_errors = evaluate_agents(w, dt);
+    integrate_agents(w, dt);
     if (w->def.resolve_agent_contacts) steer__resolve_agent_contacts(w);
     if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__resolve_contacts(w);
     // rigid formations put their members on their slots, last

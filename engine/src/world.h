@@ -29,6 +29,7 @@ typedef struct agent_slot {
 
 struct steer_geometry;
 struct eval_scratch;
+struct task_pool;
 
 struct steer_world {
     steer_world_def def;
@@ -56,7 +57,12 @@ struct steer_world {
     uint64_t next_key;
 
     neighbour_grid grid;
+    /// One evaluation scratch per worker (def.worker_count); a step's
+    /// callback pass and get_steering use worker 0's.
     struct eval_scratch *scratch;
+    /// The built-in pool when def.worker_count > 1 and the embedder gave no
+    /// task callbacks (def.enqueue_task then points at the pool's), or NULL.
+    struct task_pool *pool;
     struct steer_geometry *geometry;
     struct steer_formations *formations; ///< formation.c; NULL until the first one
     int callback_errors;
@@ -79,7 +85,8 @@ bool steer__kinematic_is_valid(const steer_kinematic *k);
 
 /* ---- integration and geometry ------------------------------------------------- */
 
-void steer__integrate(steer_world *w, float dt);
+/// Integrate agents [begin, end) of the dense arrays (each independently).
+void steer__integrate(steer_world *w, float dt, int begin, int end);
 /// Free the world's static geometry (geometry.c).
 void steer__geometry_destroy(struct steer_geometry *g);
 /// Contact resolution after integration (contacts.c).

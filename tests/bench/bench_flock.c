@@ -71,8 +71,10 @@ int bench_flock_run(steer_world *w, long n, long steps, const char *label)
         steer_vec2 p = steer_agent_get_position(w, steer_world_agent_at(w, i));
         total += steer_world_query(w, p, RADIUS, NULL, 0) - 1;
     }
-    printf("%s agents=%ld steps=%ld ns_per_agent_step=%.1f neighbours=%.1f\n", label, n, steps,
-           (t1 - t0) * 1e9 / ((double)n * (double)steps), (double)total / (double)n);
+    // the world hash last: the same for every worker count (and build)
+    printf("%s agents=%ld steps=%ld workers=%d ns_per_agent_step=%.1f neighbours=%.1f hash=%016llx\n", label, n,
+           steps, steer_world_get_worker_count(w), (t1 - t0) * 1e9 / ((double)n * (double)steps),
+           (double)total / (double)n, (unsigned long long)steer_world_hash(w));
     return 0;
 }
 
@@ -80,8 +82,13 @@ int bench_flock(int argc, char **argv)
 {
     long n = bench_arg_long(argc, argv, "--agents", 100000);
     long steps = bench_arg_long(argc, argv, "--steps", 20);
+    long workers = bench_arg_long(argc, argv, "--workers", 1);
     if (n < 1 || steps < 1) {
         fprintf(stderr, "steer-bench flock: --agents and --steps must be positive\n");
+        return 2;
+    }
+    if (workers < 1 || workers > STEER_MAX_WORKERS) {
+        fprintf(stderr, "steer-bench flock: --workers must be in [1, %d]\n", STEER_MAX_WORKERS);
         return 2;
     }
 #ifdef STEER_BENCH_LUA
@@ -95,6 +102,7 @@ int bench_flock(int argc, char **argv)
     steer_world_def wd = steer_default_world_def();
     wd.cell_size = CELL_SIZE;
     wd.agent_capacity = (int)n;
+    wd.worker_count = (int)workers;
     steer_world *w = steer_world_create(&wd);
     steer_behaviour *b = flock_behaviour();
     bench_flock_spawn(w, n, b);

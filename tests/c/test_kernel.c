@@ -56,7 +56,7 @@ static void vector_and_plain_paths_agree(void)
             ctx.me = w->state[i];
             ctx.lim = w->limits[i];
             ctx.key = w->key[i];
-            ctx.scratch = w->scratch;
+            ctx.scratch = &w->scratch[0];
             neighbour_sums a, b;
             steer__neighbour_sums(&ctx, radius, &sep, &a);
             plain_neighbour_sums(&ctx, radius, &sep, &b);

@@ -154,6 +154,35 @@ describe("queries", function()
     assert.are.equal("number", math.type(build()) and "number")
   end)
 
+  it("steps on several workers with the same bits, Lua behaviours included", function()
+    assert.are.equal(1, steer.world{}.workers)
+    assert.are.equal("bad argument #1 to 'world' (field 'workers' must be an integer in [1, 64], got 0)",
+                     err(function() return steer.world{ workers = 0 } end))
+    assert.are.equal("bad argument #1 to 'world' (field 'workers' must be an integer in [1, 64], got 2.5)",
+                     err(function() return steer.world{ workers = 2.5 } end))
+    assert.are.equal("property 'workers' of steer.World is read-only", err(function() steer.world{}.workers = 2 end))
+    local calls = 0
+    local orbit = steer.behaviour(function(agent)
+      calls = calls + 1
+      return -agent.y, agent.x
+    end)
+    local function build(workers)
+      local v = steer.world{ seed = 3, workers = workers }
+      assert.are.equal(workers, v.workers)
+      local flock = steer.blend{ { steer.separation{}, weight = 2 }, { steer.cohesion{}, weight = 0.5 },
+                                 { steer.wander{}, weight = 1 } }
+      for i = 1, 600 do
+        v:spawn{ x = (i % 30) * 0.7, y = (i // 30) * 0.7, steering = i % 50 == 0 and orbit or flock }
+      end
+      for _ = 1, 20 do v:step(1 / 60) end
+      return v:hash()
+    end
+    local one = build(1)
+    assert.are.equal(12 * 20, calls)
+    for workers = 2, 4 do assert.are.equal(one, build(workers)) end
+    assert.are.equal(4 * 12 * 20, calls)
+  end)
+
   it("returns many agents from a query", function()
     local w = steer.world{}
     for i = 1, 300 do w:spawn{ x = (i % 17) * 0.1, y = (i // 17) * 0.1 } end

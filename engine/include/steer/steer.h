@@ -115,6 +115,8 @@ STEER_API void steer_world_set_resolve_agent_contacts(steer_world *world, bool e
 /// non-finite output) in the last step; their output was zero. The error
 /// itself is the host's to keep (the Lua bindings raise it from world:step).
 STEER_API int steer_world_callback_errors(const steer_world *world);
+/// Threads the world steps with (steer_world_def.worker_count).
+STEER_API int steer_world_get_worker_count(const steer_world *world);
 
 /* ---- agents ----------------------------------------------------------------- */
 

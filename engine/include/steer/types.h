@@ -34,6 +34,22 @@ typedef enum steer_integrator {
     STEER_INTEGRATOR_NEWTON = 1,
 } steer_integrator;
 
+/// Most workers a world steps with (steer_world_def.worker_count).
+#define STEER_MAX_WORKERS 64
+
+/// One piece of a parallel task: items [start, end), run by worker `worker`
+/// (0 <= worker < worker_count; no two pieces run at once on one worker).
+typedef void steer_task_fn(int start, int end, int worker, void *task_context);
+/// An embedder's task system (as Box2D v3's b2EnqueueTaskCallback): run
+/// task over [0, item_count) in pieces of at least min_range items (except
+/// the last), each piece on some worker index below worker_count, possibly
+/// in parallel. Return a handle for finish_task, or NULL after running every
+/// piece before returning. Pieces may be split any way: results are the same.
+typedef void *steer_enqueue_task_fn(steer_task_fn *task, int item_count, int min_range, void *task_context,
+                                    void *user_context);
+/// Wait until every piece of an enqueued task has run (handle from enqueue_task).
+typedef void steer_finish_task_fn(void *user_task, void *user_context);
+
 /// Parameters of a world.
 typedef struct steer_world_def {
     uint64_t seed;               ///< root of every random stream (default 0)
@@ -52,6 +68,16 @@ typedef struct steer_world_def {
     /// passes from start-of-pass positions, order-independent) and keep
     /// them out of static geometry (default false; docs/crowds.md).
     bool resolve_agent_contacts;
+    /// Threads a step may use, the calling thread included, 1 to
+    /// STEER_MAX_WORKERS (default 1). Every worker count gives the same bits
+    /// (docs/engine.md, threads). Behaviours whose tree holds a callback
+    /// always run on the thread calling steer_world_step.
+    int worker_count;
+    /// The embedder's task system; both NULL (default): with worker_count > 1
+    /// the world starts worker_count - 1 threads of its own (pthreads).
+    steer_enqueue_task_fn *enqueue_task;
+    steer_finish_task_fn *finish_task;
+    void *user_task_context; ///< the user_context passed to both
     int cookie; ///< set by steer_default_world_def, checked on create
 } steer_world_def;
 
@@ -85,9 +111,12 @@ typedef struct steer_agent_def {
     /// getNewOrientation; kept when stopped). Default false.
     bool face_velocity;
     steer_behaviour *behaviour; ///< retained by the agent; may be NULL
-    /// Identity for random streams and tie-breaks (0: the world assigns
-    /// 1, 2, 3... in spawn order). Give unique keys to make a run independent
-    /// of spawn order.
+    /// Identity of the agent's random stream (wander, kinematic wander) and
+    /// the last tie-break between agents in the very same state (0: the
+    /// world assigns 1, 2, 3... in spawn order). Neighbours are visited in an
+    /// order of their states, not keys, so without keys a change of spawn
+    /// order only moves agents that use randomness (or sit on the very same
+    /// point as another); give unique keys to make those independent of it.
     uint64_t key;
     void *user_data;
     int cookie;

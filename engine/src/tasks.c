@@ -1,0 +1,162 @@
+// tasks.c: the built-in worker pool and the one way the step runs a loop on
+// its workers. Results never depend on how a loop is split: every piece
+// writes only its own items, from start-of-step data.
+#include "tasks.h"
+#include "world.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct pool_thread {
+    task_pool *pool;
+    int worker; ///< 1..thread_count: worker 0 is the thread calling finish
+    pthread_t thread;
+} pool_thread;
+
+struct task_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake; ///< a new task, or quit
+    pthread_cond_t done; ///< the last thread finished its pieces
+    pool_thread *threads;
+    int thread_count;
+    // the task being run: written under the lock before generation changes
+    steer_task_fn *task;
+    void *context;
+    int count, piece;
+    atomic_int next; ///< first item not yet claimed
+    int running;     ///< threads still claiming pieces of this task
+    unsigned generation;
+    bool quit;
+};
+
+// Claim pieces until none is left. Pieces are claimed in any order by any
+// worker: the split decides speed only.
+static void run_pieces(task_pool *p, int worker)
+{
+    for (;;) {
+        int start = atomic_fetch_add_explicit(&p->next, p->piece, memory_order_relaxed);
+        if (start >= p->count) return;
+        int end = p->count - start > p->piece ? start + p->piece : p->count;
+        p->task(start, end, worker, p->context);
+    }
+}
+
+static void *thread_main(void *arg)
+{
+    pool_thread *t = arg;
+    task_pool *p = t->pool;
+    unsigned seen = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (p->generation == seen && !p->quit) pthread_cond_wait(&p->wake, &p->lock);
+        if (p->quit) break;
+        seen = p->generation;
+        pthread_mutex_unlock(&p->lock);
+        run_pieces(p, t->worker);
+        pthread_mutex_lock(&p->lock);
+        if (--p->running == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+task_pool *steer__pool_create(int workers)
+{
+    task_pool *p = steer__alloc(sizeof *p);
+    if (p == NULL) return NULL;
+    memset(p, 0, sizeof *p);
+    p->threads = steer__alloc(sizeof *p->threads * (size_t)(workers - 1));
+    if (p->threads == NULL) {
+        steer__free(p);
+        return NULL;
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->next, 0);
+    for (int i = 0; i < workers - 1; ++i) {
+        p->threads[i] = (pool_thread){p, i + 1, 0};
+        if (pthread_create(&p->threads[i].thread, NULL, thread_main, &p->threads[i]) != 0) {
+            steer__pool_destroy(p); // stops the ones started
+            return NULL;
+        }
+        ++p->thread_count;
+    }
+    return p;
+}
+
+void steer__pool_destroy(task_pool *p)
+{
+    if (p == NULL) return;
+    pthread_mutex_lock(&p->lock);
+    p->quit = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->thread_count; ++i) pthread_join(p->threads[i].thread, NULL);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    steer__free(p->threads);
+    steer__free(p);
+}
+
+void *steer__pool_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *pool)
+{
+    task_pool *p = pool;
+    const int workers = p->thread_count + 1;
+    // about four pieces a worker: a worker slowed by the machine's other
+    // load leaves its share to the others
+    int piece = (item_count + 4 * workers - 1) / (4 * workers);
+    if (piece < min_range) piece = min_range;
+    if (piece < 1) piece = 1;
+    pthread_mutex_lock(&p->lock);
+    p->task = task;
+    p->context = task_context;
+    p->count = item_count;
+    p->piece = piece;
+    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    p->running = p->thread_count;
+    ++p->generation;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    return p;
+}
+
+void steer__pool_finish(void *user_task, void *pool)
+{
+    (void)pool;
+    task_pool *p = user_task;
+    run_pieces(p, 0);
+    pthread_mutex_lock(&p->lock);
+    while (p->running > 0) pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- the step's loops ------------------------------------------------------------ */
+
+typedef struct guarded_task {
+    steer_task_fn *task;
+    void *context;
+} guarded_task;
+
+// On every worker thread, a piece runs as the step does on its own thread:
+// behaviours and paths may not change meanwhile (the mid-step guard).
+static void run_guarded(int start, int end, int worker, void *context)
+{
+    const guarded_task *g = context;
+    ++steer__evaluating;
+    g->task(start, end, worker, g->context);
+    --steer__evaluating;
+}
+
+void steer__parallel_for(steer_world *w, steer_task_fn *task, int count, int min_range, void *context)
+{
+    if (count <= 0) return;
+    if (w->def.worker_count <= 1 || count < 2 * min_range) {
+        task(0, count, 0, context);
+        return;
+    }
+    guarded_task g = {task, context};
+    void *handle = w->def.enqueue_task(run_guarded, count, min_range, &g, w->def.user_task_context);
+    if (handle != NULL) w->def.finish_task(handle, w->def.user_task_context);
+}

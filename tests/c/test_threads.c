@@ -1,0 +1,213 @@
+// The parallel step: the same bits for every worker count, with the built-in
+// pool or an embedder's task callbacks split any way; trees holding a callback
+// run on the thread that steps; a fixed scene's golden hash, which every
+// build must reproduce (gcc and clang, vector and plain kernels: this file is
+// also built as test_threads_plain against an engine without SIMD kernels).
+#include <pthread.h>
+
+#include "fixture.h"
+#include "test.h"
+
+enum { BOIDS = 1500, STEPS = 40 };
+
+/// The world hash of the fixed scene after STEPS steps with 2 workers,
+/// pinned: gcc and clang builds, vector and plain kernels all give it. Any
+/// change to a result of the step changes it: update it only for an
+/// intended one, and say so in the commit.
+#define GOLDEN_HASH 0x53fe1bc1ac370d1bull
+
+typedef struct scene {
+    steer_behaviour *boid, *wanderer, *scripted;
+    pthread_t stepping_thread;
+    int calls_off_thread;
+} scene;
+
+static steer_callback_result scripted_callback(steer_world *w, steer_agent_id a, float dt, steer_steering *out,
+                                               void *context)
+{
+    scene *s = context;
+    if (!pthread_equal(pthread_self(), s->stepping_thread)) ++s->calls_off_thread;
+    // a nested evaluation (on worker 0's scratch) from inside the step
+    return steer_behaviour_get_steering(s->boid, w, a, dt, out) ? STEER_CALLBACK_STEERING : STEER_CALLBACK_NONE;
+}
+
+static void make_scene(scene *s)
+{
+    memset(s, 0, sizeof *s);
+    steer_behaviour_def sd = def_of(STEER_SEPARATION);
+    steer_behaviour_def cd = def_of(STEER_COHESION);
+    steer_behaviour_def ad = def_of(STEER_ALIGNMENT);
+    steer_behaviour_def wd = def_of(STEER_WANDER);
+    steer_behaviour_def ld = def_of(STEER_LOOK_WHERE_YOU_ARE_GOING);
+    steer_behaviour_def ca = def_of(STEER_COLLISION_AVOIDANCE);
+    steer_behaviour_def oa = def_of(STEER_OBSTACLE_AVOIDANCE);
+    ca.radius = 3.0f;
+    steer_behaviour *blend = make_combinator(STEER_BLEND,
+                                             (steer_behaviour *[]){make(sd), make(cd), make(ad), make(wd), make(ld)},
+                                             (float[]){2.0f, 0.5f, 1.0f, 0.7f, 1.0f}, 5);
+    s->boid = make_combinator(STEER_PRIORITY, (steer_behaviour *[]){make(oa), make(ca), blend}, NULL, 3);
+    s->wanderer = make(def_of(STEER_KINEMATIC_WANDER));
+    steer_behaviour_def cb = def_of(STEER_CALLBACK);
+    cb.callback = scripted_callback;
+    cb.context = s;
+    // the callback deep in a tree: the whole tree runs on the stepping thread
+    s->scripted = make_combinator(STEER_BLEND, (steer_behaviour *[]){make(cb), make(def_of(STEER_WANDER))},
+                                  (float[]){1.0f, 0.5f}, 2);
+    s->stepping_thread = pthread_self();
+}
+
+static void free_scene(scene *s)
+{
+    steer_behaviour_release(s->boid);
+    steer_behaviour_release(s->wanderer);
+    steer_behaviour_release(s->scripted);
+}
+
+static steer_world *spawn_scene(scene *s, steer_world_def wd)
+{
+    wd.seed = 7;
+    wd.cell_size = 3.0f;
+    wd.agent_capacity = BOIDS;
+    steer_world *w = steer_world_create(&wd);
+    if (w == NULL) return NULL;
+    steer_world_add_circle(w, steer_v2(0.0f, 0.0f), 6.0f);
+    steer_world_add_box(w, steer_v2(20.0f, -30.0f), steer_v2(24.0f, 30.0f));
+    for (int k = 0; k < BOIDS; ++k) {
+        test_rng r = {(uint64_t)k * 7919u + 3};
+        steer_agent_def d = steer_default_agent_def();
+        // around the circle, not in it; no libm here: compilers may call a
+        // different one (sincosf) for the same expression
+        float x, y;
+        do {
+            x = rng_range(&r, -45.0f, 45.0f);
+            y = rng_range(&r, -45.0f, 45.0f);
+        } while (x * x + y * y < 64.0f);
+        // one draw a statement: the order of a call's arguments is the compiler's
+        float vx = rng_range(&r, -2, 2);
+        float vy = rng_range(&r, -2, 2);
+        float orientation = rng_range(&r, -3.14f, 3.14f);
+        d.state = kin(x, y, vx, vy, orientation, 0);
+        d.limits = test_limits();
+        d.kinematic = k % 50 == 0;
+        d.face_velocity = d.kinematic;
+        d.behaviour = d.kinematic ? s->wanderer : k % 97 == 5 ? s->scripted : s->boid;
+        steer_agent_create(w, &d);
+    }
+    return w;
+}
+
+static uint64_t run_scene(scene *s, steer_world_def wd)
+{
+    steer_world *w = spawn_scene(s, wd);
+    CHECK(w != NULL);
+    if (w == NULL) return 0;
+    CHECK(steer_world_get_worker_count(w) == wd.worker_count);
+    for (int i = 0; i < STEPS; ++i) steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_world_callback_errors(w) == 0);
+    uint64_t h = steer_world_hash(w);
+    steer_world_destroy(w);
+    return h;
+}
+
+static void every_worker_count_gives_the_same_bits(void)
+{
+    scene s;
+    make_scene(&s);
+    steer_world_def wd = steer_default_world_def();
+    const uint64_t one = run_scene(&s, wd);
+    for (int workers = 2; workers <= 4; ++workers) {
+        wd.worker_count = workers;
+        uint64_t h = run_scene(&s, wd);
+        CHECK(h == one);
+        if (h != one) fprintf(stderr, "  %d workers: %016llx, 1 worker: %016llx\n", workers, (unsigned long long)h,
+                              (unsigned long long)one);
+    }
+    // the callbacks ran, and only on this thread
+    CHECK(s.calls_off_thread == 0);
+    free_scene(&s);
+}
+
+/* ---- an embedder's task system: pieces of min_range, run backwards -------------- */
+
+typedef struct fake_tasks {
+    int workers;
+    int enqueued, finished, pieces;
+} fake_tasks;
+
+// Runs the pieces at once, last first, each "on" a worker chosen by its
+// index: the most different split from the built-in pool's that still
+// honours the contract. Returns NULL (done) or a handle, alternately.
+static void *fake_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *user)
+{
+    fake_tasks *f = user;
+    int pieces = (item_count + min_range - 1) / min_range;
+    for (int p = pieces - 1; p >= 0; --p) {
+        int start = p * min_range, end = start + min_range < item_count ? start + min_range : item_count;
+        task(start, end, (p * 7) % f->workers, task_context);
+        ++f->pieces;
+    }
+    return ++f->enqueued % 2 ? f : NULL;
+}
+
+static void fake_finish(void *handle, void *user)
+{
+    fake_tasks *f = user;
+    CHECK(handle == f);
+    ++f->finished;
+}
+
+static void embedder_task_callbacks_give_the_same_bits(void)
+{
+    scene s;
+    make_scene(&s);
+    const uint64_t one = run_scene(&s, steer_default_world_def());
+    fake_tasks f = {3, 0, 0, 0};
+    steer_world_def wd = steer_default_world_def();
+    wd.worker_count = 3;
+    wd.enqueue_task = fake_enqueue;
+    wd.finish_task = fake_finish;
+    wd.user_task_context = &f;
+    CHECK(run_scene(&s, wd) == one);
+    // the step went through the callbacks: evaluation and integration each step
+    CHECK(f.enqueued >= 2 * STEPS);
+    CHECK(f.finished == (f.enqueued + 1) / 2);
+    CHECK(f.pieces > f.enqueued);
+    free_scene(&s);
+}
+
+static void bad_worker_definitions_are_refused(void)
+{
+    assert_counter failures = {0, ""};
+    steer_set_assert_fn(counting_assert, &failures);
+    steer_world_def wd = steer_default_world_def();
+    wd.worker_count = 0;
+    CHECK(steer_world_create(&wd) == NULL);
+    wd.worker_count = STEER_MAX_WORKERS + 1;
+    CHECK(steer_world_create(&wd) == NULL);
+    wd.worker_count = 2;
+    wd.enqueue_task = fake_enqueue; // without finish_task
+    CHECK(steer_world_create(&wd) == NULL);
+    CHECK(failures.count == 3);
+    steer_set_assert_fn(NULL, NULL);
+}
+
+static void golden_hash_of_a_fixed_scene(void)
+{
+    scene s;
+    make_scene(&s);
+    steer_world_def wd = steer_default_world_def();
+    wd.worker_count = 2;
+    uint64_t h = run_scene(&s, wd);
+    CHECK(h == GOLDEN_HASH);
+    if (h != GOLDEN_HASH) fprintf(stderr, "  world hash %016llx\n", (unsigned long long)h);
+    free_scene(&s);
+}
+
+int main(void)
+{
+    RUN(every_worker_count_gives_the_same_bits);
+    RUN(embedder_task_callbacks_give_the_same_bits);
+    RUN(bad_worker_definitions_are_refused);
+    RUN(golden_hash_of_a_fixed_scene);
+    return TEST_RESULT();
+}
