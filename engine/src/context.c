@@ -2,6 +2,7 @@
 // files call back: node memory, targets, the neighbour gather, scratch.
 #include "behaviour.h"
 #include "eval.h"
+#include "trace.h"
 #include "world.h"
 
 #if defined(__SSE2__)
@@ -59,6 +60,7 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, int i
     ctx->neighbour_count = 0;
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
+    ctx->trace = NULL;
 }
 
 bool steer__evaluate_agent(steer_world *w, const eval_view *view, int i, float dt)
@@ -69,8 +71,14 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, int i, float d
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, i, dt, w->memory[i].value, &w->rng[i]);
+        if (w->flags[i] & AGENT_TRACE) {
+            // the buffer was allocated when tracing was turned on
+            ctx.trace = w->traces[w->slot_of[i]];
+            steer__trace_begin(ctx.trace);
+        }
         if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         failed = ctx.failed;
+        if (ctx.trace != NULL) ctx.trace->final = out;
     }
     w->out[i] = out;
     return !failed;

@@ -2,6 +2,7 @@
 // state digest. Agents themselves are agent.c's.
 #include "behaviour.h"
 #include "eval.h"
+#include "trace.h"
 #include "world.h"
 
 static bool world_def_is_valid(const steer_world_def *d)
@@ -76,6 +77,7 @@ void steer_world_destroy(steer_world *w)
     steer__free(w->flags);
     steer__free(w->user_data);
     steer__free(w->reorder_buffer);
+    steer__traces_free(w);
     steer__free(w);
 }
 
@@ -166,7 +168,16 @@ void steer_world_step(steer_world *w, float dt)
     steer__view_init(&view, w);
     const uint32_t *order = w->grid.agent;
     int failed = 0;
-    for (int k = 0; k < w->count; ++k) failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    if (w->traced == 0) {
+        for (int k = 0; k < w->count; ++k) failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+    } else {
+        // traces are scattered in memory: fetch them a few agents ahead
+        enum { AHEAD = 4 };
+        for (int k = 0; k < w->count; ++k) {
+            if (k + AHEAD < w->count) steer__trace_prefetch(w, (int)order[k + AHEAD]);
+            failed += !steer__evaluate_agent(w, &view, (int)order[k], dt);
+        }
+    }
     w->callback_errors = failed;
     steer__integrate(w, dt);
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);

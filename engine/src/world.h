@@ -16,7 +16,7 @@ typedef struct agent_memory {
     float value[STEER_MEMORY_FLOATS];
 } agent_memory;
 
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2 };
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_TRACE = 4 };
 
 typedef struct agent_slot {
     uint32_t generation; ///< bumped when the agent is removed
@@ -55,6 +55,9 @@ struct steer_world {
     struct eval_scratch *scratch;
     struct steer_geometry *geometry;
     int callback_errors;
+    struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
+    int trace_slots;
+    int traced; ///< agents with AGENT_TRACE
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 

@@ -1,6 +1,6 @@
 // steer-bench: speed of the engine, measured (never asserted in tests).
 //
-//   steer-bench flock --agents N --steps S [--lua]
+//   steer-bench flock --agents N --steps S [--lua] [--trace]
 //   steer-bench rays --shapes N [--rays R]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
@@ -30,7 +30,7 @@ int bench_has_flag(int argc, char **argv, const char *name)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--lua]\n"
+    fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--lua] [--trace]\n"
                     "       steer-bench rays --shapes N [--rays R]\n");
     return 2;
 }
