@@ -7,7 +7,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need
-PACKAGES   := cmake make gcc g++ pkg-config lua5.4 liblua5.4-dev lua-busted \
+PACKAGES   := cmake make gcc g++ pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
               libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool
 
 .PHONY: all deps configure build demo test test-release test-asan bench clean

@@ -158,6 +158,15 @@ double laux_float_value(float value)
 
 void laux_push_float(lua_State *L, float value) { lua_pushnumber(L, (lua_Number)laux_float_value(value)); }
 
+void laux_push_set(lua_State *L, const char *const *names)
+{
+    lua_newtable(L);
+    for (int i = 0; names[i] != NULL; ++i) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, names[i]);
+    }
+}
+
 void laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods)
 {
     luaL_newmetatable(L, tname);

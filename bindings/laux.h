@@ -62,8 +62,14 @@ void laux_push_float(lua_State *L, float value);
 /// The same number as a double.
 double laux_float_value(float value);
 
+/// Push a set of names (NULL-terminated): a table name -> true.
+void laux_push_set(lua_State *L, const char *const *names);
+
 /// Create a metatable named tname with __name, locked (__metatable), and the
-/// given metamethods; leaves it on the stack.
+/// given metamethods; leaves it on the stack. Every class's __index is a C
+/// closure whose upvalue 1 is its method table and upvalue 2 the names of
+/// its properties (a set, or name -> index), which tools read with
+/// debug.getupvalue (tests/lua/annotations_check.lua).
 void laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods);
 
 #endif

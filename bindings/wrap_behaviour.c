@@ -560,7 +560,9 @@ static int behaviour_index(lua_State *L)
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1; // a method
     steer_behaviour_type type = steer_behaviour_get_type(lb->b);
-    const char *k = lua_tostring(L, 2);
+    // the class's property set (class_properties) answers "is there one?"
+    lua_pushvalue(L, 2);
+    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
     if (k == NULL) return luaL_error(L, "%s has no property '%s'", class_names[type], luaL_tolstring(L, 2, NULL));
     const steer_param_info *p = steer_behaviour_find_param(type, k);
     if (p != NULL) {
@@ -704,6 +706,29 @@ static int behaviour_tostring(lua_State *L)
     return 1;
 }
 
+// Push the set of property names of a type's class: its reflected
+// parameters, `type`, and what the binding adds (target, path, children, fn).
+// behaviour_index answers only these: a new property the binding adds goes
+// here too (and in bindings/meta/steer.meta.lua, or lua.annotations fails).
+static void class_properties(lua_State *L, steer_behaviour_type t)
+{
+    static const char *const base[] = {"type", NULL};
+    laux_push_set(L, base);
+    for (int i = 0; i < steer_behaviour_param_count(t); ++i) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, steer_behaviour_param(t, i)->name);
+    }
+    const char *extra = has_target(t)             ? "target"
+                        : t == STEER_FOLLOW_PATH ? "path"
+                        : is_combinator(t)       ? "children"
+                        : t == STEER_CALLBACK    ? "fn"
+                                                 : NULL;
+    if (extra != NULL) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, extra);
+    }
+}
+
 static const luaL_Reg behaviour_methods[] = {
     {"get_steering", behaviour_get_steering},
     {NULL, NULL},
@@ -731,7 +756,8 @@ void steer_lua__open_behaviour(lua_State *L)
     for (int t = 0; t < STEER_BEHAVIOUR_TYPE_COUNT; ++t) {
         laux_new_class(L, class_names[t], behaviour_meta);
         lua_pushvalue(L, methods);
-        lua_pushcclosure(L, behaviour_index, 1);
+        class_properties(L, (steer_behaviour_type)t);
+        lua_pushcclosure(L, behaviour_index, 2);
         lua_setfield(L, -2, "__index");
         lua_pushboolean(L, 1);
         lua_rawsetp(L, -2, &behaviour_mark);

@@ -86,13 +86,17 @@ static int path_param(lua_State *L)
     return 1;
 }
 
+/// Properties of steer.Path (path_index answers exactly these).
+static const char *const path_props[] = {"length", "loop", NULL};
+
 // path.length (m), path.loop, #path (points)
 static int path_index(lua_State *L)
 {
     lpath *lp = steer_lua__check_path(L, 1);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-    const char *k = lua_tostring(L, 2);
+    lua_pushvalue(L, 2);
+    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
     if (k != NULL && strcmp(k, "length") == 0)
         laux_push_float(L, steer_path_length(lp->path));
     else if (k != NULL && strcmp(k, "loop") == 0)
@@ -150,7 +154,8 @@ void steer_lua__open_path(lua_State *L)
 {
     laux_new_class(L, STEER_LUA_PATH, path_meta);
     luaL_newlib(L, path_methods);
-    lua_pushcclosure(L, path_index, 1);
+    laux_push_set(L, path_props);
+    lua_pushcclosure(L, path_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     lua_pushcfunction(L, path_new);

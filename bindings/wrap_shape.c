@@ -67,13 +67,17 @@ static int shape_set_category(lua_State *L)
     return 0;
 }
 
+/// Properties of steer.Shape (shape_index answers exactly these).
+static const char *const shape_props[] = {"type", NULL};
+
 // shape.type: "segment", "polyline", "circle", "box" or "polygon"
 static int shape_index(lua_State *L)
 {
     luaL_checkudata(L, 1, STEER_LUA_SHAPE);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-    const char *k = lua_tostring(L, 2);
+    lua_pushvalue(L, 2);
+    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
     if (k == NULL || strcmp(k, "type") != 0)
         return luaL_error(L, "steer.Shape has no property '%s'", luaL_tolstring(L, 2, NULL));
     lshape *s = check_shape(L, 1);
@@ -122,7 +126,8 @@ void steer_lua__open_shape(lua_State *L)
 {
     laux_new_class(L, STEER_LUA_SHAPE, shape_meta);
     luaL_newlib(L, shape_methods);
-    lua_pushcclosure(L, shape_index, 1);
+    laux_push_set(L, shape_props);
+    lua_pushcclosure(L, shape_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }

@@ -13,6 +13,8 @@ const char steer_lua__role_hook_key = 0;
 #define TWO_PI 6.283185307179586
 
 static const char *const integrator_names[] = {"euler", "newton", NULL};
+/// Properties of steer.World (world_index answers exactly these).
+static const char *const world_props[] = {"integrator", "cell_size", "resolve_contacts", "steps", NULL};
 
 /* ---- core ------------------------------------------------------------------------ */
 
@@ -602,7 +604,8 @@ static int world_index(lua_State *L)
     luaL_checkudata(L, 1, STEER_LUA_WORLD);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-    const char *k = lua_tostring(L, 2);
+    lua_pushvalue(L, 2);
+    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
     if (k == NULL) return luaL_error(L, "steer.World has no property '%s'", luaL_tolstring(L, 2, NULL));
     lcore *core = steer_lua__check_world(L, 1);
     if (strcmp(k, "integrator") == 0)
@@ -702,7 +705,8 @@ void steer_lua__open_world(lua_State *L)
 {
     laux_new_class(L, STEER_LUA_WORLD, world_meta);
     luaL_newlib(L, world_methods);
-    lua_pushcclosure(L, world_index, 1);
+    laux_push_set(L, world_props);
+    lua_pushcclosure(L, world_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     lua_pushcfunction(L, world_new);

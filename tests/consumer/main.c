@@ -1,5 +1,6 @@
 // Consumer of the installed library: seek a point for a second, print where.
 #include <stdio.h>
+#include <string.h>
 
 #include <steer/steer.h>
 
@@ -17,7 +18,9 @@ int main(void)
     for (int i = 0; i < 60; ++i) steer_world_step(w, 1.0f / 60.0f);
     steer_vec2 p = steer_agent_get_position(w, a);
     printf("consumer: x=%.3f y=%.3f\n", (double)p.x, (double)p.y);
-    int ok = p.x > 1.0f && p.y == 0.0f;
+    // the installed version.h and the installed library are the same version
+    printf("consumer: steer %s (headers %s)\n", steer_version(), STEER_VERSION_STRING);
+    int ok = p.x > 1.0f && p.y == 0.0f && strcmp(steer_version(), STEER_VERSION_STRING) == 0;
     steer_world_destroy(w);
     return ok ? 0 : 1;
 }

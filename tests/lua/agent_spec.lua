@@ -25,7 +25,8 @@ describe("agents", function()
     local vx, vy = a:velocity()
     assert.are.equal(3, vx); assert.are.equal(4, vy)
     assert.are.equal(5, a.speed)
-    for _, name in ipairs({ "radius", "max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration", "drag" }) do
+    local limits = { "radius", "max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration", "drag" }
+    for _, name in ipairs(limits) do
       a[name] = 0.25
       assert.are.equal(0.25, a[name], name)
       assert.are.equal(("bad property '%s' of steer.Agent (must be a non-negative number, got -1)"):format(name),
@@ -38,7 +39,8 @@ describe("agents", function()
     a.role = "boid"; a.tag = "blue"
     assert.are.equal("boid", a.role); assert.are.equal("blue", a.tag)
     a.role = nil; assert.is_nil(a.role)
-    assert.are.equal("bad property 'tag' of steer.Agent (must be a string or nil, got 1)", err(function() a.tag = 1 end))
+    assert.are.equal("bad property 'tag' of steer.Agent (must be a string or nil, got 1)",
+                     err(function() a.tag = 1 end))
     for _, name in ipairs({ "x", "y", "vx", "vy", "orientation", "rotation", "speed", "key" }) do
       assert.are.equal(("property '%s' of steer.Agent is read-only"):format(name), err(function() a[name] = 1 end))
     end

@@ -167,17 +167,20 @@ describe("the exact messages", function()
                      err(function() return steer.arrive{ slow_radius = -3 } end))
     assert.are.equal("bad argument #1 to 'arrive' (field 'target_radius' must not exceed slow_radius (4), got 5)",
                      err(function() return steer.arrive{ target_radius = 5, slow_radius = 4 } end))
-    assert.are.equal("bad argument #1 to 'arrive' (field 'slow_radius' must not be less than target_radius (0.5), got 0.2)",
+    assert.are.equal("bad argument #1 to 'arrive' (field 'slow_radius' must not be less "
+                     .. "than target_radius (0.5), got 0.2)",
                      err(function() return steer.arrive{ slow_radius = 0.2 } end))
     assert.are.equal("bad argument #1 to 'arrive' (field 'target_radius' must not exceed slow_radius (3), got 5)",
                      err(function() return steer.arrive{ target_radius = 5 } end))
-    assert.are.equal("bad argument #1 to 'separation' (field 'law' must be one of 'inverse_square', 'linear', got 'cubic')",
+    assert.are.equal("bad argument #1 to 'separation' (field 'law' must be one of "
+                     .. "'inverse_square', 'linear', got 'cubic')",
                      err(function() return steer.separation{ law = "cubic" } end))
     assert.are.equal("bad argument #1 to 'arrive' (field 'time_to_target' must be a number, got 'x')",
                      err(function() return steer.arrive{ time_to_target = "x" } end))
     assert.are.equal("bad argument #1 to 'arrive' (field 'time_to_target' must be a number, got table)",
                      err(function() return steer.arrive{ time_to_target = {} } end))
-    assert.are.equal("bad argument #1 to 'arrive' (table expected, got number)", err(function() return steer.arrive(3) end))
+    assert.are.equal("bad argument #1 to 'arrive' (table expected, got number)",
+                     err(function() return steer.arrive(3) end))
     local b = steer.arrive{ target_radius = 1 }
     assert.are.equal("bad property 'slow_radius' of steer.Arrive (must not be less than target_radius (1), got 0.5)",
                      err(function() b.slow_radius = 0.5 end))
@@ -203,7 +206,8 @@ describe("targets", function()
                      err(function() s.target = 3 end))
     assert.are.equal("bad argument #1 to 'seek' (field 'target' must be a point of finite numbers)",
                      err(function() return steer.seek{ target = { 0 / 0, 1 } } end))
-    assert.are.equal("bad argument #1 to 'align' (field 'target' must be an agent (align to a fixed angle with 'orientation'), got table)",
+    assert.are.equal("bad argument #1 to 'align' (field 'target' must be an agent (align to "
+                     .. "a fixed angle with 'orientation'), got table)",
                      err(function() return steer.align{ target = { 1, 2 } } end))
     hero:remove()
     assert.are.equal("attempt to use a removed agent", err(function() s.target = hero end))
@@ -293,22 +297,26 @@ describe("combinators", function()
   end)
 
   it("hold the nesting limit however the tree is built (the children property)", function()
-    -- grown from the bottom, one level at a time: every ancestor deepens
-    local top = steer.blend{}
-    local b, levels = top, 1
-    local message
-    for _ = 1, 20000 do
-      local nb = steer.blend{ steer.seek{ target = { 1, 0 } } }
-      local ok = pcall(function() b.children = { nb } end)
-      if not ok then message = err(function() b.children = { nb } end) break end
-      b, levels = nb, levels + 1
+    -- grown from the bottom, one level at a time: every ancestor deepens;
+    -- then stepped, in a function so that only the world holds the tree after
+    local function grow_and_step()
+      local top = steer.blend{}
+      local b, levels = top, 1
+      local message
+      for _ = 1, 20000 do
+        local nb = steer.blend{ steer.seek{ target = { 1, 0 } } }
+        local ok = pcall(function() b.children = { nb } end)
+        if not ok then message = err(function() b.children = { nb } end) break end
+        b, levels = nb, levels + 1
+      end
+      local w = steer.world{}
+      w:spawn{ steering = top }
+      w:step(1 / 60)
+      return w, levels, message
     end
+    local w, levels, message = grow_and_step()
     assert.are.equal("bad property 'children' of steer.Blend (would nest more than 200 levels deep)", message)
     assert.are.equal(199, levels)
-    local w = steer.world{}
-    w:spawn{ steering = top }
-    w:step(1 / 60)
-    top = nil
     w:close()
     collectgarbage()
   end)

@@ -96,9 +96,12 @@ describe("lifetime", function()
 
   it("keeps stepping after many worlds and behaviours come and go", function()
     local keep = steer.world{}
-    local boid = steer.blend{ { steer.separation{}, weight = 2 }, { steer.cohesion{}, weight = 1 } }
-    for i = 1, 50 do keep:spawn{ x = i % 7, y = i // 7, steering = boid } end
-    boid = nil
+    -- the flock's behaviour is made in a function, so that only the agents refer to it
+    local function spawn_flock()
+      local boid = steer.blend{ { steer.separation{}, weight = 2 }, { steer.cohesion{}, weight = 1 } }
+      for i = 1, 50 do keep:spawn{ x = i % 7, y = i // 7, steering = boid } end
+    end
+    spawn_flock()
     for round = 1, 20 do
       local w = steer.world{}
       for i = 1, 20 do w:spawn{ x = i, steering = steer.seek{ target = { round, 0 } } } end

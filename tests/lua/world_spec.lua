@@ -27,7 +27,8 @@ describe("steer.world", function()
                      err(function() return steer.world{ cell_size = 0 } end))
     assert.are.equal("bad argument #1 to 'world' (field 'seed' must be an integer, got 1.5)",
                      err(function() return steer.world{ seed = 1.5 } end))
-    assert.are.equal("bad argument #1 to 'world' (unknown field 'sed')", err(function() return steer.world{ sed = 1 } end))
+    assert.are.equal("bad argument #1 to 'world' (unknown field 'sed')",
+                     err(function() return steer.world{ sed = 1 } end))
     local w = steer.world{}
     assert.are.equal("bad property 'cell_size' of steer.World (must be a finite number, got inf)",
                      err(function() w.cell_size = math.huge end))
@@ -37,7 +38,8 @@ describe("steer.world", function()
 
   it("steps with dt checked, and names a bad self", function()
     local w = steer.world{}
-    assert.are.equal("bad argument #1 to 'step' (must be a non-negative number, got -1)", err(function() w:step(-1) end))
+    assert.are.equal("bad argument #1 to 'step' (must be a non-negative number, got -1)",
+                     err(function() w:step(-1) end))
     assert.are.equal("bad argument #1 to 'step' (must be a finite number, got nan)", err(function() w:step(0 / 0) end))
     assert.are.equal("bad argument #1 to 'step' (must be at most 10000, got 20000)", err(function() w:step(20000) end))
     assert.are.equal("bad argument #1 to 'step' (number expected, got no value)", err(function() w:step() end))
@@ -81,7 +83,8 @@ describe("world:spawn", function()
 
   it("rejects misspelled, mistyped and non-finite fields", function()
     local w = steer.world{}
-    assert.are.equal("bad argument #1 to 'spawn' (unknown field 'max_sped')", err(function() w:spawn{ max_sped = 3 } end))
+    assert.are.equal("bad argument #1 to 'spawn' (unknown field 'max_sped')",
+                     err(function() w:spawn{ max_sped = 3 } end))
     assert.are.equal("bad argument #1 to 'spawn' (unknown field [1])", err(function() w:spawn{ 1 } end))
     assert.are.equal("bad argument #1 to 'spawn' (field 'x' must be a finite number, got nan)",
                      err(function() w:spawn{ x = 0 / 0 } end))

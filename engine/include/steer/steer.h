@@ -13,8 +13,15 @@
 #include "id.h"
 #include "math.h"
 #include "types.h"
+#include "steer/version.h" // generated (version.h.in)
 
 STEER_EXTERN_C_BEGIN
+
+/* ---- version ---------------------------------------------------------------- */
+
+/// The library's version, "major.minor.patch" (STEER_VERSION_STRING of the
+/// build that compiled it; compare with the header's to detect a mismatch).
+STEER_API const char *steer_version(void);
 
 /* ---- assert hook ---------------------------------------------------------- */
 

@@ -1,0 +1,13 @@
+-- luacheck (Debian: lua-check) over every Lua file of scripts/, tests/ and
+-- demos/: the ctest lint.luacheck, run by `make test`. Fix the code, not this
+-- file; only documented globals belong here.
+std = "lua54"
+max_line_length = 120
+
+-- busted specs: describe, it, assert.are.equal, ...
+files["tests/**/*_spec.lua"] = { std = "+busted" }
+files["tests/lua/support.lua"] = { std = "+busted" }
+
+-- scripts run by the script host see the module as the global `steer`, in
+-- the sandbox too (issue 10, docs/embedding.md); `require "steer"` also works
+files["scripts/**/*.lua"] = { read_globals = { "steer" } }

@@ -1,0 +1,407 @@
+---@meta steer
+-- Lua language-server definitions of the `steer` module (Lua 5.4).
+-- The hand-written part: bindings/meta/gen_annotations.c merges it with the
+-- engine's reflected parameter table into bindings/library/steer.lua.
+-- `--@@` lines are directives for the generator (see its header); the rest
+-- is copied. Classes whose names end in `Options` or `Base` describe tables
+-- and shared members; every other `steer.X` class is a class of the module.
+-- docs/lua-api.md is the human reference; tests/lua/annotations_check.lua
+-- checks this file against the module and the reference both ways.
+--
+-- Adding to the module:
+--   a behaviour type (an engine type with reflected parameters): its class,
+--     options and constructor are generated; add `--@@ summary <type> ...`,
+--     a `--@@ param` line for each new reflected parameter, and a
+--     `--@@ field|option|property` line for what the binding adds (a wrapped
+--     behaviour, a target); `--@@ manual <type>` if its constructor takes
+--     more than an options table, then write that function below.
+--   a module function (steer.x): a `function steer.x(...) end` with its
+--     ---@param / ---@return lines, in its section below.
+--   a class (steer.X, a metatable the module registers): a ---@class block
+--     with its ---@field properties, `local X = {}` and its methods; its
+--     options table, if any, as steer.XOptions.
+-- Then `cmake --build build --target update_annotations` refreshes the copy
+-- in bindings/library/ (a test fails until it is the generated one).
+
+---@class steerlib
+local steer = {}
+
+---The module's version, "major.minor.patch" (the CMake project version).
+---@type string
+steer.version = "@VERSION@"
+
+---A point: `{x, y}` or `{x = x, y = y}`, in metres.
+---@alias steer.Point { [1]: number, [2]: number }|{ x: number, y: number }
+
+---What a behaviour steers relative to: an agent (followed as it moves) or a fixed point.
+---@alias steer.Target steer.Agent|steer.Point
+
+---The unit heading `(sin a, cos a)` of an orientation: 0 faces +y, a positive angle turns towards +x.
+---@param a number Orientation, rad.
+---@return number x
+---@return number y
+function steer.heading(a) end
+
+---The orientation `atan2(x, y)` of a direction, in (-pi, pi]; 0 for (0, 0).
+---@param x number
+---@param y number
+---@return number orientation rad
+function steer.orientation_of(x, y) end
+
+-- ---------------------------------------------------------------- worlds
+
+---Options of `steer.world{...}`.
+---@class steer.WorldOptions
+---@field seed? integer Root of every random stream. Default: 0.
+---@field integrator? "euler"|"newton" "euler" (the notes' update) or "newton" (adds 0.5*a*t^2). Default: "euler".
+---@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: > 0.
+---@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
+---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
+
+---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
+---@class steer.World
+---@field integrator "euler"|"newton" The integrator (read-write).
+---@field cell_size number Neighbour grid cell side (read-write). Unit: m. Range: > 0.
+---@field resolve_contacts boolean Push agents out of static geometry after each step (read-write).
+---@field steps integer Steps taken (read-only).
+local World = {}
+
+---A new world.
+---@param options? steer.WorldOptions
+---@return steer.World
+function steer.world(options) end
+
+---Options of `world:spawn{...}`; every one is optional.
+---@class steer.SpawnOptions
+---@field x? number Position. Unit: m. Default: 0.
+---@field y? number Position. Unit: m. Default: 0.
+---@field orientation? number Unit: rad. Default: 0.
+---@field vx? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
+---@field vy? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
+---@field rotation? number Unit: rad/s. Default: 0.
+---@field radius? number Unit: m. Default: 0.5. Range: 0 to 1e30.
+---@field max_speed? number Unit: m/s. Default: 5. Range: 0 to 1e30.
+---@field max_acceleration? number Unit: m/s^2. Default: 10. Range: 0 to 1e30.
+---@field max_rotation? number Unit: rad/s. Default: pi. Range: 0 to 1e30.
+---@field max_angular_acceleration? number Unit: rad/s^2. Default: 2 pi. Range: 0 to 1e30.
+---@field drag? number Velocity /= 1 + drag*dt each step. Unit: 1/s. Default: 0. Range: 0 to 1e30.
+---@field kinematic? boolean The behaviour's output is a velocity and rotation, taken directly. Default: false.
+---@field face_velocity? boolean Orientation follows the velocity after each step. Default: false.
+---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
+---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
+---@field tag? string Kept on the Lua side. Default: nil.
+---@field key? integer Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
+
+---A new agent.
+---@param options? steer.SpawnOptions
+---@return steer.Agent
+function World:spawn(options) end
+
+---One tick of dt seconds: every behaviour is evaluated against the state at the start of the tick, then every agent moves. Raises the first error of a Lua behaviour.
+---@param dt number Unit: s. Range: 0 to 10000.
+function World:step(dt) end
+
+---The number of live agents.
+---@return integer
+function World:count() end
+
+---An iterator over the live agents, in no particular order; the current agent may be removed inside the loop.
+---@return fun(): steer.Agent?
+function World:agents() end
+
+---The agents whose position is within radius (distance < radius), in a deterministic order.
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@param radius number Unit: m.
+---@return steer.Agent[]
+function World:query(x, y, radius) end
+
+---A digest of every agent's state, behaviour memory and random stream (order-independent).
+---@return integer
+function World:hash() end
+
+---Destroys the world now; its agents' proxies then raise.
+function World:close() end
+
+---Options of `world:path{...}` and `steer.path{...}`: the points (at least 2, consecutive points distinct) in the list part.
+---@class steer.PathOptions
+---@field [integer] steer.Point A point of the path.
+---@field loop? boolean Closed: the last point joins the first. Default: false.
+
+---A path (the same as `steer.path`).
+---@param points steer.PathOptions
+---@return steer.Path
+function World:path(points) end
+
+---A wall segment between two distinct points.
+---@param x1 number Unit: m.
+---@param y1 number Unit: m.
+---@param x2 number Unit: m.
+---@param y2 number Unit: m.
+---@return steer.Shape
+function World:add_wall(x1, y1, x2, y2) end
+
+---A solid circle.
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@param radius number Unit: m. Range: > 0.
+---@return steer.Shape
+function World:add_circle(x, y, radius) end
+
+---A solid axis-aligned box, corners in any order.
+---@param x1 number Unit: m.
+---@param y1 number Unit: m.
+---@param x2 number Unit: m.
+---@param y2 number Unit: m.
+---@return steer.Shape
+function World:add_box(x1, y1, x2, y2) end
+
+---A solid convex polygon: 3 to 16 points, any winding, no three in line.
+---@param points steer.Point[]
+---@return steer.Shape
+function World:add_polygon(points) end
+
+---A chain of walls through the points (`loop = true` closes it).
+---@param points steer.PathOptions
+---@return steer.Shape
+function World:add_polyline(points) end
+
+---What `world:raycast` considers.
+---@class steer.RaycastFilterOptions
+---@field mask? integer Shapes whose category & mask ~= 0. Default: every bit.
+---@field agents? boolean Also hit agents, as circles. Default: false.
+---@field ignore? steer.Agent An agent to skip (the caster). Default: nil.
+
+---The first hit of the ray (x, y) + (dx, dy)*s, s in [0, max_distance], or nil: the point, the unit normal facing the ray, the distance (m) and the shape or agent hit.
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@param dx number Direction (need not be unit; zero hits nothing).
+---@param dy number
+---@param max_distance number Unit: m.
+---@param filter? steer.RaycastFilterOptions
+---@return number? x
+---@return number y
+---@return number nx
+---@return number ny
+---@return number distance
+---@return steer.Shape|steer.Agent hit
+function World:raycast(x, y, dx, dy, max_distance, filter) end
+
+-- ---------------------------------------------------------------- shapes
+
+---Static geometry in a world: agents avoid it and rays hit it. Shapes compare with `==`.
+---@class steer.Shape
+---@field type "segment"|"polyline"|"circle"|"box"|"polygon" The kind of shape (read-only).
+local Shape = {}
+
+---Removes the shape from its world.
+function Shape:remove() end
+
+---False once removed or its world closed (never raises).
+---@return boolean
+function Shape:alive() end
+
+---Sets the 32-bit category mask tested against a ray filter's mask (default 1).
+---@param bits integer
+function Shape:set_category(bits) end
+
+-- ---------------------------------------------------------------- paths
+
+---A polyline for `follow_path` (read-only; `#path` is its number of points).
+---@class steer.Path
+---@operator len: integer
+---@field length number The length (read-only). Unit: m.
+---@field loop boolean Closed: the last point joins the first (read-only).
+local Path = {}
+
+---A new path.
+---@param points steer.PathOptions
+---@return steer.Path
+function steer.path(points) end
+
+---The i-th point (1-based).
+---@param i integer
+---@return number x
+---@return number y
+function Path:point(i) end
+
+---The point at a distance along the path (clamped, or wrapped when looped).
+---@param distance number Unit: m.
+---@return number x
+---@return number y
+function Path:position(distance) end
+
+---The distance along the path of its point nearest to (x, y).
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@return number distance m
+function Path:param(x, y) end
+
+-- ---------------------------------------------------------------- agents
+
+---An agent of a world. One proxy per agent (`==` and table keys work); collecting it never removes the agent; using a removed agent raises.
+---@class steer.Agent
+---@field x number Position (read-only; set_position). Unit: m.
+---@field y number Position (read-only; set_position). Unit: m.
+---@field vx number Velocity (read-only; set_velocity). Unit: m/s.
+---@field vy number Velocity (read-only; set_velocity). Unit: m/s.
+---@field orientation number Orientation in (-pi, pi] (read-only; set_orientation). Unit: rad.
+---@field rotation number Angular velocity (read-only). Unit: rad/s.
+---@field speed number The length of the velocity (read-only). Unit: m/s.
+---@field key integer Identity for random streams (read-only).
+---@field radius number Unit: m. Range: 0 to 1e30.
+---@field max_speed number Unit: m/s. Range: 0 to 1e30.
+---@field max_acceleration number Unit: m/s^2. Range: 0 to 1e30.
+---@field max_rotation number Unit: rad/s. Range: 0 to 1e30.
+---@field max_angular_acceleration number Unit: rad/s^2. Range: 0 to 1e30.
+---@field drag number Velocity /= 1 + drag*dt each step. Unit: 1/s. Range: 0 to 1e30.
+---@field kinematic boolean The behaviour's output is a velocity and rotation, taken directly.
+---@field face_velocity boolean Orientation follows the velocity after each step.
+---@field steering steer.BehaviourBase? The behaviour (setting it resets the behaviour memory).
+---@field role string? Kept on the Lua side (the script host maps roles to behaviours).
+---@field tag string? Kept on the Lua side.
+local Agent = {}
+
+---@return number x m
+---@return number y m
+function Agent:position() end
+
+---@return number vx m/s
+---@return number vy m/s
+function Agent:velocity() end
+
+---The unit heading (sin a, cos a) of the orientation.
+---@return number x
+---@return number y
+function Agent:heading() end
+
+---@param x number Unit: m.
+---@param y number Unit: m.
+function Agent:set_position(x, y) end
+
+---@param vx number Unit: m/s.
+---@param vy number Unit: m/s.
+function Agent:set_velocity(vx, vy) end
+
+---@param a number Orientation, wrapped into (-pi, pi]. Unit: rad.
+---@param rotation? number Unit: rad/s.
+function Agent:set_orientation(a, rotation) end
+
+---Like `agent.steering = b`; keep_memory keeps the wander angle and path progress.
+---@param b steer.BehaviourBase?
+---@param keep_memory? boolean
+function Agent:set_steering(b, keep_memory) end
+
+---The steering the last step applied.
+---@return number lx m/s^2
+---@return number ly m/s^2
+---@return number angular rad/s^2
+function Agent:last_steering() end
+
+---The agent leaves the world.
+function Agent:remove() end
+
+---False once removed or its world closed (never raises).
+---@return boolean
+function Agent:alive() end
+
+-- ---------------------------------------------------------------- behaviours
+
+---What every behaviour has. A behaviour can drive any number of agents; every option is a live, typed property.
+---@class steer.BehaviourBase
+---@field type string The constructor's name (read-only).
+local BehaviourBase = {}
+
+---The steering the behaviour asks for now, or nil when it asks for none (the notes' getSteering). Linear in m/s^2 (m/s for kinematic behaviours), angular in rad/s^2 (rad/s). A preview: it changes nothing.
+---@param agent steer.Agent
+---@param dt? number Unit: s. Default: 1/60.
+---@return number? lx
+---@return number ly
+---@return number angular
+function BehaviourBase:get_steering(agent, dt) end
+
+--@@ summary kinematic_seek Kinematic seek: full speed straight at the target (output is a velocity).
+--@@ summary kinematic_flee Kinematic flee: full speed straight away from the target (output is a velocity).
+--@@ summary kinematic_arrive Kinematic arrive: towards the target, stopping inside radius (output is a velocity).
+--@@ summary kinematic_wander Kinematic wander: full speed ahead with a random turn each step (output is a velocity).
+--@@ summary seek Seek: full acceleration towards the target.
+--@@ summary flee Flee: full acceleration away from the target.
+--@@ summary arrive Arrive: towards the target, slowing inside slow_radius to stop inside target_radius.
+--@@ summary align Align: turn to match a target agent's orientation, or a fixed orientation.
+--@@ summary velocity_match Velocity match: match the target agent's velocity.
+--@@ summary pursue Pursue: seek where the target will be (predicted up to max_prediction ahead).
+--@@ summary evade Evade: flee from where the target will be.
+--@@ summary face Face: turn to look at the target.
+--@@ summary look_where_you_are_going Look where you are going: turn to face the velocity.
+--@@ summary wander Wander: seek a point on a circle ahead whose angle drifts at random.
+--@@ summary follow_path Follow path: seek a point path_offset ahead along a path.
+--@@ summary separation Separation: accelerate away from neighbours closer than radius.
+--@@ summary cohesion Cohesion: seek the centre of the neighbours within radius.
+--@@ summary alignment Alignment: match the mean velocity of the neighbours within radius.
+--@@ summary collision_avoidance Collision avoidance: steer away from the neighbour of the closest predicted approach.
+--@@ summary obstacle_avoidance Obstacle avoidance: cast rays ahead and seek a point avoid_distance off the wall hit.
+--@@ summary blend Blend: the weighted sum of the children's outputs, clamped to the agent's limits.
+--@@ summary priority Priority: per channel, the first child whose output exceeds epsilon.
+--@@ summary behaviour A behaviour written in Lua (the slow path: every call goes from C into Lua).
+--@@ param radius How far to look for neighbours.
+--@@ param radius:kinematic_arrive Inside this distance the agent has arrived.
+--@@ param target_radius Inside this distance the agent has arrived.
+--@@ param target_radius:align,face,look_where_you_are_going,wander Inside this angle the agent has turned enough.
+--@@ param slow_radius Inside this distance it slows down; never less than target_radius.
+--@@ param slow_radius:align,face,look_where_you_are_going,wander Inside this angle it slows its turn; never less than target_radius.
+--@@ param time_to_target Time over which to reach the target speed.
+--@@ param orientation The orientation to align to when there is no target agent.
+--@@ param max_prediction Longest look-ahead when predicting the target's position.
+--@@ param arrive_on_overshoot Arrive (slow down) instead of seeking when the prediction overshoots.
+--@@ param wander_offset Distance of the wander circle ahead of the agent.
+--@@ param wander_radius Radius of the wander circle.
+--@@ param wander_rate Largest random change of the wander angle per step.
+--@@ param path_offset Distance along the path ahead of the agent's nearest point to seek.
+--@@ param predict_time Predict the agent's position this far ahead (0: not predictive).
+--@@ param decay_coefficient Strength of the inverse-square law (strength = k / distance^2).
+--@@ param law Strength law: inverse-square or linear in the distance.
+--@@ param cone_threshold Only neighbours inside the cone heading . direction > cone_threshold (a cosine); nil: no cone.
+--@@ param lookahead Length of the central ray.
+--@@ param avoid_distance How far off the wall the point to seek is.
+--@@ param rays Ray layout: one central ray, whiskers, or parallel rays at the agent's sides.
+--@@ param whisker_angle Angle between the central ray and a side whisker (at most pi/2).
+--@@ param whisker_scale Side whisker length as a fraction of lookahead.
+--@@ param scale_lookahead Lookahead scales with speed / max_speed (never shorter than the radius).
+--@@ param epsilon A child's output must exceed this to win.
+--@@ param max_speed Limit override for this behaviour and everything under it; nil inherits the agent's.
+--@@ param max_acceleration Limit override for this behaviour and everything under it; nil inherits the agent's.
+--@@ param max_rotation Limit override for this behaviour and everything under it; nil inherits the agent's.
+--@@ param max_angular_acceleration Limit override for this behaviour and everything under it; nil inherits the agent's.
+--@@ field kinematic_seek,kinematic_flee,kinematic_arrive,seek,flee,arrive,velocity_match,pursue,evade,face target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
+--@@ field align target steer.Agent? The agent whose orientation to match (nil: align to `orientation`).
+--@@ field follow_path path steer.Path? The path to follow.
+--@@ option blend [integer] steer.BlendItem A child: a behaviour, or {behaviour, weight = w}.
+--@@ option priority [integer] steer.BehaviourBase A child, in priority order.
+--@@ property blend,priority children steer.BlendItem[] The children, read back as a new list in the constructor's form; assignable.
+--@@ property behaviour fn steer.BehaviourFn The Lua function (read-only).
+--@@ manual blend
+--@@ manual priority
+--@@ manual behaviour
+--@@ behaviours
+---The function of a behaviour written in Lua: returns `lx, ly[, angular]`, or nil for no steering.
+---@alias steer.BehaviourFn fun(agent: steer.Agent, dt: number): number?, number?, number?
+
+---A child of a blend: a behaviour (weight 1), or `{behaviour, weight = w}`.
+---@alias steer.BlendItem steer.BehaviourBase|{ [1]: steer.BehaviourBase, weight: number? }
+
+---The weighted sum of the children's outputs (weight default 1, any finite number), clamped to the agent's limits; children that ask for no steering are left out.
+---@param options steer.BlendOptions `{ {b1, weight = w1}, b2, ... }`
+---@return steer.Blend
+function steer.blend(options) end
+
+---Per channel (linear, angular) the first child whose output exceeds epsilon wins; when none does, the last child that steered.
+---@param options steer.PriorityOptions `{ b1, b2, ..., epsilon = 1e-3 }`
+---@return steer.Priority
+function steer.priority(options) end
+
+---A behaviour written in Lua: `fn(agent, dt)` returns `lx, ly[, angular]`, or nil for no steering. The slow path: agents using it are evaluated in a serial pass.
+---@param fn steer.BehaviourFn
+---@return steer.Behaviour
+function steer.behaviour(fn) end
+
+return steer

@@ -1,0 +1,45 @@
+-- LuaRocks package of the `steer` Lua module, built from this source tree
+-- with the project's CMake build:
+--   luarocks --lua-version=5.4 make --tree <dir> steer-0.1.0-1.rockspec
+-- The version is the CMake project version (a test compares them).
+rockspec_format = "3.0"
+package = "steer"
+version = "0.1.0-1"
+source = {
+   -- No public repository yet: `luarocks make` builds the checkout it runs
+   -- in and never fetches this. Set the repository's URL when there is one.
+   url = ".",
+}
+description = {
+   summary = "Steering behaviours for game AI: a C11 engine with Lua 5.4 bindings",
+   detailed = [[
+steer moves agents with the classic steering behaviours (seek, arrive, pursue,
+wander, path following, separation, obstacle avoidance...), composed with
+weighted blends and priorities. The engine is C11; every behaviour is a C
+object that Lua sees as userdata with live, typed properties. The rock
+installs the `steer` C module and its Lua language-server annotations.
+]],
+   -- no public home page and no licence file yet: nothing is claimed
+   homepage = "",
+   license = "none stated (no LICENSE file in the source tree yet)",
+   labels = { "gameai", "steering", "ai" },
+}
+dependencies = {
+   -- the bindings use the Lua 5.4 C API (lua_newuserdatauv, to-be-closed values)
+   "lua >= 5.4, < 5.5",
+}
+build = {
+   type = "cmake",
+   variables = {
+      CMAKE_BUILD_TYPE = "Release",
+      CMAKE_INSTALL_PREFIX = "$(PREFIX)",
+      -- the Lua module only: no tests, demos, benchmark or C library install
+      BUILD_SHARED_LIBS = "OFF",
+      STEER_BUILD_TESTS = "OFF",
+      STEER_BUILD_DEMOS = "OFF",
+      STEER_BUILD_BENCH = "OFF",
+      STEER_INSTALL_ENGINE = "OFF",
+      STEER_INSTALL_LUA_CMOD_DIR = "$(LIBDIR)",
+      LUA_INCLUDE_DIR = "$(LUA_INCDIR)",
+   },
+}
