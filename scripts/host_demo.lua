@@ -8,7 +8,7 @@ return {
     -- a behaviour: every agent of the role shares it
     wanderer = steer.wander{ wander_offset = 3, wander_radius = 2, wander_rate = 0.4 },
     -- a function: one behaviour per agent, made at spawn and on reload
-    follower = function(agent)
+    follower = function()
       return steer.blend{
         { steer.separation{ radius = 2 }, weight = 2 },
         { steer.cohesion{ radius = 8 }, weight = 1 },
@@ -23,7 +23,7 @@ return {
     end
     print("spawned " .. world:count() .. " agents")
   end,
-  update = function(world, dt, input)
+  update = function(world, _, input)
     -- space (in the viewer) adds a follower at the mouse
     if input.keys.space then world:spawn{ x = input.x, y = input.y, role = "follower" } end
   end,

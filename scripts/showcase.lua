@@ -47,5 +47,5 @@ return {
     for i = 0, 9 do world:spawn{ x = -42 + i * 3, y = -42, role = "patrol", max_speed = 4 } end
     pursue.target = leader
   end,
-  on_reload = function(world) pursue.target = leader end,
+  on_reload = function() pursue.target = leader end,
 }

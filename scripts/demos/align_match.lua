@@ -4,14 +4,15 @@
 local steer = require "steer"
 
 local leader
+local square = steer.path{ { -15, -10 }, { 15, -10 }, { 15, 10 }, { -15, 10 }, loop = true }
 local match = steer.velocity_match{}
 local align = steer.align{}
 
 return {
   roles = {
-    leader = function(agent)
+    leader = function()
       return steer.blend{
-        { steer.follow_path{ path = steer.path{ { -15, -10 }, { 15, -10 }, { 15, 10 }, { -15, 10 }, loop = true } }, weight = 1 },
+        { steer.follow_path{ path = square }, weight = 1 },
         { steer.look_where_you_are_going{}, weight = 1 },
       }
     end,
@@ -22,5 +23,5 @@ return {
     for i = 0, 8 do world:spawn{ x = -8 + (i % 3) * 8, y = -4 + (i // 3) * 4, role = "follower", max_speed = 4 } end
     match.target, align.target = leader, leader
   end,
-  on_reload = function(world) match.target, align.target = leader, leader end,
+  on_reload = function() match.target, align.target = leader, leader end,
 }

@@ -28,7 +28,7 @@ return {
       if i == 0 then a.trace = true end
     end
   end,
-  update = function(world, dt, input)
+  update = function(_, dt, input)
     -- hold the left button to lead the group with the mouse; else the
     -- target orbits the pillars slowly
     time = time + dt

@@ -24,8 +24,10 @@ return {
   setup = function(world)
     for i = 0, 59 do
       local row, col = i % 15, i // 15
-      world:spawn{ x = -24 - col * 1.6, y = -14 + row * 2 + col * 0.5, role = "east", max_speed = 2.5, face_velocity = true }
-      world:spawn{ x = 24 + col * 1.6, y = -14 + row * 2 + col * 0.7, role = "west", max_speed = 2.5, face_velocity = true }
+      world:spawn{ x = -24 - col * 1.6, y = -14 + row * 2 + col * 0.5, role = "east", max_speed = 2.5,
+                   face_velocity = true }
+      world:spawn{ x = 24 + col * 1.6, y = -14 + row * 2 + col * 0.7, role = "west", max_speed = 2.5,
+                   face_velocity = true }
     end
   end,
 }

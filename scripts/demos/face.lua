@@ -8,7 +8,7 @@ local face = steer.face{ target = mouse }
 return {
   roles = {
     turret = face,
-    runner = function(agent)
+    runner = function()
       local loop = steer.path{ { -20, -12 }, { 20, -12 }, { 20, 12 }, { -20, 12 }, loop = true }
       return steer.blend{
         { steer.follow_path{ path = loop, path_offset = 2 }, weight = 1 },
@@ -20,7 +20,7 @@ return {
     for i = 0, 4 do world:spawn{ x = -16 + i * 8, y = 0, role = "turret", max_speed = 0, radius = 1 } end
     for i = 0, 5 do world:spawn{ x = -20 + i * 7, y = -12, role = "runner", max_speed = 5 } end
   end,
-  update = function(world, dt, input)
+  update = function(_, _, input)
     mouse[1], mouse[2] = input.x, input.y
     face.target = mouse
   end,

@@ -16,7 +16,8 @@ return {
     for i = 0, 1999 do
       local a = i * 2.399963 -- golden angle: an even disc of boids
       local r = math.sqrt(i) * 1.2
-      world:spawn{ x = r * math.cos(a), y = r * math.sin(a), orientation = a, vx = math.sin(a) * 2, vy = math.cos(a) * 2,
+      world:spawn{ x = r * math.cos(a), y = r * math.sin(a), orientation = a,
+                   vx = math.sin(a) * 2, vy = math.cos(a) * 2,
                    role = "boid", max_speed = 4, max_acceleration = 8, key = i + 1 }
     end
   end,

@@ -8,7 +8,7 @@ local chase = steer.seek{}
 
 return {
   roles = {
-    hare = function(agent)
+    hare = function()
       return steer.blend{
         { steer.wander{ wander_offset = 3, wander_radius = 2 }, weight = 1 },
         { steer.arrive{ target = home, slow_radius = 30 }, weight = 0.4 },
@@ -25,7 +25,7 @@ return {
     chase.target = hare
     hare.trace = true
   end,
-  on_reload = function(world)
+  on_reload = function()
     pursue.target = hare
     chase.target = hare
   end,

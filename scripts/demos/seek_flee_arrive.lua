@@ -24,7 +24,7 @@ return {
       world:spawn{ x = 10, y = y, role = kind, face_velocity = true, max_speed = 4 }
     end
   end,
-  update = function(world, dt, input)
+  update = function(world, _, input)
     target[1], target[2] = input.x, input.y
     for _, b in pairs(roles) do b.target = target end
     for agent in world:agents() do

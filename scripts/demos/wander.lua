@@ -11,7 +11,8 @@ return {
   setup = function(world)
     world:add_polyline{ { -30, -20 }, { 30, -20 }, { 30, 20 }, { -30, 20 }, loop = true }
     for i = 0, 29 do
-      local a = world:spawn{ x = (i % 6) * 8 - 20, y = (i // 6) * 7 - 14, orientation = i, role = "wanderer", max_speed = 3 }
+      local a = world:spawn{ x = (i % 6) * 8 - 20, y = (i // 6) * 7 - 14, orientation = i, role = "wanderer",
+                             max_speed = 3 }
       if i == 0 then a.trace = true end
     end
   end,
