@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tune.h"
 #include "viewer.h"
 
 static SDL_Texture *font_texture = nullptr;
@@ -151,41 +152,8 @@ static void walk(steer_behaviour *b, int depth, std::vector<live_node> &out)
     for (int i = 0; i < n; ++i) walk(steer_behaviour_get_child(b, i).behaviour, depth + 1, out);
 }
 
-static std::string format_number(double x)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.6g", x);
-    return buf;
-}
-
-// The node's constructor call with its current values, ready for a script.
-static std::string as_lua(const steer_behaviour *b)
-{
-    steer_behaviour_type type = steer_behaviour_get_type(b);
-    std::string s = std::string("steer.") + steer_behaviour_type_name(type) + "{";
-    const steer_behaviour_def *def = steer_behaviour_get_def(b);
-    bool first = true;
-    int n = steer_behaviour_param_count(type);
-    for (int i = 0; i < n; ++i) {
-        const steer_param_info *p = steer_behaviour_param(type, i);
-        double v = steer_behaviour_get_param(b, p);
-        std::string value;
-        if (p->kind == STEER_PARAM_BOOL) value = v != 0.0 ? "true" : "false";
-        else if (p->kind == STEER_PARAM_ENUM) value = std::string("\"") + p->choices[(int)v] + "\"";
-        else if (p->kind == STEER_PARAM_LIMIT && v < 0.0) continue; // inherited from the agent
-        else if (p->kind == STEER_PARAM_OPTIONAL && !*(const bool *)((const char *)def + p->flag_offset)) continue;
-        else value = format_number(v);
-        s += first ? " " : ", ";
-        s += std::string(p->name) + " = " + value;
-        first = false;
-    }
-    int children = steer_behaviour_child_count(b);
-    if (children > 0) s += std::string(first ? " " : ", ") + "--[[ " + std::to_string(children) + " children ]]";
-    else if (def->target.kind != STEER_TARGET_NONE) s += std::string(first ? " " : ", ") + "--[[ target ]]";
-    s += " }";
-    return s;
-}
-
+// The node's parameters as widgets; a change goes through tune_set, a
+// refusal shows the message Lua would give.
 static void edit_params(steer_behaviour *b, int id)
 {
     steer_behaviour_type type = steer_behaviour_get_type(b);
@@ -214,16 +182,9 @@ static void edit_params(steer_behaviour *b, int id)
             next = f;
         }
         if (!changed) continue;
-        char why[256];
-        const char *msg = steer_param_check(steer_behaviour_get_def(b), p, next, why, sizeof why);
-        if (msg != nullptr) {
-            char line[512];
-            snprintf(line, sizeof line, "bad argument #1 to '%s' (field '%s' %s, got %s)", steer_behaviour_type_name(type),
-                     p->name, msg, format_number(next).c_str());
-            tune_error = line;
-        } else if (steer_behaviour_set_param(b, p, next)) {
-            tune_error.clear();
-        }
+        char why[512];
+        if (tune_set(b, p, next, why, sizeof why)) tune_error.clear();
+        else tune_error = why;
     }
 }
 
@@ -295,7 +256,11 @@ static void inspector(viewer *v)
         }
         if (open) {
             edit_params(b, (int)k);
-            if (ImGui::SmallButton("copy as Lua")) SDL_SetClipboardText(as_lua(b).c_str());
+            if (ImGui::SmallButton("copy as Lua")) {
+                char lua[2048];
+                tune_as_lua(b, lua, sizeof lua);
+                SDL_SetClipboardText(lua);
+            }
             ImGui::TreePop();
         }
         ImGui::Unindent((float)live[k].depth * 14.0f);

@@ -37,6 +37,7 @@ typedef struct batch {
 static batch B;
 static viewer V;
 static SDL_Surface *headless_surface; ///< the headless renderer's target
+static bool selected_was_traced;      ///< the script traced the selected agent itself
 
 static void batch_reserve(int more)
 {
@@ -382,12 +383,15 @@ static void select_at(float sx, float sy)
         float d = (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y);
         if (d < best_d) best_d = d, best = ids[i];
     }
-    if (steer_agent_is_valid(w, V.selected) && !steer_agent_id_equal(best, V.selected)) {
-        steer_agent_set_trace(w, V.selected, false);
-    }
+    if (steer_agent_id_equal(best, V.selected)) return;
+    // the previous selection goes back to what the script had asked for
+    if (steer_agent_is_valid(w, V.selected) && !selected_was_traced) steer_agent_set_trace(w, V.selected, false);
     V.selected = best;
     // the inspector shows the selected agent's evaluation: trace it
-    if (steer_agent_is_valid(w, best)) steer_agent_set_trace(w, best, true);
+    if (steer_agent_is_valid(w, best)) {
+        selected_was_traced = steer_agent_get_trace(w, best);
+        steer_agent_set_trace(w, best, true);
+    }
 }
 
 static bool save_png(const char *path)
