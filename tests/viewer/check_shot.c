@@ -13,7 +13,9 @@ static SDL_Surface *shot;
 static void pixel(int x, int y, int *r, int *g, int *b)
 {
     const Uint8 *p = (const Uint8 *)shot->pixels + y * shot->pitch + x * 4;
-    SDL_GetRGB(*(const Uint32 *)p, shot->format, (Uint8 *)r, (Uint8 *)g, (Uint8 *)b);
+    Uint8 cr, cg, cb;
+    SDL_GetRGB(*(const Uint32 *)p, shot->format, &cr, &cg, &cb);
+    *r = cr, *g = cg, *b = cb;
 }
 
 // Bright pixels (agents are drawn light on a dark background) within tol
