@@ -3,10 +3,13 @@
 // background elsewhere. Compared with a tolerance (a few pixels around each
 // expected place, a colour distance), not a hash.
 //   check_shot shot.png
+//   check_shot --red-status shot.png   (the HUD shows an error line in red)
 #include <SDL.h>
 #include <SDL_image.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static SDL_Surface *shot;
 
@@ -34,16 +37,33 @@ static int bright_near(int x, int y, int tol)
     return n;
 }
 
+// Red text in the HUD's corner (the viewer's error line).
+static int red_status(void)
+{
+    int n = 0;
+    for (int y = 0; y < 90 && y < shot->h; ++y) {
+        for (int x = 0; x < shot->w; ++x) {
+            int r, g, b;
+            pixel(x, y, &r, &g, &b);
+            n += r > 200 && g < 120 && b < 120;
+        }
+    }
+    printf("red HUD pixels: %d: %s\n", n, n >= 30 ? "red status ok" : "FAIL");
+    return n >= 30 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) return 2;
-    SDL_Surface *loaded = IMG_Load(argv[1]);
+    bool red = argc == 3 && strcmp(argv[1], "--red-status") == 0;
+    if (argc != 2 && !red) return 2;
+    SDL_Surface *loaded = IMG_Load(argv[argc - 1]);
     if (loaded == NULL) {
-        fprintf(stderr, "check_shot: cannot read %s: %s\n", argv[1], IMG_GetError());
+        fprintf(stderr, "check_shot: cannot read %s: %s\n", argv[argc - 1], IMG_GetError());
         return 1;
     }
     shot = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_ARGB8888, 0);
     SDL_FreeSurface(loaded);
+    if (red) return red_status();
     int failures = 0;
     if (shot->w != 320 || shot->h != 240) {
         fprintf(stderr, "check_shot: %dx%d, expected 320x240\n", shot->w, shot->h);
