@@ -408,8 +408,9 @@ void steer_world_draw(steer_world *w, const steer_debug_draw *d)
     if (d->flags & STEER_DRAW_PATHS) draw_paths(w, d);
     for (int i = 0; i < w->count; ++i) {
         const steer_kinematic *s = &w->state[i];
-        if ((d->flags & STEER_DRAW_AGENTS) && d->draw_solid_circle != NULL) {
-            d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, COLOR_AGENT, d->context);
+        if (d->flags & STEER_DRAW_AGENTS) {
+            if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, COLOR_AGENT, d->context);
+            if (d->draw_transform != NULL) d->draw_transform(s->position, s->orientation, d->context);
         }
         const agent_trace *t = trace_of(w, i);
         if (t != NULL) draw_trace(t, s, d);

@@ -6,7 +6,7 @@
 #include "test.h"
 
 typedef struct counts {
-    int segments, polygons, circles, solid_circles, points, arrows;
+    int segments, polygons, circles, solid_circles, points, arrows, transforms;
     int circle_radius_1; // circles of radius 1 (the wander circle below)
     int red_segments;    // rays that hit (0xff4040ff)
 } counts;
@@ -47,6 +47,12 @@ static void on_arrow(steer_vec2 o, steer_vec2 v, steer_color c, void *ctx)
     ++((counts *)ctx)->arrows;
 }
 
+static void on_transform(steer_vec2 p, float orientation, void *ctx)
+{
+    (void)p, (void)orientation;
+    ++((counts *)ctx)->transforms;
+}
+
 static steer_debug_draw counting_draw(counts *n, uint32_t flags)
 {
     memset(n, 0, sizeof *n);
@@ -57,6 +63,7 @@ static steer_debug_draw counting_draw(counts *n, uint32_t flags)
     d.draw_solid_circle = on_solid_circle;
     d.draw_point = on_point;
     d.draw_arrow = on_arrow;
+    d.draw_transform = on_transform;
     d.flags = flags;
     d.context = n;
     return d;
@@ -100,6 +107,7 @@ static void test_shapes_agents_paths(void)
     d = counting_draw(&n, STEER_DRAW_AGENTS);
     steer_world_draw(w, &d);
     CHECK(n.solid_circles == 3);
+    CHECK(n.transforms == 3);
     CHECK(n.arrows == 0); // nothing traced
     steer_world_destroy(w);
     steer_behaviour_release(follow);

@@ -293,7 +293,7 @@ typedef struct steer_ray_filter {
 /// What steer_world_draw reports (steer_debug_draw.flags).
 typedef enum steer_draw_flags {
     STEER_DRAW_SHAPES = 1u << 0,     ///< static geometry
-    STEER_DRAW_AGENTS = 1u << 1,     ///< every agent: a solid circle with its orientation
+    STEER_DRAW_AGENTS = 1u << 1,     ///< every agent: a solid circle with its orientation, and its transform
     STEER_DRAW_PATHS = 1u << 2,      ///< paths followed by the agents' behaviours
     STEER_DRAW_VELOCITY = 1u << 3,   ///< traced agents: velocity arrow
     STEER_DRAW_STEERING = 1u << 4,   ///< traced agents: the final steering (linear)
