@@ -160,6 +160,16 @@ void steer_lua__step_end(lua_State *L, lstep *s)
 
 /* ---- steer.world ------------------------------------------------------------------ */
 
+// A cell size the engine accepts (steer_cell_size_is_valid), checked in
+// double first so the message shows the value as given.
+static float check_cell_size(lua_State *L, laux_where w, int vidx)
+{
+    double v = laux_number(L, w, vidx, LAUX_POSITIVE);
+    if (!(v >= 1e-3 && v <= 1e9) || !steer_cell_size_is_valid((float)v))
+        laux_error(L, w, "must be in [0.001, 1e9]", vidx);
+    return (float)v;
+}
+
 // steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=} -> world
 static int world_new(lua_State *L)
 {
@@ -176,7 +186,7 @@ static int world_new(lua_State *L)
             } else if (strcmp(k, "integrator") == 0) {
                 def.integrator = (steer_integrator)laux_enum(L, w, -1, integrator_names);
             } else if (strcmp(k, "cell_size") == 0) {
-                def.cell_size = (float)laux_number(L, w, -1, LAUX_POSITIVE);
+                def.cell_size = check_cell_size(L, w, -1);
             } else if (strcmp(k, "capacity") == 0) {
                 if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 0x10000000)
                     laux_error(L, w, "must be an integer in [0, 2^28]", -1);
@@ -638,7 +648,7 @@ static int world_newindex(lua_State *L)
         steer_lua__check_mutable(L, core);
         steer_world_set_integrator(core->world, v);
     } else if (strcmp(k, "cell_size") == 0) {
-        float v = (float)laux_number(L, w, 3, LAUX_POSITIVE);
+        float v = check_cell_size(L, w, 3);
         steer_lua__check_mutable(L, core);
         steer_world_set_cell_size(core->world, v);
     } else {

@@ -8,11 +8,13 @@ return {
     -- a behaviour: every agent of the role shares it
     wanderer = steer.wander{ wander_offset = 3, wander_radius = 2, wander_rate = 0.4 },
     -- a function: one behaviour per agent, made at spawn and on reload
-    follower = function()
+    follower = function(agent)
+      -- every other follower wanders a little more
+      local restless = agent.key % 2 == 0
       return steer.blend{
         { steer.separation{ radius = 2 }, weight = 2 },
         { steer.cohesion{ radius = 8 }, weight = 1 },
-        { steer.wander{ wander_rate = 0.2 }, weight = 0.5 },
+        { steer.wander{ wander_rate = restless and 0.4 or 0.2 }, weight = 0.5 },
       }
     end,
   },

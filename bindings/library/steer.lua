@@ -56,14 +56,14 @@ function steer.orientation_of(x, y) end
 ---@class steer.WorldOptions
 ---@field seed? integer Root of every random stream. Default: 0.
 ---@field integrator? "euler"|"newton" "euler" (the notes' update) or "newton" (adds 0.5*a*t^2). Default: "euler".
----@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: > 0.
+---@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: 0.001 to 1e9.
 ---@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
 ---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
 ---@field integrator "euler"|"newton" The integrator (read-write).
----@field cell_size number Neighbour grid cell side (read-write). Unit: m. Range: > 0.
+---@field cell_size number Neighbour grid cell side (read-write). Unit: m. Range: 0.001 to 1e9.
 ---@field resolve_contacts boolean Push agents out of static geometry after each step (read-write).
 ---@field steps integer Steps taken (read-only).
 local World = {}

@@ -445,13 +445,15 @@ static void reshape_free(reshape *r)
 }
 
 // Plan the change; NULL when it is allowed, else the reason (r is then freed).
+static const char out_of_memory[] = "could not be changed (not enough memory)";
+
 static const char *reshape_plan(steer_behaviour *b, const steer_child *children, int count, reshape *r,
                                 char *buf, size_t size)
 {
     memset(r, 0, sizeof *r);
     r->epoch = next_epoch();
     r->count = b != NULL ? ancestors(b, r->epoch, &r->up) : 0;
-    if (r->count < 0) return "could not be changed (not enough memory)";
+    if (r->count < 0) return out_of_memory;
     for (int i = 0; i < count; ++i) {
         if (children[i].behaviour->mark == r->epoch) {
             reshape_free(r);
@@ -461,7 +463,7 @@ static const char *reshape_plan(steer_behaviour *b, const steer_child *children,
     r->shape = steer__alloc(sizeof *r->shape * (size_t)(r->count > 0 ? r->count : 1));
     if (r->shape == NULL) {
         reshape_free(r);
-        return "could not be changed (not enough memory)";
+        return out_of_memory;
     }
     for (int k = 0; k < r->count; ++k) r->up[k]->walk_index = k;
     tree_shape first = shape_of(b != NULL ? b->def.type : STEER_BLEND, children, count, r->shape, r->epoch);
@@ -510,6 +512,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
     }
     reshape r;
     const char *err = reshape_plan(b, children, count, &r, buf, sizeof buf);
+    if (err == out_of_memory) return false; // not misuse: the call fails cleanly
     if (err != NULL) {
         snprintf(cond, sizeof cond, "behaviour '%s': children %s", steer_behaviour_type_name(b->def.type), err);
         steer__assert_failed(cond, __FILE__, __LINE__);

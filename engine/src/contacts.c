@@ -9,16 +9,21 @@ enum { CONTACT_PASSES = 4 };
 /// against a wall stays on it instead of entering it every other step.
 #define CONTACT_SKIN 1e-3f
 
+// In double: an agent a denormal distance from the segment has a float
+// offset whose reciprocal length overflows (the normal became inf and NaN),
+// and a denormal segment has a float squared length of 0. The normal falls
+// back to the wall's own when the point is on it.
 static float closest_segment(steer_vec2 a, steer_vec2 b, steer_vec2 n, steer_vec2 p, steer_vec2 *point,
                              steer_vec2 *normal)
 {
-    steer_vec2 e = steer_sub(b, a);
-    float t = steer_clampf(steer_dot(steer_sub(p, a), e) / steer_length_sq(e), 0.0f, 1.0f);
-    *point = steer_mul_add(a, e, t);
-    steer_vec2 d = steer_sub(p, *point);
-    float dist = steer_length(d);
-    *normal = dist > 0.0f ? steer_scale(d, 1.0f / dist) : n;
-    return dist;
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double ee = ex * ex + ey * ey, t = 0.0;
+    if (ee > 0.0) t = (((double)p.x - a.x) * ex + ((double)p.y - a.y) * ey) / ee;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    *point = steer_v2((float)(a.x + ex * t), (float)(a.y + ey * t));
+    double dx = (double)p.x - point->x, dy = (double)p.y - point->y;
+    if (!geo_unit_d(dx, dy, normal)) *normal = n;
+    return (float)sqrt(dx * dx + dy * dy);
 }
 
 // Signed distance to a convex outline (counter-clockwise, outward normals):
@@ -54,12 +59,13 @@ float steer__prim_closest(const struct steer_geometry *g, const geo_prim *prim, 
         return closest_segment(steer_v2(prim->d[0], prim->d[1]), steer_v2(prim->d[2], prim->d[3]),
                                steer_v2(prim->d[4], prim->d[5]), p, point, normal);
     case PRIM_CIRCLE: {
-        steer_vec2 c = steer_v2(prim->d[0], prim->d[1]), f = steer_sub(p, c);
-        float len = steer_length(f);
+        // in double, as closest_segment (denormal offsets)
+        steer_vec2 c = steer_v2(prim->d[0], prim->d[1]);
+        double fx = (double)p.x - c.x, fy = (double)p.y - c.y;
         // at the very centre any direction is the shortest way out: +y
-        *normal = len > 0.0f ? steer_scale(f, 1.0f / len) : steer_v2(0.0f, 1.0f);
+        if (!geo_unit_d(fx, fy, normal)) *normal = steer_v2(0.0f, 1.0f);
         *point = steer_mul_add(c, *normal, prim->d[2]);
-        return len - prim->d[2];
+        return (float)(sqrt(fx * fx + fy * fy) - prim->d[2]);
     }
     case PRIM_BOX: {
         const float *d = prim->d;

@@ -514,10 +514,13 @@ static void build_bvh(struct steer_geometry *g, geo_bvh *t, int n)
     for (int i = 0; i < n; ++i) t->leaf[i] = g->src[g->order[i]];
 }
 
+// Clamped in float before the conversion, so no bound ever casts an
+// out-of-range float to int.
 static inline int grid_coord(float v, float origin, float inv_cell, int size)
 {
-    int c = (int)((v - origin) * inv_cell);
-    return c < 0 ? 0 : (c >= size ? size - 1 : c);
+    float c = (v - origin) * inv_cell;
+    if (!(c > 0.0f)) return 0;
+    return c < (float)(size - 1) ? (int)c : size - 1;
 }
 
 // The uniform grid for rays, over the root box with about two cells a part.

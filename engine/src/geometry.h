@@ -10,6 +10,8 @@
 #ifndef STEER_GEOMETRY_H
 #define STEER_GEOMETRY_H
 
+#include <float.h>
+
 #include "world.h"
 
 enum { PRIM_SEGMENT, PRIM_CIRCLE, PRIM_BOX, PRIM_POLYGON };
@@ -97,6 +99,35 @@ struct steer_geometry {
 /// Depth bound of the hierarchy (forced median splits past it) and of the
 /// traversal stacks.
 #define GEO_MAX_DEPTH 96
+
+/// Unit vector along (x, y) for any nonzero finite vector of doubles:
+/// scaled by its larger component first, so the square neither underflows
+/// nor overflows. False (and *u untouched) for zero or non-finite input.
+static inline bool geo_unit_d(double x, double y, steer_vec2 *u)
+{
+    double m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+    if (!(m > 0.0) || !isfinite(m)) return false;
+    double s = 1.0 / m; // finite: m is at least the smallest float denormal
+    x *= s, y *= s;
+    s = 1.0 / sqrt(x * x + y * y); // the root is in [1, sqrt 2]
+    *u = (steer_vec2){(float)(x * s), (float)(y * s)};
+    return true;
+}
+
+/// Unit vector along v for any nonzero finite float vector, denormal or near
+/// FLT_MAX (in float, 1/|v| of a denormal overflows and |v|^2 underflows).
+/// In double no scaling is needed for float input: the square of any float
+/// component lies in [2e-90, 1.2e77], inside the double range, so the
+/// length is exact to double rounding. This is the ray's per-cast
+/// normalisation: a square root and two independent divisions, no longer
+/// chain than the float code it replaced.
+static inline bool geo_unit(steer_vec2 v, steer_vec2 *u)
+{
+    double x = v.x, y = v.y, len = sqrt(x * x + y * y);
+    if (!(len > 0.0) || !(len <= DBL_MAX)) return false; // zero or non-finite
+    *u = (steer_vec2){(float)(x / len), (float)(y / len)};
+    return true;
+}
 
 /// The world's geometry with its hierarchy up to date (NULL when no shapes).
 struct steer_geometry *steer__geometry_ready(steer_world *w);

@@ -55,13 +55,24 @@ void steer__grid_free(neighbour_grid *g)
     memset(g, 0, sizeof *g);
 }
 
+bool steer_cell_size_is_valid(float cell_size)
+{
+    // also false for NaN
+    return cell_size >= STEER_MIN_CELL_SIZE && cell_size <= STEER_MAX_CELL_SIZE;
+}
+
 // Cell coordinate of a position, clamped so that huge coordinates stay
-// inside int range (they only cost precision of the bucketing, never results).
+// inside int range (they only cost precision of the bucketing, never
+// results: the clamp is monotone, so a window still contains its agents).
+// With a valid cell size, v * inv_cell is finite or +-inf, never NaN, for
+// any finite v; the clamp is written so that even a NaN lands in range
+// (+1e9, as minps then maxps in cell_window) instead of reaching the
+// float-to-int conversion.
 static inline int32_t cell_coord(float v, float inv_cell)
 {
     float c = v * inv_cell;
-    if (c > 1.0e9f) c = 1.0e9f;
-    if (c < -1.0e9f) c = -1.0e9f;
+    c = c < 1.0e9f ? c : 1.0e9f;
+    c = c > -1.0e9f ? c : -1.0e9f;
     // floor without a libm call: truncate, then step down for negatives
     int32_t i = (int32_t)c;
     return i - ((float)i > c);

@@ -9,6 +9,8 @@
 // hits in a total order without a buffer (each visit is a new closest-hit
 // query above the last one). Exact answers for the edge cases (origin inside,
 // grazing, collinear, zero length) are listed in docs/geometry.md.
+#include <float.h>
+
 #include "geometry.h"
 
 #define KEY_AGENT (1ull << 62)
@@ -44,28 +46,43 @@ static bool ray_segment(steer_vec2 o, steer_vec2 u, float max, steer_vec2 a, ste
     return true;
 }
 
+// Unit normal of a ray hit from a raw outward vector: -u when the vector is
+// degenerate, and never facing along the ray (rounding at a grazing hit can
+// tilt it past the tangent: the tangent on its side is then the answer, and
+// dot(tangent, u) is exactly 0 in float).
+static steer_vec2 hit_normal(double x, double y, steer_vec2 u)
+{
+    steer_vec2 n;
+    if (!geo_unit_d(x, y, &n)) return steer_neg(u);
+    if (steer_dot(n, u) > 0.0f) n = steer_cross(u, n) >= 0.0f ? steer_perp(u) : steer_neg(steer_perp(u));
+    return n;
+}
+
 // Ray against a solid disc. Origin strictly inside: s = 0, normal -u.
-// Tangent rays touch (normal perpendicular to the ray).
+// Tangent rays touch (normal perpendicular to the ray). In double: radii and
+// offsets up to 1e30 square past the float range, and the entry point is
+// taken from the closest approach (q - u sqrt(h2)), not o + u s - c, which
+// cancels to nothing for an origin far from a small disc.
 static bool ray_circle(steer_vec2 o, steer_vec2 u, float max, steer_vec2 c, float r, float *s_out,
                        steer_vec2 *n_out)
 {
-    steer_vec2 f = steer_sub(o, c);
-    float rr = r * r;
-    if (steer_length_sq(f) < rr) {
+    double fx = (double)o.x - c.x, fy = (double)o.y - c.y, rr = (double)r * r;
+    if (fx * fx + fy * fy < rr) {
         *s_out = 0.0f;
         *n_out = steer_neg(u);
         return true;
     }
-    float b = steer_dot(f, u);
-    if (b > 0.0f) return false; // outside (or on it) and moving away
+    double b = fx * u.x + fy * u.y;
+    if (b > 0.0) return false; // outside (or on it) and moving away
     // perpendicular offset at the closest approach, then back along the ray
-    steer_vec2 q = steer_mul_add(f, u, -b);
-    float h2 = rr - steer_length_sq(q);
-    if (h2 < 0.0f) return false;
-    float s = steer_maxf(-b - sqrtf(h2), 0.0f);
+    double qx = fx - u.x * b, qy = fy - u.y * b;
+    double h2 = rr - (qx * qx + qy * qy);
+    if (h2 < 0.0) return false;
+    double root = sqrt(h2), s = -b - root;
+    if (!(s > 0.0)) s = 0.0, qx = fx, qy = fy, root = 0.0; // on the circle
     if (s > max) return false;
-    *s_out = s;
-    *n_out = steer_scale(steer_add(f, steer_scale(u, s)), 1.0f / r);
+    *s_out = (float)s;
+    *n_out = hit_normal(qx - u.x * root, qy - u.y * root, u);
     return true;
 }
 
@@ -311,6 +328,15 @@ static void cast_tree(const struct steer_geometry *g, const geo_bvh *tree, cast_
     }
 }
 
+// Grid cell of a coordinate, clamped to [0, size) in float before the
+// conversion: a point far outside (or an overflowed one) never casts an
+// out-of-range float to int.
+static inline int grid_cell(float v, float origin, float inv_cell, int size)
+{
+    // steer_maxf gives 0 for NaN; both compile to minss/maxss
+    return (int)steer_minf(steer_maxf((v - origin) * inv_cell, 0.0f), (float)(size - 1));
+}
+
 // Rays through the uniform grid (Amanatides-Woo): cells in the order the
 // ray crosses them, stopping once the next cell starts past the best hit.
 // Parts' boxes are fattened, so rounding at cell borders loses nothing.
@@ -324,11 +350,15 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
     if (t0 > steer_minf(t1, limit_of(c))) return;
     steer_vec2 p = steer_mul_add(r->origin, r->dir, t0);
-    int cx = (int)((p.x - g->gx) * g->inv_cell), cy = (int)((p.y - g->gy) * g->inv_cell);
-    cx = cx < 0 ? 0 : (cx >= g->gw ? g->gw - 1 : cx);
-    cy = cy < 0 ? 0 : (cy >= g->gh ? g->gh - 1 : cy);
+    int cx = grid_cell(p.x, g->gx, g->inv_cell, g->gw), cy = grid_cell(p.y, g->gy, g->inv_cell, g->gh);
     int sx = r->dir.x > 0.0f ? 1 : (r->dir.x < 0.0f ? -1 : 0);
     int sy = r->dir.y > 0.0f ? 1 : (r->dir.y < 0.0f ? -1 : 0);
+    if (sx == 0 && sy == 0) return; // not a direction (unit_of never gives one)
+    // Termination: every step moves one cell along an axis the ray moves on
+    // (an axis at rest has a border at +INFINITY, so tx < ty implies
+    // sx != 0; the other branch refuses sy == 0), so the path is monotone
+    // and leaves the grid within gw + gh steps, whatever the limit (a limit
+    // of FLT_MAX makes the slack below infinite, so that exit never fires).
     for (;;) {
         int cell = cy * g->gw + cx;
         uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
@@ -342,6 +372,7 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
             cx += sx;
             if (cx < 0 || cx >= g->gw) return;
         } else {
+            if (sy == 0) return; // both borders out of float range: none ahead
             cy += sy;
             if (cy < 0 || cy >= g->gh) return;
         }
@@ -360,20 +391,9 @@ static geo_ray make_ray(steer_vec2 origin, steer_vec2 unit, float radius)
     return r;
 }
 
-// Unit vector along a finite direction; false for the zero vector.
-static bool unit_of(steer_vec2 d, steer_vec2 *u)
-{
-    float len = steer_length(d);
-    if (!(len >= 1e-30f && isfinite(len))) {
-        // very small or very large: rescale first so the square stays finite
-        float m = steer_maxf(steer_absf(d.x), steer_absf(d.y));
-        if (m == 0.0f) return false;
-        d = steer_scale(d, 1.0f / m);
-        len = steer_length(d);
-    }
-    *u = steer_v2(d.x / len, d.y / len);
-    return true;
-}
+// Unit vector along a finite direction, denormal or huge; false for the
+// zero vector.
+static bool unit_of(steer_vec2 d, steer_vec2 *u) { return geo_unit(d, u); }
 
 static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float radius, float max, uint32_t mask)
 {
@@ -409,17 +429,24 @@ void steer__geometry_prepare(steer_world *w)
 }
 
 // Agents as discs, through the neighbour grid: the buckets covering a disc
-// around the ray, grown by the largest radius.
+// around the ray, grown by the largest radius. The disc is computed in
+// double and clamped to the float range: a max_distance up to FLT_MAX reaches
+// every agent along the ray, and the window's centre and radius stay finite
+// (an infinite pair would give inf - inf = NaN cells). Clamping the centre
+// only widens the window over the float range.
+static inline float clamp_float(double v) { return (float)(v > FLT_MAX ? FLT_MAX : (v < -FLT_MAX ? -FLT_MAX : v)); }
+
 static void cast_agents(steer_world *w, cast_state *c, int ignore)
 {
     steer__grid_update(w);
     const neighbour_grid *g = &w->grid;
     if (g->count == 0) return;
-    float reach = steer_minf(c->clip, 1e18f);
-    steer_vec2 mid = steer_mul_add(c->ray.origin, c->ray.dir, 0.5f * reach);
+    double half = 0.5 * (double)c->clip;
+    steer_vec2 mid = steer_v2(clamp_float(c->ray.origin.x + c->ray.dir.x * half),
+                              clamp_float(c->ray.origin.y + c->ray.dir.y * half));
     grid_cursor cur;
     uint32_t begin, end;
-    steer__grid_cursor_init(g, &cur, mid, 0.5f * reach + max_agent_radius(w));
+    steer__grid_cursor_init(g, &cur, mid, clamp_float(half + max_agent_radius(w)));
     while (steer__grid_cursor_next(&cur, &begin, &end)) {
         for (uint32_t k = begin; k < end; ++k) {
             int a = (int)g->agent[k];

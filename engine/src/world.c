@@ -9,7 +9,7 @@ static bool world_def_is_valid(const steer_world_def *d)
 {
     if (!STEER_CHECK(d != NULL && d->cookie == STEER_COOKIE)) return false;
     if (!STEER_CHECK(d->integrator == STEER_INTEGRATOR_EULER || d->integrator == STEER_INTEGRATOR_NEWTON)) return false;
-    if (!STEER_CHECK(isfinite(d->cell_size) && d->cell_size > 0.0f)) return false;
+    if (!STEER_CHECK(steer_cell_size_is_valid(d->cell_size))) return false;
     if (!STEER_CHECK(d->agent_capacity >= 0)) return false;
     return true;
 }
@@ -99,7 +99,7 @@ void steer_world_set_integrator(steer_world *w, steer_integrator integrator)
 void steer_world_set_cell_size(steer_world *w, float cell_size)
 {
     if (!STEER_CHECK(w != NULL && !w->stepping)) return;
-    if (!STEER_CHECK(isfinite(cell_size) && cell_size > 0.0f)) return;
+    if (!STEER_CHECK(steer_cell_size_is_valid(cell_size))) return;
     w->def.cell_size = cell_size;
     w->grid.cell_size = cell_size;
     w->grid.inv_cell = 1.0f / cell_size;

@@ -116,3 +116,89 @@ describe("world:raycast", function()
     assert.is_true(rawequal(circle, select(6, w:raycast(0, 0, 1, 0, 100))))
   end)
 end)
+
+-- Extreme inputs from the fuzz campaign (issue 9): every ray ends, every hit
+-- is finite with a unit normal facing the ray, and contacts stay finite.
+describe("extreme inputs", function()
+  local function unit_facing(nx, ny, dx, dy)
+    assert.is_near(1, math.sqrt(nx * nx + ny * ny), 1e-5)
+    local m = math.max(math.abs(dx), math.abs(dy))
+    assert.is_true(nx * dx / m + ny * dy / m <= 1e-6)
+  end
+
+  it("ends a ray with a denormal direction and max_distance FLT_MAX", function()
+    local w = steer.world{}
+    for i = 0, 39 do w:add_circle((i % 8) * 4, (i // 8) * 4, 1) end
+    assert.is_nil(w:raycast(2, 2, 1e-45, 0, 3.4028234663852886e38, { mask = 2 }))
+    local x, y, nx, ny, d = w:raycast(2, 0, 1e-45, 0, 3.4028234663852886e38)
+    assert.are.same({ 3, 0, -1, 0, 1 }, { x, y, nx, ny, d })
+  end)
+
+  it("hits with any nonzero direction, denormal or huge", function()
+    local w = steer.world{}
+    w:add_box(-1, -1, 1, 1)
+    local x0, y0, nx0, ny0, d0 = w:raycast(0, 0, 1e-45, 0, 100)
+    assert.are.same({ 0, 0, -1, 0, 0 }, { x0, y0, nx0, ny0, d0 })
+    for _, add in ipairs{
+      function(v) return v:add_wall(5, -1, 5, 1) end,
+      function(v) return v:add_polyline{ { 5, -1 }, { 5, 0 }, { 5, 1 } } end,
+      function(v) return v:add_box(5, -1, 6, 1) end,
+      function(v) return v:add_polygon{ { 5, -1 }, { 6, 0 }, { 5, 1 } } end,
+    } do
+      local v = steer.world{}
+      local shape = add(v)
+      for _, d in ipairs{ { 1e-45, 0 }, { 3e-39, 1e-45 }, { 3.4e38, 0 } } do
+        local x, y, nx, ny, dist, hit = v:raycast(0, 0.25, d[1], d[2], 100)
+        assert.are.equal(shape, hit)
+        assert.is_near(5, dist, 1e-5); assert.is_near(5, x, 1e-5); assert.is_near(0.25, y, 1e-5)
+        unit_facing(nx, ny, d[1], d[2])
+      end
+    end
+  end)
+
+  it("gives unit normals from afar and inside huge agents", function()
+    local w = steer.world{}
+    w:add_circle(0, 0, 1)
+    local _, _, nx, ny = w:raycast(-1e20, 0, 1, 0, 1e21)
+    assert.are.same({ -1, 0 }, { nx, ny })
+    local v = steer.world{}
+    v:spawn{ x = 0, y = 0, radius = 1e30 }
+    for _, r in ipairs{ { 0, 0, 1, 0 }, { 1e29, -1e29, 1e-45, -1e-45 }, { -3e30, 0, 1, 1e-10 } } do
+      local x, y, ex, ey, d, hit = v:raycast(r[1], r[2], r[3], r[4], 3.4e38, { agents = true })
+      assert.are.equal("steer.Agent", getmetatable(hit))
+      assert.is_true(x == x and y == y and d >= 0 and d < math.huge)
+      unit_facing(ex, ey, r[3], r[4])
+    end
+  end)
+
+  it("keeps agents finite a denormal distance from a surface or at a centre", function()
+    local w = steer.world{ resolve_contacts = true }
+    w:add_wall(-10, 0, 10, 0)
+    local a = w:spawn{ x = 0, y = 1e-40 }
+    w:step(1 / 60)
+    local x, y = a:position()
+    assert.are.equal(0, x); assert.is_near(0.5, y, 1e-6)
+    local shapes = {
+      function(v) v:add_wall(-10, 0, 10, 0) end,
+      function(v) v:add_polyline{ { -10, 0 }, { 0, 0 }, { 10, 0 } } end,
+      function(v) v:add_circle(0, 0, 1) end,
+      function(v) v:add_box(-1, -1, 1, 1) end,
+      function(v) v:add_polygon{ { -1, -1 }, { 1, -1 }, { 0, 1 } } end,
+      function(v) v:add_circle(1e-40, -1e-45, 1) end,
+    }
+    for _, add in ipairs(shapes) do
+      for _, e in ipairs{ 0, 1e-45, -1e-45, 1e-40, 3e-39, -3e-39 } do
+        local v = steer.world{ resolve_contacts = true }
+        add(v)
+        local b = v:spawn{ x = e, y = e }
+        local c = v:spawn{ x = 0, y = e, vx = 1, vy = -1 }
+        v:step(1 / 60); v:step(1 / 60)
+        for _, agent in ipairs{ b, c } do
+          local px, py = agent:position()
+          local vx, vy = agent:velocity()
+          for _, n in ipairs{ px, py, vx, vy } do assert.is_true(n == n and math.abs(n) < math.huge) end
+        end
+      end
+    end
+  end)
+end)

@@ -25,6 +25,13 @@ describe("steer.world", function()
                      err(function() return steer.world{ integrator = "verlet" } end))
     assert.are.equal("bad argument #1 to 'world' (field 'cell_size' must be a positive number, got 0)",
                      err(function() return steer.world{ cell_size = 0 } end))
+    -- a cell size outside [1 mm, 1e9 m] would break the grid arithmetic (issue 9)
+    assert.are.equal("bad argument #1 to 'world' (field 'cell_size' must be in [0.001, 1e9], got 1e-45)",
+                     err(function() return steer.world{ cell_size = 1e-45 } end))
+    assert.are.equal("bad argument #1 to 'world' (field 'cell_size' must be in [0.001, 1e9], got 2000000000.0)",
+                     err(function() return steer.world{ cell_size = 2e9 } end))
+    assert.are.equal(0.001, steer.world{ cell_size = 0.001 }.cell_size)
+    assert.are.equal(1e9, steer.world{ cell_size = 1e9 }.cell_size)
     assert.are.equal("bad argument #1 to 'world' (field 'seed' must be an integer, got 1.5)",
                      err(function() return steer.world{ seed = 1.5 } end))
     assert.are.equal("bad argument #1 to 'world' (unknown field 'sed')",
@@ -32,6 +39,9 @@ describe("steer.world", function()
     local w = steer.world{}
     assert.are.equal("bad property 'cell_size' of steer.World (must be a finite number, got inf)",
                      err(function() w.cell_size = math.huge end))
+    assert.are.equal("bad property 'cell_size' of steer.World (must be in [0.001, 1e9], got 0.0001)",
+                     err(function() w.cell_size = 1e-4 end))
+    assert.are.equal(4, w.cell_size)
     assert.are.equal("steer.World has no property 'gravity'", err(function() return w.gravity end))
     assert.are.equal("property 'steps' of steer.World is read-only", err(function() w.steps = 3 end))
   end)

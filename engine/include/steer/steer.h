@@ -92,7 +92,17 @@ STEER_API steer_integrator steer_world_get_integrator(const steer_world *world);
 STEER_API void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
 /// Side of a neighbour-grid cell, metres.
 STEER_API float steer_world_get_cell_size(const steer_world *world);
-/// cell_size > 0, finite.
+/// Neighbour-grid cell sides accepted, metres: 1 mm to 1e9 m. The reciprocal
+/// stays finite and nonzero, so every cell coordinate is a finite float
+/// (clamped to +-1e9 cells before it becomes an int); a smaller cell would
+/// make every query window wider than the bucket table (all agents
+/// candidates), a larger one would put a whole world in one cell.
+#define STEER_MIN_CELL_SIZE 1.0e-3f
+#define STEER_MAX_CELL_SIZE 1.0e9f
+/// True for a cell size the world accepts: STEER_MIN_CELL_SIZE <= cell_size
+/// <= STEER_MAX_CELL_SIZE (NaN and infinities are not).
+STEER_API bool steer_cell_size_is_valid(float cell_size);
+/// cell_size as steer_cell_size_is_valid accepts (else an assert, no change).
 STEER_API void steer_world_set_cell_size(steer_world *world, float cell_size);
 /// Contact resolution after each step (docs/geometry.md).
 STEER_API bool steer_world_get_resolve_contacts(const steer_world *world);
@@ -279,8 +289,10 @@ STEER_API uint32_t steer_shape_get_category(const steer_world *world, steer_shap
 STEER_API int steer_world_shape_count(const steer_world *world);
 
 /// Closest hit of the ray origin + direction * s, 0 <= s <= max_distance
-/// metres along the unit direction (direction need not be unit; a zero
-/// direction hits nothing). False if none. filter may be NULL (default).
+/// metres along the unit direction (direction need not be unit: any nonzero
+/// finite one works, denormal or near FLT_MAX; only a zero direction hits
+/// nothing). False if none. filter may be NULL (default). The hit's normal
+/// is unit and never points along the ray (dot(normal, direction) <= 0).
 /// A ray starting inside a solid hits it at distance 0 (point = origin,
 /// normal = -direction); hits at max_distance count; the other edge cases
 /// are listed in docs/geometry.md.

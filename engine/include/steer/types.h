@@ -38,7 +38,8 @@ typedef enum steer_integrator {
 typedef struct steer_world_def {
     uint64_t seed;               ///< root of every random stream (default 0)
     steer_integrator integrator; ///< default STEER_INTEGRATOR_EULER
-    /// Side of a neighbour-grid cell in metres (> 0, default 4). Best near the
+    /// Side of a neighbour-grid cell in metres (in [STEER_MIN_CELL_SIZE,
+    /// STEER_MAX_CELL_SIZE] = [1e-3, 1e9], default 4). Best near the
     /// largest neighbour radius in use. It changes speed, not behaviour: the
     /// same neighbours are found, but their sums are added in grid order, so
     /// the last bits can differ between cell sizes (never between runs).
