@@ -2,15 +2,23 @@
 #   make demo   install what is missing (Debian, as root), build, open the viewer
 #               on the showcase (headless PNG when there is no display)
 #   make test   install what is missing, build, run every test with ctest, then
-#               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-BUILD      ?= build
-ASAN_BUILD ?= build-asan
+#               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+#               built with gcc (Debug) and with clang (optimised)
+#   make fuzz   the clang sanitizer build, then both fuzzers over fresh seeds for
+#               SECONDS seconds (default 600); failing seeds print their replay command
+BUILD       ?= build
+ASAN_BUILD  ?= build-asan
+CLANG_BUILD ?= build-clang
+SECONDS     ?= 600
+FUZZ_OPS    ?= 2000
+# e.g. FUZZ_FLAGS=--avoid-known to steer around the (fixed) findings of issue 9
+FUZZ_FLAGS  ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need
-PACKAGES   := cmake make gcc g++ pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
+PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
               libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool
 
-.PHONY: all deps configure build demo test test-release test-asan bench clean
+.PHONY: all deps configure build demo test test-release test-asan test-clang clang-build fuzz bench clean
 
 all: build
 
@@ -50,10 +58,28 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-test: test-release test-asan
+# clang's UBSan catches float-to-int overflow where gcc's missed it; built
+# optimised (RelWithDebInfo) so it also covers the code paths the gcc Debug
+# build does not take
+clang-build: deps
+	CC=clang cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEER_SANITIZE=ON -DSTEER_BUILD_BENCH=OFF
+	cmake --build $(CLANG_BUILD) -j $(JOBS)
+
+test-clang: clang-build
+	cd $(CLANG_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-asan test-clang
+
+# Both fuzzers at once (one per core), each for SECONDS, each seed in its own
+# process; the summary lines say how many seeds failed.
+fuzz: clang-build
+	@echo "fuzzing for $(SECONDS) s ($(FUZZ_OPS) ops per seed) in $(CLANG_BUILD)"
+	@ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/tests/fuzz/fuzz_c --seconds $(SECONDS) --ops $(FUZZ_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_c.log 2>&1 & c=$$!; \
+	ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/bindings/steer-lua tests/fuzz/fuzz_lua.lua --seconds $(SECONDS) --ops $(FUZZ_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_lua.log 2>&1; l=$$?; \
+	wait $$c; cs=$$?; cat $(CLANG_BUILD)/fuzz_c.log $(CLANG_BUILD)/fuzz_lua.log; test $$cs = 0 && test $$l = 0
 
 bench: build
 	./$(BUILD)/tests/steer-bench flock --agents 100000 --steps 50
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD)

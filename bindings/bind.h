@@ -104,6 +104,7 @@ void steer_lua__open_agent(lua_State *L);
 void steer_lua__open_behaviour(lua_State *L);
 void steer_lua__open_path(lua_State *L);
 void steer_lua__open_shape(lua_State *L);
+void steer_lua__open_formation(lua_State *L);
 
 /* ---- worlds ------------------------------------------------------------------ */
 /// The core of a proxy's uservalue 1 (agents, shapes, worlds) pushed.

@@ -23,6 +23,7 @@ static const char *const class_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
     "steer.Evade", "steer.Face", "steer.LookWhereYouAreGoing", "steer.Wander", "steer.FollowPath",
     "steer.Separation", "steer.Cohesion", "steer.Alignment", "steer.CollisionAvoidance",
     "steer.ObstacleAvoidance", "steer.Blend", "steer.Priority", "steer.Behaviour",
+    "steer.FormationSlot",
 };
 
 static bool has_target(steer_behaviour_type t)
@@ -763,7 +764,8 @@ void steer_lua__open_behaviour(lua_State *L)
         lua_rawsetp(L, -2, &behaviour_mark);
         lua_pop(L, 1);
         // the constructor, under the type's snake_case name
-        if (is_combinator((steer_behaviour_type)t) || t == STEER_CALLBACK) continue;
+        // (a formation_slot behaviour comes from its formation: f:behaviour())
+        if (is_combinator((steer_behaviour_type)t) || t == STEER_CALLBACK || t == STEER_FORMATION_SLOT) continue;
         lua_pushinteger(L, t);
         lua_pushcclosure(L, behaviour_new, 1);
         lua_setfield(L, methods - 1, steer_behaviour_type_name((steer_behaviour_type)t));

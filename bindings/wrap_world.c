@@ -513,6 +513,8 @@ static steer_vec2 *check_points(lua_State *L, int arg, int min, int max, int *co
 // Only the keys of a list plus the named options are allowed.
 static void check_list_keys(lua_State *L, int arg, const char *option)
 {
+    // lua_next on anything but a table is undefined (it crashed on a number)
+    luaL_checktype(L, arg, LUA_TTABLE);
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
     lua_pushnil(L);
     while (lua_next(L, arg) != 0) {

@@ -237,6 +237,108 @@ function Path:position(distance) end
 ---@return number distance m
 function Path:param(x, y) end
 
+-- ---------------------------------------------------------------- formations
+
+---@class steer.AnchorOptions
+---@field x? number Start position. Unit: m. Default: 0.
+---@field y? number Start position. Unit: m. Default: 0.
+---@field orientation? number Start orientation. Unit: rad. Default: 0.
+---@field target? steer.Target The anchor arrives at this agent or point {x, y}.
+---@field path? steer.Path The anchor walks this path.
+---@field steering? steer.BehaviourBase Or a behaviour steers the anchor (no Lua behaviour or formation slot inside).
+---@field max_acceleration? number With steering. Unit: m/s^2. Default: 10.
+---@field max_speed? number Unit: m/s. Default: 3.
+---@field max_rotation? number Unit: rad/s. Default: pi.
+
+---@alias steer.FormationPattern "line"|"column"|"v"|"circle"|"defensive_circle"|"grid"|number[][]|fun(slot: integer, slot_count: integer): number, number, number?
+
+---@class steer.FormationOptions
+---@field pattern? steer.FormationPattern A built-in pattern, a list of offsets {dx, dy[, orientation]}, or a function. Default: "line".
+---@field leader? steer.Agent The slots are offsets in its frame (+y forward).
+---@field anchor? steer.AnchorOptions Instead of a leader: a point that moves on its own (two-level formation).
+---@field world? steer.World The world, when neither a leader nor members give it.
+---@field members? steer.Agent[] Members, in order of joining.
+---@field spacing? number Between members of the built-in patterns. Unit: m. Default: 2.
+---@field motion? "steer"|"rigid"|"emergent" Default: "steer".
+---@field slot_roles? string[]|fun(slot: integer, slot_count: integer): string? Role names by slot.
+---@field costs? table<string, table<string, number>>|fun(member: steer.Agent, slot: integer): number costs[member_role][slot_role] (math.huge: forbidden), or a function.
+---@field distance_weight? number Weight of the distance to a slot in a member's cost. Default: 1.
+---@field assignment? "optimal"|"ordered" Default: "optimal".
+---@field moderation_distance? number Anchor: members lagging further slow it. Unit: m. Default: 1.5.
+---@field steering? boolean false: members are not given f:behaviour(). Default: true.
+
+---A formation: slots for a group around a leader or an anchor, with roles and an exact optimal assignment. The world owns it; collecting the proxy does not destroy it.
+---@class steer.Formation
+---@field pattern steer.FormationPattern Live.
+---@field spacing number Live. Unit: m.
+---@field leader steer.Agent? Live; nil: the anchor takes over where the leader was.
+---@field motion "steer"|"rigid"|"emergent" Live.
+---@field assignment "optimal"|"ordered" Live.
+---@field slot_roles string[]|fun(slot: integer, slot_count: integer): string? Live.
+---@field costs table<string, table<string, number>>|fun(member: steer.Agent, slot: integer): number Live.
+---@field distance_weight number Live.
+---@field moderation_distance number Live. Unit: m.
+---@field members steer.Agent[] A new list of the members (read-only).
+---@field slot_count integer Number of slots (read-only).
+local Formation = {}
+
+---A new formation in the world of its leader, members or `world`.
+---@param options steer.FormationOptions
+---@return steer.Formation
+function steer.formation(options) end
+
+---The agent joins (reassigning); it gets f:behaviour() unless it has steering.
+---@param agent steer.Agent
+function Formation:add(agent) end
+
+---The agent leaves (reassigning); false if it was not a member.
+---@param agent steer.Agent
+---@return boolean
+function Formation:remove(agent) end
+
+---The slot a member holds (1-based), or nil.
+---@param agent steer.Agent
+---@return integer?
+function Formation:slot_of(agent) end
+
+---A slot's world position and orientation now, or nil without a leader.
+---@param slot integer
+---@return number? x
+---@return number y
+---@return number orientation
+function Formation:slot_target(slot) end
+
+---The member holding a slot, or nil.
+---@param slot integer
+---@return steer.Agent?
+function Formation:slot_holder(slot) end
+
+---The cost of the current assignment, recomputed now.
+---@return number
+function Formation:total_cost() end
+
+---Assign again now (kept when no better: ties never swap members).
+function Formation:reassign() end
+
+---The agent a member follows (emergent: a member or the leader).
+---@param agent steer.Agent
+---@return steer.Agent?
+function Formation:followed(agent) end
+
+---The anchor now: position, orientation, and the moderation factor in (0, 1] of the last step.
+---@return number x
+---@return number y
+---@return number orientation
+---@return number moderation
+function Formation:anchor() end
+
+---The formation_slot behaviour members steer with (one per formation).
+---@return steer.FormationSlot
+function Formation:behaviour() end
+
+---The formation goes; members keep their behaviours (no steering from it).
+function Formation:destroy() end
+
 -- ---------------------------------------------------------------- agents
 
 ---An agent of a world. One proxy per agent (`==` and table keys work); collecting it never removes the agent; using a removed agent raises.
@@ -343,6 +445,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ summary obstacle_avoidance Obstacle avoidance: cast rays ahead and seek a point avoid_distance off the wall hit.
 --@@ summary blend Blend: the weighted sum of the children's outputs, clamped to the agent's limits.
 --@@ summary priority Priority: per channel, the first child whose output exceeds epsilon.
+--@@ summary formation_slot Formation slot: arrive at the agent's moving slot and align to it (from f:behaviour(); no constructor).
 --@@ summary behaviour A behaviour written in Lua (the slow path: every call goes from C into Lua).
 --@@ param radius How far to look for neighbours.
 --@@ param radius:kinematic_arrive Inside this distance the agent has arrived.
@@ -383,6 +486,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ manual blend
 --@@ manual priority
 --@@ manual behaviour
+--@@ manual formation_slot
 --@@ behaviours
 ---The function of a behaviour written in Lua: returns `lx, ly[, angular]`, or nil for no steering.
 ---@alias steer.BehaviourFn fun(agent: steer.Agent, dt: number): number?, number?, number?

@@ -12,6 +12,7 @@ static const char *const type_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
     "seek", "flee", "arrive", "align", "velocity_match", "pursue", "evade", "face",
     "look_where_you_are_going", "wander", "follow_path", "separation", "cohesion",
     "alignment", "collision_avoidance", "obstacle_avoidance", "blend", "priority", "behaviour",
+    "formation_slot",
 };
 
 const char *steer_behaviour_type_name(steer_behaviour_type type)
@@ -26,8 +27,8 @@ static const char *const ray_names[] = {"single", "whiskers", "parallel", NULL};
 // Types that use the align family's angular radii.
 #define ALIGN_FAMILY (T(STEER_ALIGN) | T(STEER_FACE) | T(STEER_LOOK_WHERE_YOU_ARE_GOING) | T(STEER_WANDER))
 #define RADIUS_TYPES (T(STEER_KINEMATIC_ARRIVE) | T(STEER_SEPARATION) | T(STEER_COHESION) | T(STEER_ALIGNMENT) | T(STEER_COLLISION_AVOIDANCE))
-#define ARRIVE_RADII (T(STEER_ARRIVE) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
-#define TIME_TYPES (T(STEER_KINEMATIC_ARRIVE) | T(STEER_ARRIVE) | T(STEER_VELOCITY_MATCH) | T(STEER_ALIGNMENT) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
+#define ARRIVE_RADII (T(STEER_ARRIVE) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY | T(STEER_FORMATION_SLOT))
+#define TIME_TYPES (T(STEER_FORMATION_SLOT) | T(STEER_KINEMATIC_ARRIVE) | T(STEER_ARRIVE) | T(STEER_VELOCITY_MATCH) | T(STEER_ALIGNMENT) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
 
 typedef struct param_entry {
     steer_param_info info;

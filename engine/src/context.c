@@ -99,7 +99,11 @@ bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, s
     return has;
 }
 
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx) { return steer__agent_id_of(ctx->world, ctx->self); }
+steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
+{
+    // a formation's anchor is evaluated as no agent (self < 0)
+    return ctx->self >= 0 ? steer__agent_id_of(ctx->world, ctx->self) : steer_null_agent;
+}
 
 bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
 {

@@ -66,6 +66,10 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
         d.target_radius = 0.5f;
         d.slow_radius = 3.0f;
         break;
+    case STEER_FORMATION_SLOT: // metres: a slot is reached closer than a leader is
+        d.target_radius = 0.1f;
+        d.slow_radius = 2.0f;
+        break;
     case STEER_PURSUE:
         d.target_radius = 0.5f;
         d.slow_radius = 3.0f;

@@ -3,6 +3,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "trace.h"
+#include "formation.h"
 
 
 // The combined output, clamped to the character's limits: accelerations for
@@ -155,6 +156,7 @@ static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     case STEER_BLEND: return eval_blend(ctx, b, out);
     case STEER_PRIORITY: return eval_priority(ctx, b, out);
     case STEER_CALLBACK: return eval_callback(ctx, d, out);
+    case STEER_FORMATION_SLOT: return steer__eval_formation_slot(ctx, d, out);
     default: return false;
     }
 }

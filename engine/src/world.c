@@ -3,6 +3,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "trace.h"
+#include "formation.h"
 #include "world.h"
 
 static bool world_def_is_valid(const steer_world_def *d)
@@ -62,6 +63,7 @@ void steer_world_destroy(steer_world *w)
     if (w == NULL) return;
     for (int i = 0; i < w->count; ++i) steer_behaviour_release(w->behaviour[i]);
     steer__geometry_destroy(w->geometry);
+    steer__formations_destroy(w->formations);
     steer__grid_free(&w->grid);
     if (w->scratch != NULL) steer__scratch_free(w->scratch);
     steer__free(w->scratch);
@@ -161,6 +163,9 @@ void steer_world_step(steer_world *w, float dt)
     }
     // shared caches are written here, before evaluation, never during it
     steer__geometry_prepare(w);
+    // formations too: slot targets, anchors and reassignment are written
+    // here, so evaluation only reads them
+    steer__formations_update(w, dt);
     // Evaluate in grid order: neighbours of consecutive agents are close in
     // memory. Each evaluation reads start-of-step state and writes only its
     // own output, memory and random stream, so the order cannot matter.
@@ -181,6 +186,8 @@ void steer_world_step(steer_world *w, float dt)
     w->callback_errors = failed;
     steer__integrate(w, dt);
     if (w->def.resolve_contacts && w->geometry != NULL) steer__resolve_contacts(w);
+    // rigid formations put their members on their slots, last
+    steer__formations_place(w);
     w->grid.dirty = true;
     ++w->steps;
     --steer__evaluating;

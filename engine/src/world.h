@@ -54,6 +54,7 @@ struct steer_world {
     neighbour_grid grid;
     struct eval_scratch *scratch;
     struct steer_geometry *geometry;
+    struct steer_formations *formations; ///< formation.c; NULL until the first one
     int callback_errors;
     struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
     int trace_slots;

@@ -2,6 +2,7 @@
 //
 //   steer-bench flock --agents N --steps S [--lua] [--trace]
 //   steer-bench rays --shapes N [--rays R]
+//   steer-bench formation [--members N] [--reps R]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
 #include "bench.h"
@@ -31,7 +32,8 @@ int bench_has_flag(int argc, char **argv, const char *name)
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--lua] [--trace]\n"
-                    "       steer-bench rays --shapes N [--rays R]\n");
+                    "       steer-bench rays --shapes N [--rays R]\n"
+                    "       steer-bench formation [--members N] [--reps R]\n");
     return 2;
 }
 
@@ -40,5 +42,6 @@ int main(int argc, char **argv)
     if (argc < 2) return usage();
     if (strcmp(argv[1], "flock") == 0) return bench_flock(argc, argv);
     if (strcmp(argv[1], "rays") == 0) return bench_rays(argc, argv);
+    if (strcmp(argv[1], "formation") == 0) return bench_formation(argc, argv);
     return usage();
 }

@@ -32,5 +32,7 @@ int bench_flock_run(steer_world *w, long n, long steps, const char *label);
 /// Lua API, stepped in C; then the cost of one call of a Lua behaviour.
 int bench_flock_lua(long n, long steps);
 int bench_rays(int argc, char **argv);
+/// steer-bench formation --members N (bench_formation.c): assignment time.
+int bench_formation(int argc, char **argv);
 
 #endif

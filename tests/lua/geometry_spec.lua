@@ -45,6 +45,11 @@ describe("static geometry", function()
                      err(function() w:add_polyline{ { 0, 0 }, { 1, 0 }, loop = true } end))
     assert.are.equal("bad argument #1 to 'add_polyline' (unknown field 'closed')",
                      err(function() w:add_polyline{ { 0, 0 }, { 1, 0 }, closed = true } end))
+    -- not a table at all (a segfault before the fuzzer found it)
+    assert.are.equal("bad argument #1 to 'add_polygon' (table expected, got number)",
+                     err(function() w:add_polygon(1) end))
+    assert.are.equal("bad argument #1 to 'add_polyline' (table expected, got string)",
+                     err(function() w:add_polyline("x") end))
     -- a loop whose last point repeats the first closes on its own
     assert.are.equal("polyline", w:add_polyline{ { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 0 }, loop = true }.type)
   end)

@@ -23,8 +23,15 @@ typedef struct steer_shape_id {
     uint32_t generation;
 } steer_shape_id;
 
+/// Handle of a formation inside one world (steer_formation_create).
+typedef struct steer_formation_id {
+    uint32_t index;
+    uint32_t generation;
+} steer_formation_id;
+
 STEER_EXTERN_C_BEGIN
 
+static const steer_formation_id steer_null_formation = {0, 0};
 static const steer_agent_id steer_null_agent = {0, 0};
 static const steer_shape_id steer_null_shape = {0, 0};
 
@@ -38,6 +45,8 @@ static inline bool steer_shape_id_equal(steer_shape_id a, steer_shape_id b)
 {
     return a.index == b.index && a.generation == b.generation;
 }
+
+static inline bool steer_formation_id_is_null(steer_formation_id id) { return id.index == 0; }
 
 STEER_EXTERN_C_END
 

@@ -325,6 +325,100 @@ STEER_API int steer_agent_trace_node_count(const steer_world *world, steer_agent
 STEER_API bool steer_agent_trace_node(const steer_world *world, steer_agent_id id, int i, steer_trace_node *out);
 /// True when the last traced evaluation had more nodes than STEER_TRACE_MAX_NODES.
 STEER_API bool steer_agent_trace_truncated(const steer_world *world, steer_agent_id id);
+/* ---- formations ------------------------------------------------------------- */
+
+/// Formation defaults: a line, spacing 2 m, no leader, anchor at the origin
+/// (3 m/s, pi rad/s, moderation 1.5 m), steered members, optimal
+/// assignment, distance weight 1, no roles, 16 members reserved.
+STEER_API steer_formation_def steer_default_formation_def(void);
+/// Create a formation in a world (the world owns it; destroyed with it);
+/// null id if def is invalid (assert), during a step, or out of memory.
+STEER_API steer_formation_id steer_formation_create(steer_world *world, const steer_formation_def *def);
+/// Destroy a formation; stale ids are ignored. Members keep their behaviours
+/// (a formation_slot behaviour of a destroyed formation gives no steering).
+STEER_API void steer_formation_destroy(steer_world *world, steer_formation_id id);
+/// True while the formation exists.
+STEER_API bool steer_formation_is_valid(const steer_world *world, steer_formation_id id);
+/// The current definition (arrays borrowed until the next change).
+STEER_API const steer_formation_def *steer_formation_get_def(const steer_world *world, steer_formation_id id);
+/// Replace the definition (pattern, spacing, leader, anchor, motion,
+/// assignment, costs; member_capacity is ignored) and reassign. Refused
+/// (assert, false) for an invalid def, a leader that is a member, a
+/// leader that would make formations lead each other in a cycle, or during a step.
+STEER_API bool steer_formation_set_def(steer_world *world, steer_formation_id id, const steer_formation_def *def);
+/// Add a live agent with a role (0: none) and reassign. Refused (false) if
+/// the agent is the leader, already in a formation, or would close a cycle
+/// of formations (it leads a formation above this one).
+STEER_API bool steer_formation_add(steer_world *world, steer_formation_id id, steer_agent_id agent, int role);
+/// Whether steer_formation_add would accept the agent: NULL when it would,
+/// else a phrase ("must be a live agent", "must not be the formation's
+/// leader", "is already a member of a formation", "would make formations
+/// lead each other in a cycle").
+STEER_API const char *steer_formation_check_add(const steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// Whether agent (null: none) may lead the formation: NULL, or a phrase
+/// ("must be a live agent", "must not be a member of the formation", "would
+/// make formations lead each other in a cycle").
+STEER_API const char *steer_formation_check_leader(const steer_world *world, steer_formation_id id,
+                                                   steer_agent_id agent);
+/// Change a member's role (index into the role cost table); the next
+/// reassignment uses it (steer_formation_set_def and the others reassign).
+STEER_API bool steer_formation_set_member_role(steer_world *world, steer_formation_id id, steer_agent_id agent,
+                                               int role);
+/// Slots a member is allowed in (role and extra costs not forbidden).
+STEER_API int steer_formation_allowed_slots(const steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// True if b may steer an anchor: no callback or formation_slot behaviour
+/// anywhere in its tree.
+STEER_API bool steer_formation_can_steer_anchor(const steer_behaviour *b);
+/// Remove a member and reassign; false if it was not one.
+STEER_API bool steer_formation_remove(steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// Members (in order of joining); member i, 0 <= i < count.
+STEER_API int steer_formation_member_count(const steer_world *world, steer_formation_id id);
+STEER_API steer_agent_id steer_formation_member_at(const steer_world *world, steer_formation_id id, int i);
+/// The formation an agent is a member of (null if none).
+STEER_API steer_formation_id steer_agent_get_formation(const steer_world *world, steer_agent_id agent);
+/// Per-slot extra costs of a member (count entries, slot 0 first; missing
+/// slots cost 0; INFINITY forbids). Reassigns.
+STEER_API bool steer_formation_set_member_costs(steer_world *world, steer_formation_id id, steer_agent_id agent,
+                                                const float *costs, int count);
+/// Assign again now (optimal: exact minimum; the current assignment is kept
+/// when it costs no more than the minimum, so ties never swap members).
+STEER_API void steer_formation_reassign(steer_world *world, steer_formation_id id);
+/// Number of slots (built-in patterns: one per member).
+STEER_API int steer_formation_slot_count(const steer_world *world, steer_formation_id id);
+/// The slot a member holds, or -1.
+STEER_API int steer_formation_slot_of(const steer_world *world, steer_formation_id id, steer_agent_id agent);
+/// The member holding a slot, or null.
+STEER_API steer_agent_id steer_formation_slot_holder(const steer_world *world, steer_formation_id id, int slot);
+/// A slot's offset, orientation and role in the reference's frame.
+STEER_API steer_formation_slot steer_formation_get_slot(const steer_world *world, steer_formation_id id, int slot);
+/// A slot's target now, in world coordinates (m, rad); false when the
+/// formation has no reference (a removed leader) or slot is out of range.
+STEER_API bool steer_formation_slot_target(const steer_world *world, steer_formation_id id, int slot,
+                                           steer_vec2 *position, float *orientation);
+/// Emergent motion: the agent a member follows (its parent slot's holder,
+/// or the leader; null for the anchor). Other motions: the leader.
+STEER_API steer_agent_id steer_formation_followed(const steer_world *world, steer_formation_id id,
+                                                  steer_agent_id agent);
+/// Total cost of the current assignment, with positions now (INFINITY if
+/// a member holds a forbidden slot).
+STEER_API float steer_formation_total_cost(const steer_world *world, steer_formation_id id);
+/// Anchor state now: position, orientation; the factor (0, 1] by which
+/// motion moderation scaled its speed in the last step.
+STEER_API steer_vec2 steer_formation_anchor_position(const steer_world *world, steer_formation_id id);
+STEER_API float steer_formation_anchor_orientation(const steer_world *world, steer_formation_id id);
+STEER_API float steer_formation_anchor_moderation(const steer_world *world, steer_formation_id id);
+/// Number of live formations.
+STEER_API int steer_world_formation_count(const steer_world *world);
+
+/// Exact minimum-cost assignment of rows to distinct columns
+/// (rows <= cols): cost[r * cols + c], INFINITY forbidden. Writes the column
+/// of each row to row_to_col (-1 when only forbidden columns remained);
+/// returns the total cost of the allowed pairs. Ties go to the lowest
+/// indices. scratch: steer_assignment_scratch_size(rows, cols) bytes, or
+/// NULL to allocate (the step passes reserved scratch).
+STEER_API double steer_assign_optimal(const float *cost, int rows, int cols, int *row_to_col, void *scratch);
+/// Bytes of scratch steer_assign_optimal needs.
+STEER_API size_t steer_assignment_scratch_size(int rows, int cols);
 
 STEER_EXTERN_C_END
 

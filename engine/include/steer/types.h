@@ -121,6 +121,8 @@ typedef enum steer_behaviour_type {
     STEER_BLEND,
     STEER_PRIORITY,
     STEER_CALLBACK,
+    /// Arrive at and align to the agent's slot of a formation (formation.c).
+    STEER_FORMATION_SLOT,
     STEER_BEHAVIOUR_TYPE_COUNT
 } steer_behaviour_type;
 
@@ -221,6 +223,10 @@ typedef struct steer_behaviour_def {
     steer_callback_fn *callback; ///< STEER_CALLBACK
     void *context;
     steer_release_fn *release;
+
+    /// STEER_FORMATION_SLOT: the formation whose slot the agent steers to
+    /// (looked up in the evaluating world; a stale id gives no steering).
+    steer_formation_id formation;
     int cookie;
 } steer_behaviour_def;
 
@@ -354,6 +360,84 @@ typedef struct steer_trace_node {
 
 /// Nodes kept per traced agent; deeper trees are cut (steer_agent_trace_truncated).
 #define STEER_TRACE_MAX_NODES 32
+/// Built-in formation patterns (docs/engine.md, Formations). Offsets are in
+/// the reference's frame (leader or anchor): +y forward, +x right.
+typedef enum steer_formation_pattern {
+    STEER_PATTERN_LINE,             ///< abreast, one rank `spacing` behind the reference
+    STEER_PATTERN_COLUMN,           ///< one behind another, `spacing` apart
+    STEER_PATTERN_V,                ///< wedge: ranks behind, alternating left and right
+    STEER_PATTERN_CIRCLE,           ///< around the reference, facing forward; grows with members
+    STEER_PATTERN_DEFENSIVE_CIRCLE, ///< the same circle, members facing out
+    STEER_PATTERN_GRID,             ///< ceil(sqrt(n)) columns, rows behind the reference
+    STEER_PATTERN_OFFSETS,          ///< the definition's `slots`, as given
+} steer_formation_pattern;
+
+/// How members move.
+typedef enum steer_formation_motion {
+    /// Members steer to their slots (their STEER_FORMATION_SLOT behaviour).
+    STEER_MOTION_STEER,
+    /// Members are placed on their slots after each step (no steering of
+    /// their own); the leader's speed is limited so the shape can follow.
+    STEER_MOTION_RIGID,
+    /// Emergent: each member steers to an offset from another member (its
+    /// parent slot's holder, or the reference); the follow graph is a tree.
+    STEER_MOTION_EMERGENT,
+} steer_formation_motion;
+
+/// How members are given slots.
+typedef enum steer_formation_assignment {
+    STEER_ASSIGN_OPTIMAL, ///< minimum total cost, exact (Hungarian method, O(n^3))
+    STEER_ASSIGN_ORDERED, ///< member i (in order of joining) takes slot i
+} steer_formation_assignment;
+
+/// One slot of a formation: offset (m) and orientation (rad) in the
+/// reference's frame, and a role (index into the role cost table, 0 = none).
+typedef struct steer_formation_slot {
+    steer_vec2 offset;
+    float orientation;
+    int role;
+} steer_formation_slot;
+
+/// Parameters of a formation. The arrays are copied.
+typedef struct steer_formation_def {
+    steer_formation_pattern pattern; ///< default STEER_PATTERN_LINE
+    float spacing;                   ///< metres > 0 between members of built-in patterns (default 2)
+    /// STEER_PATTERN_OFFSETS: the slots (count >= 1). Other patterns: slot
+    /// roles only (slot i takes slots[i].role; missing: role 0).
+    const steer_formation_slot *slots;
+    int slot_count;
+    /// The reference: a leader agent, or (when null) the anchor below.
+    steer_agent_id leader;
+    /// Anchor (two-level formation, used when leader is null): its start
+    /// position and orientation; it arrives at anchor_target (a point or an
+    /// agent) or follows anchor_path, at up to anchor_max_speed (m/s),
+    /// slowed when members fall behind their slots by more than
+    /// moderation_distance (m): speed * moderation_distance / largest lag.
+    steer_vec2 anchor_position;
+    float anchor_orientation;
+    steer_target anchor_target;
+    steer_path *anchor_path; ///< retained; NULL: none
+    /// Or a behaviour steering the anchor (retained; NULL: none), evaluated
+    /// for the anchor as for an agent at its place (its neighbours are the
+    /// agents around it) before the members' evaluation; it may not contain
+    /// callback or formation_slot behaviours (steer_formation_can_steer_anchor).
+    steer_behaviour *anchor_behaviour;
+    float anchor_max_acceleration; ///< m/s^2, with anchor_behaviour (default 10)
+    float anchor_max_speed;  ///< default 3
+    float anchor_max_rotation; ///< rad/s, how fast the anchor turns (default pi)
+    float moderation_distance; ///< default 1.5
+    steer_formation_motion motion;         ///< default STEER_MOTION_STEER
+    steer_formation_assignment assignment; ///< default STEER_ASSIGN_OPTIMAL
+    /// Cost of a member in a slot: distance_weight (>= 0, default 1) times
+    /// the distance to the slot's target, plus role_costs[member_role *
+    /// role_count + slot_role] (INFINITY: forbidden), plus the member's own
+    /// extra costs (steer_formation_set_member_costs).
+    float distance_weight;
+    const float *role_costs; ///< role_count^2 entries, or NULL
+    int role_count;
+    int member_capacity; ///< members reserved up front (0: default 16)
+    int cookie;
+} steer_formation_def;
 
 STEER_EXTERN_C_END
 
