@@ -11,3 +11,7 @@ files["tests/lua/support.lua"] = { std = "+busted" }
 -- scripts run by the script host see the module as the global `steer`, in
 -- the sandbox too (issue 10, docs/embedding.md); `require "steer"` also works
 files["scripts/**/*.lua"] = { read_globals = { "steer" } }
+
+-- the reload test's broken version: a syntax error on purpose (the viewer
+-- must show it and keep running)
+exclude_files = { "tests/viewer/reload_broken.lua" }

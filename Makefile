@@ -1,5 +1,6 @@
 # steer: a thin Makefile over CMake. The two commands of the README:
-#   make demo   install what is missing (Debian, as root), build, run the main job
+#   make demo   install what is missing (Debian, as root), build, open the viewer
+#               on the showcase (headless PNG when there is no display)
 #   make test   install what is missing, build, run every test with ctest, then
 #               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 #               built with gcc (Debug) and with clang (optimised)
@@ -14,7 +15,8 @@ FUZZ_OPS    ?= 2000
 FUZZ_FLAGS  ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need
-PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check
+PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
+              libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool
 
 .PHONY: all deps configure build demo test test-release test-asan test-clang clang-build fuzz bench clean
 
@@ -38,8 +40,15 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# the viewer on the showcase; without a display it runs headless and writes
+# showcase.png (steer-viewer falls back to SDL's offscreen driver by itself)
 demo: build
-	./$(BUILD)/bindings/steer-lua scripts/showcase.lua
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  ./$(BUILD)/demos/steer-viewer scripts/showcase.lua; \
+	else \
+	  ./$(BUILD)/demos/steer-viewer scripts/showcase.lua --headless --frames 300 --screenshot showcase.png && \
+	  echo "no display: wrote showcase.png (300 frames of scripts/showcase.lua)"; \
+	fi
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -188,12 +188,12 @@ static int agent_alive(lua_State *L)
 enum agent_prop {
     P_X, P_Y, P_VX, P_VY, P_ORIENTATION, P_ROTATION, P_SPEED, P_KEY, // read-only
     P_RADIUS, P_MAX_SPEED, P_MAX_ACCELERATION, P_MAX_ROTATION, P_MAX_ANGULAR_ACCELERATION, P_DRAG,
-    P_KINEMATIC, P_FACE_VELOCITY, P_STEERING, P_ROLE, P_TAG, P_COUNT
+    P_KINEMATIC, P_FACE_VELOCITY, P_TRACE, P_STEERING, P_ROLE, P_TAG, P_COUNT
 };
 static const char *const prop_names[P_COUNT] = {
     "x", "y", "vx", "vy", "orientation", "rotation", "speed", "key", "radius", "max_speed",
     "max_acceleration", "max_rotation", "max_angular_acceleration", "drag", "kinematic",
-    "face_velocity", "steering", "role", "tag",
+    "face_velocity", "trace", "steering", "role", "tag",
 };
 
 static float *limit_field(steer_limits *l, int p)
@@ -247,6 +247,8 @@ static int agent_index(lua_State *L)
         lua_pushboolean(L, steer_agent_get_kinematic(w, a->id));
     } else if (p == P_FACE_VELOCITY) {
         lua_pushboolean(L, steer_agent_get_face_velocity(w, a->id));
+    } else if (p == P_TRACE) {
+        lua_pushboolean(L, steer_agent_get_trace(w, a->id));
     } else if (p == P_STEERING) {
         steer_behaviour *b = steer_agent_get_behaviour(w, a->id);
         if (b == NULL) {
@@ -287,6 +289,10 @@ static int agent_newindex(lua_State *L)
             steer_agent_set_kinematic(w, a->id, on);
         else
             steer_agent_set_face_velocity(w, a->id, on);
+    } else if (p == P_TRACE) {
+        bool on = laux_boolean(L, where, 3);
+        steer_lua__check_mutable(L, a->core);
+        if (!steer_agent_set_trace(w, a->id, on)) return luaL_error(L, "not enough memory");
     } else if (p == P_STEERING) {
         if (!lua_isnil(L, 3) && steer_lua__test_behaviour(L, 3) == NULL)
             laux_error(L, where, "must be a behaviour or nil", 3);

@@ -363,6 +363,7 @@ function Formation:destroy() end
 ---@field drag number Velocity /= 1 + drag*dt each step. Unit: 1/s. Range: 0 to 1e30.
 ---@field kinematic boolean The behaviour's output is a velocity and rotation, taken directly.
 ---@field face_velocity boolean Orientation follows the velocity after each step.
+---@field trace boolean Record this agent's evaluation for the debug draw and inspectors (off by default).
 ---@field steering steer.BehaviourBase? The behaviour (setting it resets the behaviour memory).
 ---@field role string? Kept on the Lua side (the script host maps roles to behaviours).
 ---@field tag string? Kept on the Lua side.

@@ -1,6 +1,7 @@
 // agent.c: agents: handles, creation and removal, reading and writing one
 // agent through its id.
 #include "behaviour.h"
+#include "trace.h"
 #include "world.h"
 
 // Look up a live agent or report the stale id and refuse.
@@ -113,6 +114,7 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if (i < 0) return;
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
+    steer__trace_drop(w, w->slot_of[i]);
     // swap-remove: move the last agent into the hole
     int last = w->count - 1;
     if (i != last) {

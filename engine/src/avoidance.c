@@ -18,6 +18,7 @@
 //   lookahead * speed / max_speed long (never shorter than the radius).
 #include "eval.h"
 #include "geometry.h"
+#include "trace.h"
 
 enum { RAY_CENTRE, RAY_LEFT, RAY_RIGHT, RAY_COUNT };
 
@@ -125,6 +126,9 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
         if (!f[i].cast || f[i].length <= 0.0f) continue;
         f[i].hit = steer__geometry_cast(ctx->world, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
                                         &f[i].result);
+        if (ctx->trace != NULL) {
+            steer__trace_ray(ctx, f[i].origin, f[i].dir, f[i].length, f[i].radius, f[i].hit, &f[i].result);
+        }
         if (!f[i].hit) continue;
         if (nearest < 0 || f[i].result.distance < f[nearest].result.distance) nearest = i;
         float lateral = steer_dot(f[i].result.normal, left);

@@ -2,6 +2,7 @@
 // files call back: node memory, targets, the neighbour gather, scratch.
 #include "behaviour.h"
 #include "eval.h"
+#include "trace.h"
 #include "world.h"
 
 // STEER_PLAIN_KERNEL: the plain C gather (tests/CMakeLists.txt builds an
@@ -65,6 +66,7 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->neighbour_count = 0;
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
+    ctx->trace = NULL;
 }
 
 bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
@@ -75,8 +77,14 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
+        if (w->flags[i] & AGENT_TRACE) {
+            // the buffer was allocated when tracing was turned on
+            ctx.trace = w->traces[w->slot_of[i]];
+            steer__trace_begin(ctx.trace);
+        }
         if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         failed = ctx.failed;
+        if (ctx.trace != NULL) ctx.trace->final = out;
     }
     w->out[i] = out;
     return !failed;

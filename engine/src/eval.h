@@ -72,6 +72,7 @@ typedef struct eval_ctx {
     float gathered_radius;   ///< < 0: nothing gathered yet
     uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
     neighbour_sums sums;     ///< the last sums (sums.radius < 0: none)
+    struct agent_trace *trace; ///< the agent's trace buffer when traced, else NULL
 } eval_ctx;
 
 struct steer_world;

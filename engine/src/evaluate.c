@@ -2,6 +2,7 @@
 // behaviours, and the two combinators (weighted blending and priorities).
 #include "behaviour.h"
 #include "eval.h"
+#include "trace.h"
 #include "formation.h"
 
 
@@ -32,6 +33,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
     if (b->memory == 0) {
         // no stateful node below: no memory places to hand out (the flock)
         for (int i = 0; i < n; ++i) {
+            steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
             if (!steer__evaluate(ctx, children[i].behaviour, &s)) continue;
             const double wgt = children[i].weight;
@@ -48,6 +50,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
             const steer_behaviour *c = children[i].behaviour;
             ctx->mem_base = offset;
             offset += c->memory;
+            steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
             if (!steer__evaluate(ctx, c, &s)) continue;
             const double wgt = children[i].weight;
@@ -73,25 +76,34 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     const int base = ctx->mem_base;
     int offset = base;
     bool have_lin = false, have_ang = false, any = false;
+    int win_lin = -1, win_ang = -1, last_index = -1;
     steer_steering result = {{0.0f, 0.0f}, 0.0f}, last = result;
     for (int i = 0; i < b->def.child_count && !(have_lin && have_ang); ++i) {
         const steer_behaviour *c = b->children[i].behaviour;
         ctx->mem_base = offset;
         offset += c->memory;
+        steer__trace_child(ctx, i, 1.0f);
         steer_steering s;
         if (!steer__evaluate(ctx, c, &s)) continue;
         any = true;
         last = s;
+        last_index = i;
         if (!have_lin && steer_length(s.linear) > eps) {
             result.linear = s.linear;
             have_lin = true;
+            win_lin = i;
         }
         if (!have_ang && steer_absf(s.angular) > eps) {
             result.angular = s.angular;
             have_ang = true;
+            win_ang = i;
         }
     }
     ctx->mem_base = base;
+    if (ctx->trace != NULL) {
+        steer__trace_priority(ctx, have_lin ? win_lin : last_index, have_ang ? win_ang : last_index,
+                              !have_lin && any, !have_ang && any);
+    }
     if (!any) return false;
     if (!have_lin) result.linear = last.linear;
     if (!have_ang) result.angular = last.angular;
@@ -150,7 +162,7 @@ static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     }
 }
 
-bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     if (!b->overrides) return dispatch(ctx, b, out);
     // limit overrides hold for this node and everything under it
@@ -163,4 +175,16 @@ bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *ou
     bool has = dispatch(ctx, b, out);
     ctx->lim = saved;
     return has;
+}
+
+bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // one predictable branch for untraced agents: their cost is unchanged
+    if (ctx->trace != NULL) return steer__evaluate_traced(ctx, b, out);
+    return evaluate_node(ctx, b, out);
+}
+
+bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return evaluate_node(ctx, b, out);
 }

@@ -2,6 +2,7 @@
 // state digest. Agents themselves are agent.c's.
 #include "behaviour.h"
 #include "eval.h"
+#include "trace.h"
 #include "formation.h"
 #include "tasks.h"
 #include "world.h"
@@ -100,6 +101,7 @@ void steer_world_destroy(steer_world *w)
     steer__free(w->flags);
     steer__free(w->user_data);
     steer__free(w->reorder_buffer);
+    steer__traces_free(w);
     steer__free(w);
 }
 
@@ -287,8 +289,11 @@ static void evaluate_range(int start, int end, int worker, void *context)
     eval_scratch *scratch = &w->scratch[worker];
     const uint32_t *order = w->grid.agent;
     int skipped = 0, errors = 0;
+    // traces are scattered in memory: fetch them a few agents ahead
+    enum { AHEAD = 4 };
     for (int k = start; k < end; ++k) {
         prefetch_trees(w, order, k);
+        if (w->traced > 0 && k + AHEAD < end) steer__trace_prefetch(w, (int)order[k + AHEAD]);
         const int i = (int)order[k];
         if (p->skip_callbacks && runs_callbacks(w, i)) {
             ++skipped;

@@ -19,7 +19,8 @@ typedef struct agent_memory {
 /// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
 /// reciprocal_avoidance node and it is not kinematic); refreshed before
 /// every evaluation pass (steer__flag_avoiders).
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4 };
+/// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
 
 typedef struct agent_slot {
     uint32_t generation; ///< bumped when the agent is removed
@@ -66,6 +67,9 @@ struct steer_world {
     struct steer_geometry *geometry;
     struct steer_formations *formations; ///< formation.c; NULL until the first one
     int callback_errors;
+    struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
+    int trace_slots;
+    int traced; ///< agents with AGENT_TRACE
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 

@@ -1,6 +1,6 @@
 // steer-bench: speed of the engine, measured (never asserted in tests).
 //
-//   steer-bench flock --agents N --steps S [--workers W] [--lua]
+//   steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]
 //   steer-bench rays --shapes N [--rays R]
 //   steer-bench formation [--members N] [--reps R]
 //   steer-bench crowd --agents N [--steps S]
@@ -32,7 +32,7 @@ int bench_has_flag(int argc, char **argv, const char *name)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--workers W] [--lua]\n"
+    fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]\n"
                     "       steer-bench rays --shapes N [--rays R]\n"
                     "       steer-bench formation [--members N] [--reps R]\n"
                     "       steer-bench crowd --agents N [--steps S]\n");

@@ -107,7 +107,10 @@ int bench_flock(int argc, char **argv)
     steer_behaviour *b = flock_behaviour();
     bench_flock_spawn(w, n, b);
     steer_behaviour_release(b);
-    int rc = bench_flock_run(w, n, steps, "flock");
+    // --trace: every agent records its evaluation (the debug draw's cost)
+    bool trace = bench_has_flag(argc, argv, "--trace");
+    for (int i = 0; trace && i < steer_world_agent_count(w); ++i) steer_agent_set_trace(w, steer_world_agent_at(w, i), true);
+    int rc = bench_flock_run(w, n, steps, trace ? "flock-traced" : "flock");
     steer_world_destroy(w);
     return rc;
 }

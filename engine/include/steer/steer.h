@@ -314,6 +314,25 @@ STEER_API void steer_world_raycast_all(steer_world *world, steer_vec2 origin, st
                              float max_distance, const steer_ray_filter *filter, steer_ray_fn *fn,
                              void *context);
 
+
+/* ---- debug draw and tracing ------------------------------------------------- */
+
+/// An empty draw struct: no callbacks, every flag, scales 0.25 s^2 and 0.5 s.
+STEER_API steer_debug_draw steer_default_debug_draw(void);
+/// Report the world to draw's callbacks (static shapes, agents, paths, and the
+/// last step's trace of traced agents, per draw->flags). Not while stepping.
+STEER_API void steer_world_draw(steer_world *world, const steer_debug_draw *draw);
+/// Record what the agent's evaluation does from the next step on (off by
+/// default; a trace buffer is allocated when turned on). False when memory ran out.
+STEER_API bool steer_agent_set_trace(steer_world *world, steer_agent_id id, bool trace);
+/// Whether the agent is traced.
+STEER_API bool steer_agent_get_trace(const steer_world *world, steer_agent_id id);
+/// Nodes recorded by the agent's last traced evaluation (0 when untraced).
+STEER_API int steer_agent_trace_node_count(const steer_world *world, steer_agent_id id);
+/// Node i of the last traced evaluation; false when out of range.
+STEER_API bool steer_agent_trace_node(const steer_world *world, steer_agent_id id, int i, steer_trace_node *out);
+/// True when the last traced evaluation had more nodes than STEER_TRACE_MAX_NODES.
+STEER_API bool steer_agent_trace_truncated(const steer_world *world, steer_agent_id id);
 /* ---- formations ------------------------------------------------------------- */
 
 /// Formation defaults: a line, spacing 2 m, no leader, anchor at the origin

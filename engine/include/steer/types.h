@@ -340,6 +340,72 @@ typedef struct steer_ray_filter {
     steer_agent_id ignore;  ///< an agent to skip (the caster), may be null
 } steer_ray_filter;
 
+
+/* ---- debug draw and tracing -------------------------------------------------- */
+
+/// What steer_world_draw reports (steer_debug_draw.flags).
+typedef enum steer_draw_flags {
+    STEER_DRAW_SHAPES = 1u << 0,     ///< static geometry
+    STEER_DRAW_AGENTS = 1u << 1,     ///< every agent: a solid circle with its orientation, and its transform
+    STEER_DRAW_PATHS = 1u << 2,      ///< paths followed by the agents' behaviours
+    STEER_DRAW_VELOCITY = 1u << 3,   ///< traced agents: velocity arrow
+    STEER_DRAW_STEERING = 1u << 4,   ///< traced agents: the final steering (linear)
+    STEER_DRAW_TREE = 1u << 5,       ///< traced agents: blend children (output x weight), priority winner
+    STEER_DRAW_RAYS = 1u << 6,       ///< traced agents: obstacle-avoidance rays and their hits
+    STEER_DRAW_MARKS = 1u << 7,      ///< traced agents: wander circle and target, path target, neighbour radius
+    STEER_DRAW_ALL = 0xffu
+} steer_draw_flags;
+
+/// Colours are 0xRRGGBBAA.
+typedef uint32_t steer_color;
+
+/// Callbacks receiving what steer_world_draw reports, in world units (in the
+/// style of Box2D v3's b2DebugDraw). Any callback may be NULL (that kind is
+/// skipped). The engine draws nothing itself.
+typedef struct steer_debug_draw {
+    /// A segment p-q.
+    void (*draw_segment)(steer_vec2 p, steer_vec2 q, steer_color color, void *context);
+    /// A closed polygon outline (count points).
+    void (*draw_polygon)(const steer_vec2 *points, int count, steer_color color, void *context);
+    /// A filled convex polygon.
+    void (*draw_solid_polygon)(const steer_vec2 *points, int count, steer_color color, void *context);
+    /// A circle outline.
+    void (*draw_circle)(steer_vec2 center, float radius, steer_color color, void *context);
+    /// A filled circle; orientation (rad) gives an axis to show.
+    void (*draw_solid_circle)(steer_vec2 center, float radius, float orientation, steer_color color,
+                              void *context);
+    /// A point of `size` pixels.
+    void (*draw_point)(steer_vec2 p, float size, steer_color color, void *context);
+    /// An arrow from origin along vector (world units).
+    void (*draw_arrow)(steer_vec2 origin, steer_vec2 vector, steer_color color, void *context);
+    /// A frame: position and orientation (rad).
+    void (*draw_transform)(steer_vec2 position, float orientation, void *context);
+    uint32_t flags;        ///< steer_draw_flags
+    float steering_scale;  ///< seconds^2: a linear acceleration a is drawn as a * steering_scale metres
+    float velocity_scale;  ///< seconds: a velocity v is drawn as v * velocity_scale metres
+    void *context;         ///< passed to every callback
+} steer_debug_draw;
+
+/// One node of a traced agent's last evaluation, in evaluation order (a
+/// node's children follow it).
+typedef struct steer_trace_node {
+    const steer_behaviour *behaviour; ///< compare only: it may have been released since the step
+    steer_behaviour_type type;
+    int depth;            ///< 0 for the agent's behaviour
+    int parent;           ///< index of the parent node, -1 for the root
+    int child_index;      ///< position among its parent's children
+    float weight;         ///< the blend weight applied to it (1 outside a blend)
+    bool has_output;      ///< false: "no steering"
+    steer_steering output;///< its output before weighting
+    /// priority nodes: the group (child index) that gave the linear and the
+    /// angular channel: the first above epsilon, or the last that steered
+    /// (fallback true); -1 when none did
+    int winner_linear, winner_angular;
+    bool fallback_linear, fallback_angular;
+} steer_trace_node;
+
+/// Nodes kept per traced agent; deeper trees are cut (steer_agent_trace_truncated).
+#define STEER_TRACE_MAX_NODES 32
 /// Built-in formation patterns (docs/engine.md, Formations). Offsets are in
 /// the reference's frame (leader or anchor): +y forward, +x right.
 typedef enum steer_formation_pattern {

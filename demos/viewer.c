@@ -1,0 +1,700 @@
+// steer-viewer: an SDL2 window on a script run by the script host
+// (steer/host.h). Fixed 60 Hz simulation with an accumulator, batched
+// drawing (one SDL_RenderGeometry call per frame for the world), the
+// engine's debug draw, hot reload, and Dear ImGui panels (ui.cpp).
+//
+//   steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png]
+//                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
+//                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
+//                [--debug] [--inspect] [--software]
+//
+// --debug starts with the debug layers on; --inspect selects the first
+// traced agent (the inspector opens on it); --software asks a window for
+// SDL's software renderer.
+// --shot-key-dir: the P key writes DIR/shot-NNN.png (the Xvfb test).
+// --edit-at (tests of hot reload): at that frame, copy FILE over the script
+// and keep running until the watcher has reacted (a reload or an error).
+// Headless (--headless, or when no display opens): SDL's offscreen video
+// driver (else dummy) and the software renderer; every frame advances
+// exactly one simulation step, so a run is deterministic.
+#include "viewer.h"
+
+#include <SDL_image.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP (1.0f / 60.0f)
+
+/* ---- batch: every triangle of a frame in one vertex array -------------------------- */
+
+typedef struct batch {
+    SDL_Vertex *v;
+    int count, capacity;
+} batch;
+
+static batch B;
+static viewer V;
+static SDL_Surface *headless_surface; ///< the headless renderer's target
+static bool selected_was_traced;      ///< the script traced the selected agent itself
+
+static void batch_reserve(int more)
+{
+    if (B.count + more <= B.capacity) return;
+    int cap = B.capacity ? B.capacity : 4096;
+    while (cap < B.count + more) cap *= 2;
+    SDL_Vertex *grown = realloc(B.v, sizeof *grown * (size_t)cap);
+    if (grown == NULL) {
+        fprintf(stderr, "steer-viewer: out of memory\n");
+        exit(1);
+    }
+    B.v = grown;
+    B.capacity = cap;
+}
+
+#define BG_R 24
+#define BG_G 26
+#define BG_B 32
+
+// Colours are mixed with the background here and drawn opaque: SDL's
+// software renderer fills opaque triangles directly but builds a temporary
+// surface for every blended one (ten times slower with 10,000 agents).
+static SDL_Color rgba(uint32_t c)
+{
+    int a = (int)(c & 255u);
+    SDL_Color k = {(Uint8)(((int)(c >> 24) * a + BG_R * (255 - a)) / 255),
+                   (Uint8)(((int)((c >> 16) & 255u) * a + BG_G * (255 - a)) / 255),
+                   (Uint8)(((int)((c >> 8) & 255u) * a + BG_B * (255 - a)) / 255), 255};
+    return k;
+}
+
+static void tri(float x0, float y0, float x1, float y1, float x2, float y2, SDL_Color c)
+{
+    batch_reserve(3);
+    SDL_Vertex *v = B.v + B.count;
+    v[0].position.x = x0, v[0].position.y = y0;
+    v[1].position.x = x1, v[1].position.y = y1;
+    v[2].position.x = x2, v[2].position.y = y2;
+    for (int i = 0; i < 3; ++i) v[i].color = c, v[i].tex_coord.x = v[i].tex_coord.y = 0.0f;
+    B.count += 3;
+}
+
+// A line as a thin quad (screen pixels).
+static void line_px(float x0, float y0, float x1, float y1, float width, SDL_Color c)
+{
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (len < 1e-3f) return;
+    float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
+    tri(x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, c);
+    tri(x0 + nx, y0 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny, c);
+}
+
+void viewer_to_screen(const viewer *v, float x, float y, float *sx, float *sy)
+{
+    *sx = (float)v->width * 0.5f + (x - v->cam_x) * v->zoom;
+    *sy = (float)v->height * 0.5f - (y - v->cam_y) * v->zoom; // y up in the world
+}
+
+void viewer_to_world(const viewer *v, float sx, float sy, float *x, float *y)
+{
+    *x = v->cam_x + (sx - (float)v->width * 0.5f) / v->zoom;
+    *y = v->cam_y - (sy - (float)v->height * 0.5f) / v->zoom;
+}
+
+uint32_t viewer_child_color(int index)
+{
+    // the engine's order (trace.c child_colors)
+    static const uint32_t c[8] = {0xff6b6bffu, 0x4dabf7ffu, 0x69db7cffu, 0xffa94dffu,
+                                  0xda77f2ffu, 0x3bc9dbffu, 0xffd43bffu, 0xf783acffu};
+    return c[index & 7];
+}
+
+/* ---- debug draw callbacks: the engine reports, the batch draws ------------------------- */
+
+static void w_line(steer_vec2 p, steer_vec2 q, SDL_Color c, float width)
+{
+    float x0, y0, x1, y1;
+    viewer_to_screen(&V, p.x, p.y, &x0, &y0);
+    viewer_to_screen(&V, q.x, q.y, &x1, &y1);
+    line_px(x0, y0, x1, y1, width, c);
+}
+
+static int circle_sides(float r_px) { return r_px < 6.0f ? 8 : (r_px < 40.0f ? 16 : 40); }
+
+static void dd_segment(steer_vec2 p, steer_vec2 q, steer_color c, void *ctx)
+{
+    (void)ctx;
+    w_line(p, q, rgba(c), 1.5f);
+}
+
+static void dd_polygon(const steer_vec2 *p, int n, steer_color c, void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < n; ++i) w_line(p[i], p[(i + 1) % n], rgba(c), 1.5f);
+}
+
+static void dd_solid_polygon(const steer_vec2 *p, int n, steer_color c, void *ctx)
+{
+    (void)ctx;
+    SDL_Color k = rgba((c & 0xffffff00u) | ((c & 255u) / 2));
+    float x0, y0, x1, y1, x2, y2;
+    viewer_to_screen(&V, p[0].x, p[0].y, &x0, &y0);
+    for (int i = 1; i + 1 < n; ++i) {
+        viewer_to_screen(&V, p[i].x, p[i].y, &x1, &y1);
+        viewer_to_screen(&V, p[i + 1].x, p[i + 1].y, &x2, &y2);
+        tri(x0, y0, x1, y1, x2, y2, k);
+    }
+    dd_polygon(p, n, c, ctx);
+}
+
+static void dd_circle(steer_vec2 o, float r, steer_color c, void *ctx)
+{
+    (void)ctx;
+    int n = circle_sides(r * V.zoom);
+    steer_vec2 prev = steer_v2(o.x + r, o.y);
+    for (int i = 1; i <= n; ++i) {
+        float a = 2.0f * STEER_PI * (float)i / (float)n;
+        steer_vec2 p = steer_v2(o.x + r * cosf(a), o.y + r * sinf(a));
+        w_line(prev, p, rgba(c), 1.5f);
+        prev = p;
+    }
+}
+
+static void dd_solid_circle(steer_vec2 o, float r, float orientation, steer_color c, void *ctx)
+{
+    (void)orientation;
+    int n = circle_sides(r * V.zoom);
+    SDL_Color k = rgba((c & 0xffffff00u) | ((c & 255u) / 2));
+    float cx, cy;
+    viewer_to_screen(&V, o.x, o.y, &cx, &cy);
+    float rp = r * V.zoom, px = cx + rp, py = cy;
+    for (int i = 1; i <= n; ++i) {
+        float a = 2.0f * STEER_PI * (float)i / (float)n;
+        float qx = cx + rp * cosf(a), qy = cy - rp * sinf(a);
+        tri(cx, cy, px, py, qx, qy, k);
+        px = qx, py = qy;
+    }
+    dd_circle(o, r, c, ctx);
+}
+
+static void dd_point(steer_vec2 p, float size, steer_color c, void *ctx)
+{
+    (void)ctx;
+    float x, y, h = size * 0.5f;
+    viewer_to_screen(&V, p.x, p.y, &x, &y);
+    SDL_Color k = rgba(c);
+    tri(x - h, y - h, x + h, y - h, x + h, y + h, k);
+    tri(x - h, y - h, x + h, y + h, x - h, y + h, k);
+}
+
+static void dd_arrow(steer_vec2 o, steer_vec2 v, steer_color c, void *ctx)
+{
+    (void)ctx;
+    float x0, y0, x1, y1;
+    viewer_to_screen(&V, o.x, o.y, &x0, &y0);
+    viewer_to_screen(&V, o.x + v.x, o.y + v.y, &x1, &y1);
+    SDL_Color k = rgba(c);
+    line_px(x0, y0, x1, y1, 2.0f, k);
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (len < 4.0f) return;
+    dx /= len, dy /= len;
+    float s = len < 24.0f ? len * 0.35f : 8.0f;
+    tri(x1, y1, x1 - dx * s - dy * s * 0.5f, y1 - dy * s + dx * s * 0.5f, x1 - dx * s + dy * s * 0.5f,
+        y1 - dy * s - dx * s * 0.5f, k);
+}
+
+/* ---- the world: shapes and paths through the debug draw, agents directly ---------------- */
+
+// A role's colour: agents of a role share the shape of their behaviour tree
+// (a role function builds the same tree for each), so hash the types of the
+// root and its children.
+static uint32_t role_color(const steer_behaviour *b)
+{
+    static const uint32_t palette[8] = {0xf2f2f2ffu, 0xffb347ffu, 0x7fd1ffff, 0x9cff8aff,
+                                        0xff7f9fffu, 0xd0a0ffffu, 0xffe066ffu, 0x66e0d0ffu};
+    if (b == NULL) return 0x909090ffu;
+    uint32_t h = 2166136261u ^ (uint32_t)steer_behaviour_get_type(b);
+    int n = steer_behaviour_child_count(b);
+    for (int i = 0; i < n && i < 8; ++i) {
+        h = (h * 16777619u) ^ (uint32_t)steer_behaviour_get_type(steer_behaviour_get_child(b, i).behaviour);
+    }
+    h = (h * 16777619u) ^ (uint32_t)n;
+    return palette[(h >> 7) % 8];
+}
+
+static void draw_agents(steer_world *w)
+{
+    int n = steer_world_agent_count(w);
+    batch_reserve(n * 3);
+    const steer_behaviour *last_b = NULL;
+    SDL_Color colour = rgba(0xffffffffu);
+    const float half_w = (float)V.width * 0.5f, half_h = (float)V.height * 0.5f;
+    for (int i = 0; i < n; ++i) {
+        steer_agent_id id = steer_world_agent_at(w, i);
+        steer_kinematic s = steer_agent_get_state(w, id);
+        float r = steer_agent_get_limits(w, id).radius * V.zoom;
+        if (r < 2.5f) r = 2.5f; // zoomed far out: still a visible mark
+        float cx = half_w + (s.position.x - V.cam_x) * V.zoom, cy = half_h - (s.position.y - V.cam_y) * V.zoom;
+        if (cx < -r || cy < -r || cx > (float)V.width + r || cy > (float)V.height + r) continue;
+        const steer_behaviour *b = steer_agent_get_behaviour(w, id);
+        if (b != last_b || i == 0) {
+            last_b = b;
+            colour = rgba(role_color(b));
+        }
+        // an oriented triangle, the nose along the heading (sin o, cos o);
+        // screen y is down
+        float c = sinf(s.orientation), sn = -cosf(s.orientation);
+        float nx = cx + c * r * 1.4f, ny = cy + sn * r * 1.4f;
+        float lx = cx - c * r * 0.9f - sn * r * 0.9f, ly = cy - sn * r * 0.9f + c * r * 0.9f;
+        float rx = cx - c * r * 0.9f + sn * r * 0.9f, ry = cy - sn * r * 0.9f - c * r * 0.9f;
+        SDL_Vertex *v = B.v + B.count;
+        v[0].position.x = nx, v[0].position.y = ny;
+        v[1].position.x = lx, v[1].position.y = ly;
+        v[2].position.x = rx, v[2].position.y = ry;
+        for (int k = 0; k < 3; ++k) v[k].color = colour, v[k].tex_coord.x = v[k].tex_coord.y = 0.0f;
+        B.count += 3;
+    }
+}
+
+static void draw_selection(steer_world *w)
+{
+    if (!steer_agent_is_valid(w, V.selected)) return;
+    steer_vec2 p = steer_agent_get_position(w, V.selected);
+    float r = steer_agent_get_limits(w, V.selected).radius;
+    dd_circle(p, r * 1.8f + 2.0f / V.zoom, 0xffff00ffu, NULL);
+}
+
+static void draw_world(void)
+{
+    steer_world *w = steer_host_world(V.host);
+    B.count = 0;
+    steer_debug_draw d = steer_default_debug_draw();
+    d.draw_segment = dd_segment;
+    d.draw_polygon = dd_polygon;
+    d.draw_solid_polygon = dd_solid_polygon;
+    d.draw_circle = dd_circle;
+    d.draw_solid_circle = dd_solid_circle;
+    d.draw_point = dd_point;
+    d.draw_arrow = dd_arrow;
+    d.flags = STEER_DRAW_SHAPES | STEER_DRAW_PATHS;
+    if (V.debug) d.flags |= STEER_DRAW_VELOCITY | STEER_DRAW_STEERING | STEER_DRAW_TREE | STEER_DRAW_RAYS | STEER_DRAW_MARKS;
+    if (w != NULL) {
+        steer_world_draw(w, &d);
+        draw_agents(w);
+        draw_selection(w);
+    }
+    SDL_SetRenderDrawColor(V.renderer, BG_R, BG_G, BG_B, 255);
+    SDL_RenderClear(V.renderer);
+    SDL_SetRenderDrawBlendMode(V.renderer, SDL_BLENDMODE_NONE); // colours are pre-mixed (rgba)
+    if (B.count > 0) SDL_RenderGeometry(V.renderer, NULL, B.v, B.count, NULL, 0);
+}
+
+/* ---- host, input, status ------------------------------------------------------------- */
+
+static void set_status(const char *text, bool error)
+{
+    snprintf(V.status, sizeof V.status, "%s", text);
+    V.status_error = error;
+    V.status_ticks = SDL_GetTicks();
+    if (error) snprintf(V.last_error, sizeof V.last_error, "%s", text);
+}
+
+static void on_log(void *context, steer_host_log_level level, const char *line)
+{
+    (void)context;
+    static const char *const prefix[] = {"", "steer-viewer: ", "warning: ", "error: "};
+    printf("%s%s\n", prefix[level], line);
+    fflush(stdout);
+    if (level == STEER_HOST_LOG_ERROR) set_status(line, true);
+    else if (level == STEER_HOST_LOG_INFO && strstr(line, "reload") != NULL) {
+        set_status(line, false);
+        V.last_error[0] = '\0';
+    }
+}
+
+static steer_host_input gather_input(void)
+{
+    steer_host_input in;
+    memset(&in, 0, sizeof in);
+    int mx, my;
+    Uint32 b = SDL_GetMouseState(&mx, &my);
+    viewer_to_world(&V, (float)mx, (float)my, &in.mouse_x, &in.mouse_y);
+    in.buttons = ((b & SDL_BUTTON_LMASK) ? 1u : 0u) | ((b & SDL_BUTTON_RMASK) ? 2u : 0u) | ((b & SDL_BUTTON_MMASK) ? 4u : 0u);
+    const Uint8 *k = SDL_GetKeyboardState(NULL);
+    static const SDL_Scancode named[] = {SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT,
+                                         SDL_SCANCODE_SPACE, SDL_SCANCODE_RETURN, SDL_SCANCODE_ESCAPE, SDL_SCANCODE_LSHIFT};
+    for (int i = 0; i < 8; ++i) {
+        if (k[named[i]]) in.keys |= 1ull << i;
+    }
+    if (k[SDL_SCANCODE_RSHIFT]) in.keys |= 1ull << STEER_HOST_KEY_SHIFT;
+    for (int i = 0; i < 26; ++i) {
+        if (k[SDL_SCANCODE_A + i]) in.keys |= 1ull << (STEER_HOST_KEY_A + i);
+    }
+    // SDL orders 1..9 then 0
+    for (int i = 0; i < 10; ++i) {
+        if (k[SDL_SCANCODE_1 + i]) in.keys |= 1ull << (STEER_HOST_KEY_0 + (i + 1) % 10);
+    }
+    return in;
+}
+
+static void step_once(void)
+{
+    steer_host_input in = gather_input();
+    if (steer_host_update(V.host, STEP, &in) != 0) {
+        const char *e = steer_host_last_error(V.host);
+        if (e != NULL) set_status(e, true);
+    }
+}
+
+// Frame the agents and shapes the script set up.
+static void fit_camera(void)
+{
+    steer_world *w = steer_host_world(V.host);
+    V.cam_x = V.cam_y = 0.0f;
+    V.zoom = 10.0f;
+    int n = w ? steer_world_agent_count(w) : 0;
+    if (n == 0) return;
+    float lx = 1e30f, ly = 1e30f, ux = -1e30f, uy = -1e30f;
+    for (int i = 0; i < n; ++i) {
+        steer_vec2 p = steer_agent_get_position(w, steer_world_agent_at(w, i));
+        lx = fminf(lx, p.x), ly = fminf(ly, p.y), ux = fmaxf(ux, p.x), uy = fmaxf(uy, p.y);
+    }
+    V.cam_x = 0.5f * (lx + ux), V.cam_y = 0.5f * (ly + uy);
+    float sx = (float)V.width / fmaxf(ux - lx + 20.0f, 20.0f), sy = (float)V.height / fmaxf(uy - ly + 20.0f, 20.0f);
+    V.zoom = fminf(sx, sy);
+    if (V.zoom > 40.0f) V.zoom = 40.0f;
+}
+
+static void select_at(float sx, float sy)
+{
+    steer_world *w = steer_host_world(V.host);
+    if (w == NULL) return;
+    float x, y;
+    viewer_to_world(&V, sx, sy, &x, &y);
+    steer_agent_id ids[64];
+    float radius = fmaxf(8.0f / V.zoom, 1.0f);
+    int n = steer_world_query(w, steer_v2(x, y), radius, ids, 64);
+    if (n > 64) n = 64;
+    steer_agent_id best = steer_null_agent;
+    float best_d = 1e30f;
+    for (int i = 0; i < n; ++i) {
+        steer_vec2 p = steer_agent_get_position(w, ids[i]);
+        float d = (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y);
+        if (d < best_d) best_d = d, best = ids[i];
+    }
+    if (steer_agent_id_equal(best, V.selected)) return;
+    // the previous selection goes back to what the script had asked for
+    if (steer_agent_is_valid(w, V.selected) && !selected_was_traced) steer_agent_set_trace(w, V.selected, false);
+    V.selected = best;
+    // the inspector shows the selected agent's evaluation: trace it
+    if (steer_agent_is_valid(w, best)) {
+        selected_was_traced = steer_agent_get_trace(w, best);
+        steer_agent_set_trace(w, best, true);
+    }
+}
+
+static bool save_png(const char *path)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, V.width, V.height, 32, SDL_PIXELFORMAT_ABGR8888);
+    if (s == NULL) return false;
+    bool ok = SDL_RenderReadPixels(V.renderer, NULL, SDL_PIXELFORMAT_ABGR8888, s->pixels, s->pitch) == 0 &&
+              IMG_SavePNG(s, path) == 0;
+    SDL_FreeSurface(s);
+    if (!ok) fprintf(stderr, "steer-viewer: cannot write %s: %s\n", path, SDL_GetError());
+    return ok;
+}
+
+/* ---- main ----------------------------------------------------------------------------- */
+
+// Copy src over dst (the test's edit of a watched script).
+static bool copy_file(const char *src, const char *dst)
+{
+    FILE *in = fopen(src, "rb");
+    if (in == NULL) return false;
+    FILE *out = fopen(dst, "wb");
+    if (out == NULL) {
+        fclose(in);
+        return false;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+    fclose(in);
+    return fclose(out) == 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
+                    "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
+                    "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
+                    "                    [--software]\n");
+    return 2;
+}
+
+static bool open_window(bool headless, bool software)
+{
+    if (headless) {
+        // offscreen renders in memory; dummy is the fallback of older SDLs
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+        if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy");
+            if (SDL_Init(SDL_INIT_VIDEO) != 0) return false;
+        }
+    } else if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        return false;
+    }
+    V.window = SDL_CreateWindow("steer-viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, V.width, V.height,
+                                headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
+    if (V.window == NULL) {
+        SDL_Quit();
+        return false;
+    }
+    if (headless) {
+        // the software renderer straight into a surface of ours: a window
+        // surface of the offscreen driver would be streamed through an
+        // OpenGL renderer (Mesa's llvmpipe), 10x the cost of the drawing
+        headless_surface = SDL_CreateRGBSurfaceWithFormat(0, V.width, V.height, 32, SDL_PIXELFORMAT_ARGB8888);
+        V.renderer = headless_surface ? SDL_CreateSoftwareRenderer(headless_surface) : NULL;
+        if (V.renderer == NULL) {
+            SDL_DestroyWindow(V.window);
+            SDL_Quit();
+            return false;
+        }
+        return true;
+    }
+    Uint32 flags = software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED;
+    V.renderer = SDL_CreateRenderer(V.window, -1, flags);
+    if (V.renderer == NULL) V.renderer = SDL_CreateRenderer(V.window, -1, SDL_RENDERER_SOFTWARE);
+    if (V.renderer == NULL) {
+        SDL_DestroyWindow(V.window);
+        SDL_Quit();
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    const char *script = NULL, *screenshot = NULL, *shot_dir = NULL;
+    long frames = -1;
+    enum { MAX_EDITS = 8 };
+    long edit_frame[MAX_EDITS];
+    const char *edit_file[MAX_EDITS];
+    int edits = 0, next_edit = 0;
+    bool fixed_camera = false, inspect = false;
+    float cam[3] = {0.0f, 0.0f, 10.0f};
+    bool headless = false, poll_watch = false, no_ui = false, software = false;
+    V.width = 1280, V.height = 720;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--headless") == 0) headless = true;
+        else if (strcmp(a, "--bench") == 0) V.bench = true;
+        else if (strcmp(a, "--poll") == 0) poll_watch = true;
+        else if (strcmp(a, "--no-ui") == 0) no_ui = true;
+        else if (strcmp(a, "--software") == 0) software = true;
+        else if (strcmp(a, "--debug") == 0) V.debug = true;
+        else if (strcmp(a, "--inspect") == 0) inspect = true;
+        else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
+        else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
+        else if (strcmp(a, "--camera") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%f,%f,%f", &cam[0], &cam[1], &cam[2]) != 3 || !(cam[2] > 0.0f)) return usage();
+            fixed_camera = true;
+        } else if (strcmp(a, "--edit-at") == 0 && i + 2 < argc && edits < MAX_EDITS) {
+            edit_frame[edits] = strtol(argv[++i], NULL, 10);
+            edit_file[edits++] = argv[++i];
+        }
+        else if (strcmp(a, "--size") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%dx%d", &V.width, &V.height) != 2 || V.width < 64 || V.height < 64) return usage();
+        } else if (a[0] == '-') return usage();
+        else script = a;
+    }
+    if (script == NULL) script = STEER_VIEWER_DEFAULT_SCRIPT;
+    V.script = script;
+    if (!headless && !open_window(false, software)) {
+        fprintf(stderr, "steer-viewer: no display (%s): running headless\n", SDL_GetError());
+        headless = true;
+    }
+    if (headless && !open_window(true, true)) {
+        fprintf(stderr, "steer-viewer: cannot open even a headless renderer: %s\n", SDL_GetError());
+        return 1;
+    }
+    V.headless = headless;
+
+    steer_host_def hd = steer_host_default_def();
+    hd.log = on_log;
+    hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
+    V.host = steer_host_create(&hd);
+    if (V.host == NULL) {
+        fprintf(stderr, "steer-viewer: cannot create the script host\n");
+        return 1;
+    }
+    bool loaded = steer_host_load(V.host, script) == 0;
+    if (!loaded) {
+        const char *e = steer_host_last_error(V.host);
+        set_status(e ? e : "cannot load the script", true);
+        fprintf(stderr, "error: %s\n", V.status);
+        // headless runs are tests and captures: a script that does not load fails them
+        if (headless) return 1;
+    } else {
+        set_status("loaded", false);
+    }
+    fit_camera();
+    if (fixed_camera) V.cam_x = cam[0], V.cam_y = cam[1], V.zoom = cam[2];
+    if (inspect) {
+        // open the inspector on the first agent the script traces
+        steer_world *w = steer_host_world(V.host);
+        for (int i = 0; w != NULL && i < steer_world_agent_count(w); ++i) {
+            steer_agent_id id = steer_world_agent_at(w, i);
+            if (steer_agent_get_trace(w, id)) {
+                V.selected = id;
+                break;
+            }
+        }
+    }
+    bool ui = !no_ui && ui_init(&V);
+
+    Uint64 freq = SDL_GetPerformanceFrequency(), last = SDL_GetPerformanceCounter();
+    double acc = 0.0, sum_step = 0.0, sum_draw = 0.0;
+    long frame = 0, shots = 0;
+    bool running = true, dragging = false;
+    while (running && (frames < 0 || frame < frames)) {
+        SDL_Event e;
+        bool step_request = false;
+        while (SDL_PollEvent(&e)) {
+            bool mouse_taken = false, keys_taken = false;
+            if (ui) ui_event(&e, &mouse_taken, &keys_taken);
+            if (e.type == SDL_QUIT) running = false;
+            else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+                V.width = e.window.data1, V.height = e.window.data2;
+            } else if (e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat) {
+                switch (e.key.keysym.sym) {
+                case SDLK_ESCAPE: running = false; break;
+                case SDLK_SPACE: V.paused = !V.paused; break;
+                case SDLK_PERIOD: step_request = true, V.paused = true; break;
+                case SDLK_d: V.debug = !V.debug; break;
+                case SDLK_h: V.help = !V.help; break;
+                case SDLK_r:
+                    if (steer_host_reset(V.host) == 0) set_status("reset", false);
+                    else set_status(steer_host_last_error(V.host), true);
+                    V.selected = steer_null_agent;
+                    break;
+                case SDLK_F5:
+                    if (steer_host_reload(V.host) == 0) {
+                        set_status("reloaded (F5)", false);
+                        V.last_error[0] = '\0';
+                    } else {
+                        set_status(steer_host_last_error(V.host), true);
+                    }
+                    break;
+                case SDLK_p:
+                    if (shot_dir != NULL) {
+                        char path[1024];
+                        snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, shots++);
+                        char tmp[1100];
+                        snprintf(tmp, sizeof tmp, "%s.part", path);
+                        draw_world(); // what the window shows, without the panels
+                        // whole or not at all: a watcher of DIR never reads half a file
+                        if (save_png(tmp)) rename(tmp, path);
+                        printf("steer-viewer: wrote %s\n", path);
+                        fflush(stdout);
+                    }
+                    break;
+                default: break;
+                }
+            } else if (e.type == SDL_MOUSEBUTTONDOWN && !mouse_taken) {
+                if (e.button.button == SDL_BUTTON_LEFT) select_at((float)e.button.x, (float)e.button.y);
+                else dragging = true;
+            } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button != SDL_BUTTON_LEFT) {
+                dragging = false;
+            } else if (e.type == SDL_MOUSEMOTION && dragging) {
+                V.cam_x -= (float)e.motion.xrel / V.zoom;
+                V.cam_y += (float)e.motion.yrel / V.zoom;
+            } else if (e.type == SDL_MOUSEWHEEL && !mouse_taken) {
+                // zoom around the mouse: the world point under it stays put
+                int mx, my;
+                SDL_GetMouseState(&mx, &my);
+                float wx, wy;
+                viewer_to_world(&V, (float)mx, (float)my, &wx, &wy);
+                V.zoom *= e.wheel.y > 0 ? 1.15f : 1.0f / 1.15f;
+                V.zoom = fminf(fmaxf(V.zoom, 0.05f), 400.0f);
+                float nx, ny;
+                viewer_to_world(&V, (float)mx, (float)my, &nx, &ny);
+                V.cam_x += wx - nx, V.cam_y += wy - ny;
+            }
+        }
+        if (next_edit < edits && frame == edit_frame[next_edit]) {
+            // a test edits the watched script: wait (bounded) for the watcher's
+            // verdict, a new version or an error, before the next frame
+            int version = steer_host_version(V.host);
+            if (!copy_file(edit_file[next_edit], script)) fprintf(stderr, "steer-viewer: cannot copy %s\n", edit_file[next_edit]);
+            printf("steer-viewer: frame %ld: edited %s\n", frame, script);
+            ++next_edit;
+            V.last_error[0] = '\0';
+            for (int waited = 0; waited < 1000; ++waited) {
+                step_once();
+                if (steer_host_version(V.host) != version || V.last_error[0] != '\0') break;
+                SDL_Delay(10);
+            }
+        }
+        Uint64 now = SDL_GetPerformanceCounter();
+        double elapsed = (double)(now - last) / (double)freq;
+        last = now;
+        V.fps = V.fps * 0.9f + (float)(elapsed > 0 ? 1.0 / elapsed : 0.0) * 0.1f;
+
+        // fixed 60 Hz: headless and benchmark runs step once a frame (deterministic)
+        Uint64 t0 = SDL_GetPerformanceCounter();
+        V.steps_this_frame = 0;
+        if (headless || V.bench) {
+            if (!V.paused || step_request) step_once(), V.steps_this_frame = 1;
+        } else if (!V.paused) {
+            acc += elapsed > 0.25 ? 0.25 : elapsed; // after a stall, do not spiral
+            while (acc >= STEP) {
+                step_once();
+                acc -= STEP;
+                ++V.steps_this_frame;
+            }
+        } else if (step_request) {
+            step_once();
+            V.steps_this_frame = 1;
+        }
+        Uint64 t1 = SDL_GetPerformanceCounter();
+        draw_world();
+        if (ui) ui_frame(&V);
+        Uint64 t_drawn = SDL_GetPerformanceCounter();
+        if (frames >= 0 && frame == frames - 1 && screenshot != NULL) {
+            if (!save_png(screenshot)) return 1;
+        }
+        Uint64 t_present = SDL_GetPerformanceCounter();
+        SDL_RenderPresent(V.renderer);
+        // draw time: the world, the panels and the present (not the screenshot)
+        Uint64 t2 = t1 + (t_drawn - t1) + (SDL_GetPerformanceCounter() - t_present);
+        float step_ms = (float)((double)(t1 - t0) * 1000.0 / (double)freq);
+        float draw_ms = (float)((double)(t2 - t1) * 1000.0 / (double)freq);
+        V.step_ms = V.step_ms * 0.9f + step_ms * 0.1f;
+        V.draw_ms = V.draw_ms * 0.9f + draw_ms * 0.1f;
+        if (frame > 0) sum_step += step_ms, sum_draw += draw_ms; // frame 0 sizes buffers
+        ++frame;
+    }
+    if (V.bench && frame > 1) {
+        steer_world *w = steer_host_world(V.host);
+        printf("steer-viewer bench: frames=%ld agents=%d size=%dx%d renderer=%s step_ms=%.3f draw_ms=%.3f\n", frame,
+               w ? steer_world_agent_count(w) : 0, V.width, V.height, headless ? "software" : "default",
+               sum_step / (double)(frame - 1), sum_draw / (double)(frame - 1));
+    }
+    const char *err = steer_host_last_error(V.host);
+    if (err != NULL) printf("steer-viewer: last error: %s\n", err);
+    printf("steer-viewer: frames=%ld version=%d\n", frame, steer_host_version(V.host));
+    // a headless run (a test) fails when the script's update raised
+    int rc = (headless && err != NULL && edits == 0) ? 1 : 0;
+    if (ui) ui_shutdown();
+    steer_host_destroy(V.host);
+    free(B.v);
+    SDL_DestroyRenderer(V.renderer);
+    SDL_FreeSurface(headless_surface);
+    SDL_DestroyWindow(V.window);
+    SDL_Quit();
+    return rc;
+}

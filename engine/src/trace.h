@@ -1,0 +1,83 @@
+// trace.h: per-agent traces of one evaluation (trace.c), for the debug draw
+// and inspectors. Only traced agents have a buffer (allocated by
+// steer_agent_set_trace, outside the step); evaluation writes into it and
+// never calls out, drawing reads it after the step.
+#ifndef STEER_TRACE_H
+#define STEER_TRACE_H
+
+#include "eval.h"
+
+enum { TRACE_MAX_RAYS = 12, TRACE_MAX_MARKS = 8 };
+
+/// One node, packed (32 bytes): thousands of traced agents write theirs
+/// every step, so the trace stays small (steer_agent_trace_node unpacks it).
+typedef struct trace_node {
+    const steer_behaviour *behaviour;
+    steer_steering output;
+    float weight;
+    int16_t parent;
+    uint8_t child_index, depth;
+    int8_t winner_linear, winner_angular;
+    uint8_t type;
+    uint8_t bits; ///< TRACE_HAS_OUTPUT, TRACE_FALLBACK_LINEAR, TRACE_FALLBACK_ANGULAR
+} trace_node;
+enum { TRACE_HAS_OUTPUT = 1, TRACE_FALLBACK_LINEAR = 2, TRACE_FALLBACK_ANGULAR = 4 };
+enum { MARK_WANDER, MARK_PATH_TARGET, MARK_NEIGHBOURS };
+
+typedef struct trace_ray {
+    steer_vec2 origin, dir;
+    float length, radius;
+    bool hit;
+    steer_vec2 point, normal;
+} trace_ray;
+
+typedef struct trace_mark {
+    int kind;
+    steer_vec2 a, b; ///< wander: circle centre, target; path: target
+    float radius;    ///< wander circle, neighbour radius
+} trace_mark;
+
+/// Laid out so that what every step writes (counters, marks, the first
+/// nodes) is a few consecutive cache lines: with every agent traced the
+/// step's extra cost is mostly these writes' cache misses.
+typedef struct agent_trace {
+    int node_count, ray_count, mark_count;
+    bool truncated;
+    bool valid;           ///< a traced step has run since tracing was turned on
+    int current;          ///< node being evaluated (-1: none)
+    float pending_weight; ///< weight the next node gets from its blend parent
+    int pending_child;    ///< its index among the parent's children
+    steer_steering final;
+    trace_mark marks[TRACE_MAX_MARKS];
+    trace_node nodes[STEER_TRACE_MAX_NODES];
+    trace_ray rays[TRACE_MAX_RAYS];
+} agent_trace;
+
+/// Clear a trace before the agent's evaluation.
+void steer__trace_begin(agent_trace *t);
+/// steer__evaluate for a traced agent: records the node around dispatch.
+bool steer__evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// The node without recording (steer__evaluate's plain path, evaluate.c).
+bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// A combinator announces the weight and index of the child it evaluates next.
+static inline void steer__trace_child(eval_ctx *ctx, int index, float weight)
+{
+    if (ctx->trace != NULL) {
+        ctx->trace->pending_child = index;
+        ctx->trace->pending_weight = weight;
+    }
+}
+/// A priority node records its winners.
+void steer__trace_priority(eval_ctx *ctx, int win_lin, int win_ang, bool fb_lin, bool fb_ang);
+/// Obstacle avoidance records one ray.
+void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float length, float radius, bool hit,
+                      const steer_ray_hit *h);
+/// Free every trace of a world (world destruction) and one agent's (removal).
+struct steer_world;
+void steer__traces_free(struct steer_world *w);
+void steer__trace_drop(struct steer_world *w, uint32_t slot);
+/// Fetch the lines of dense agent i's trace that its evaluation will write
+/// (the step calls it a few agents ahead when any agent is traced).
+void steer__trace_prefetch(const struct steer_world *w, int i);
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# xvfb_keys.sh VIEWER SCRIPT DIR: run under xvfb-run. Opens a real X11 window,
+# sends keys with xdotool and checks the screenshots the viewer writes on P:
+# running changes the picture, space pauses it (two shots equal), '.' steps
+# once (the next shot differs), D adds the debug layers (differs again),
+# Esc quits. Waits are bounded polls on files and windows, never a fixed sleep
+# standing in for an answer.
+set -u
+V=$1 SCRIPT=$2 DIR=$3
+rm -rf "$DIR" && mkdir -p "$DIR"
+"$V" "$SCRIPT" --shot-key-dir "$DIR" --size 400x300 --software > "$DIR/log.txt" 2>&1 &
+PID=$!
+fail() { echo "FAIL: $*"; cat "$DIR/log.txt"; kill "$PID" 2>/dev/null; exit 1; }
+WID=""
+for i in $(seq 200); do
+  WID=$(xdotool search --name '^steer-viewer$' 2>/dev/null | head -n 1)
+  [ -n "$WID" ] && break
+  sleep 0.05
+done
+[ -n "$WID" ] || fail "no window"
+xdotool windowfocus --sync "$WID" 2>/dev/null || true
+N=0
+# shot: press P, wait until the file exists; its path in SHOT (no
+# subshell: N must advance)
+shot() {
+  SHOT=$(printf '%s/shot-%03d.png' "$DIR" "$N")
+  N=$((N + 1))
+  xdotool key --window "$WID" p
+  for i in $(seq 400); do [ -s "$SHOT" ] && break; sleep 0.025; done
+  [ -s "$SHOT" ] || fail "no screenshot $SHOT"
+}
+shot; first=$SHOT
+# running: some later shot differs (the agents move)
+moved=no
+for t in $(seq 20); do
+  shot; s=$SHOT
+  if ! cmp -s "$first" "$s"; then moved=yes; break; fi
+done
+[ $moved = yes ] || fail "running did not change the picture"
+xdotool key --window "$WID" space
+shot; a=$SHOT; shot; b=$SHOT
+cmp -s "$a" "$b" || fail "paused, but two shots differ"
+xdotool key --window "$WID" period
+shot; c=$SHOT
+cmp -s "$b" "$c" && fail "'.' did not step"
+shot; d=$SHOT
+cmp -s "$c" "$d" || fail "paused after '.', but two shots differ"
+xdotool key --window "$WID" d
+shot; e=$SHOT
+cmp -s "$d" "$e" && fail "D did not change the picture"
+xdotool key --window "$WID" Escape
+for i in $(seq 200); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$PID" 2>/dev/null && fail "Esc did not quit"
+wait "$PID" || fail "viewer exited with an error"
+echo "ok: $N screenshots"
