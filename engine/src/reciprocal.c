@@ -227,7 +227,10 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         out->linear = chosen;
     } else {
         // the acceleration that reaches the chosen velocity within the step
-        out->linear = steer_clamp_length(steer_scale(steer_sub(chosen, v), inv_dt), ctx->lim.max_acceleration);
+        // (in double: a tiny step must not make 0 * inf out of an unchanged
+        // component; a zero step asks for nothing)
+        out->linear = dt > 0.0f ? steer__over_time(chosen, v, dt, ctx->lim.max_acceleration) : steer_v2(0.0f, 0.0f);
+        if (!steer_vec2_is_finite(out->linear)) out->linear = steer_v2(0.0f, 0.0f);
     }
     out->angular = child.angular;
     return true;

@@ -190,9 +190,10 @@ static void static_geometry_is_not_entered(void)
 static void extreme_settings_stay_finite(void)
 {
     // horizons and steps at the edges of the float range: finite output
-    const float horizons[3] = {1e-30f, 1e-3f, 1e30f}, steps[3] = {1e-30f, 1e-3f, 1e3f};
+    // (1e-40 s: 1/dt overflows; a fuzzer found 0 * inf there, a NaN output)
+    const float horizons[3] = {1e-30f, 1e-3f, 1e30f}, steps[5] = {1e-40f, 1e-30f, 1e-3f, 1e3f, 0.0f};
     for (int h = 0; h < 3; ++h) {
-        for (int s = 0; s < 3; ++s) {
+        for (int s = 0; s < 5; ++s) {
             steer_world *w = make_world(5);
             steer_behaviour *ba = avoid_to(10, 0, horizons[h]), *bb = avoid_to(-10, 0, horizons[h]);
             steer_agent_id a = walker(w, -0.2f, 0, ba, 1);
@@ -202,6 +203,8 @@ static void extreme_settings_stay_finite(void)
             CHECK(steer_vec2_is_finite(out.linear));
             steer_world_step(w, steps[s]);
             CHECK(steer_vec2_is_finite(steer_agent_get_position(w, a)));
+            steer_steering last = steer_agent_get_last_steering(w, a);
+            CHECK(steer_vec2_is_finite(last.linear) && isfinite(last.angular));
             steer_behaviour_release(ba);
             steer_behaviour_release(bb);
             steer_world_destroy(w);
