@@ -79,9 +79,13 @@ uint64_t steer__mix64(uint64_t x);
 /// (goal - current) / t, capped at length max: the notes' "reach a velocity
 /// over time_to_target, capped at the limit". In double, so a tiny t or a
 /// huge difference never overflows into inf or NaN.
+/// A goal that is itself infinite (a sum of neighbour velocities past the
+/// float range) gives its direction at full length.
 static inline steer_vec2 steer__over_time(steer_vec2 goal, steer_vec2 current, float t, float max)
 {
-    return steer_clamp_length_d(((double)goal.x - current.x) / t, ((double)goal.y - current.y) / t, max);
+    double dx = (double)goal.x - current.x, dy = (double)goal.y - current.y;
+    if (isinf(dx) || isinf(dy)) return steer_scale(steer_normalize(steer_v2((float)dx, (float)dy)), max);
+    return steer_clamp_length_d(dx / t, dy / t, max);
 }
 
 /// A float's bits mapped to an unsigned integer of the same order (-0 just

@@ -140,6 +140,25 @@ static void test_huge_path_offset(void)
     steer_world_destroy(w);
 }
 
+// Found by the fuzz campaign on the merged main: neighbour velocities whose
+// sum passes the float range (set_velocity takes any finite value) made
+// alignment's mean infinite and its output NaN.
+static void test_alignment_with_huge_neighbour_velocities(void)
+{
+    steer_world *w = make_world(1);
+    steer_agent_id a = spawn(w, 0, 0, 0, 0);
+    steer_agent_id b = spawn(w, 1, 0, 0, 0), c = spawn(w, 0, 1, 0, 0);
+    steer_agent_set_velocity(w, b, steer_v2(3e38f, 0));
+    steer_agent_set_velocity(w, c, steer_v2(3e38f, 0));
+    steer_behaviour *al = make(def_of(STEER_ALIGNMENT));
+    bool has;
+    steer_steering s = steering_of(al, w, a, &has);
+    CHECK(has && finite_steering(s));
+    CHECK_NEAR(s.linear.x, 10.0, 1e-4); // full acceleration towards +x
+    steer_behaviour_release(al);
+    steer_world_destroy(w);
+}
+
 int main(void)
 {
     steer_set_assert_fn(counting_assert, &asserts);
@@ -149,5 +168,6 @@ int main(void)
     RUN(test_out_of_range_message);
     RUN(test_equal_radii_in_stored_precision);
     RUN(test_huge_path_offset);
+    RUN(test_alignment_with_huge_neighbour_velocities);
     return TEST_RESULT();
 }
