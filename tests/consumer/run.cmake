@@ -1,19 +1,8 @@
 # Install the build into a scratch prefix, then build and run a consumer two
 # ways: find_package(steer CONFIG) and pkg-config (from a moved prefix, which
 # proves steer.pc computes its prefix from its own location).
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR C_COMPILER)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "run.cmake needs -D${var}=...")
-  endif()
-endforeach()
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message(STATUS "${out}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/script_steps.cmake)
+require_vars(BUILD_DIR SOURCE_DIR WORK_DIR C_COMPILER)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)

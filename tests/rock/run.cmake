@@ -1,19 +1,8 @@
 # LuaRocks: `luarocks --lua-version=5.4 make --tree <tree> <rockspec>` from a
 # clean copy of the source tree (no build directories), with no network, then
 # a short script against the installed module under a stock lua5.4.
-foreach(var SOURCE_DIR WORK_DIR ROCKSPEC LUAROCKS LUA VERSION)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "run.cmake needs -D${var}=...")
-  endif()
-endforeach()
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message(STATUS "${out}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/script_steps.cmake)
+require_vars(SOURCE_DIR WORK_DIR ROCKSPEC LUAROCKS LUA VERSION)
 
 # the checkout, as a clone would have it: everything but build trees
 file(REMOVE_RECURSE ${WORK_DIR})

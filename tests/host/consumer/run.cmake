@@ -1,17 +1,7 @@
 # Install the build into a scratch prefix, build the example of
 # docs/embedding.md against it with find_package(steer CONFIG), run it.
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR EXAMPLE SCRIPT C_COMPILER)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "run.cmake needs -D${var}=...")
-  endif()
-endforeach()
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message(STATUS "${out}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/script_steps.cmake)
+require_vars(BUILD_DIR SOURCE_DIR WORK_DIR EXAMPLE SCRIPT C_COMPILER)
 file(REMOVE_RECURSE ${WORK_DIR})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
