@@ -63,7 +63,7 @@ void host_log(steer_host *host, steer_host_log_level level, const char *fmt, ...
 }
 
 // Keep `file:line: message`: tracebacks of Lua behaviours are cut off.
-static void set_error(steer_host *h, const char *msg)
+void host_set_error(steer_host *h, const char *msg)
 {
     if (msg == NULL) msg = "unknown error";
     size_t n = strcspn(msg, "\n");
@@ -107,7 +107,7 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
-    if (status != LUA_OK) set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    if (status != LUA_OK) host_set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
     lua_settop(L, top);
     host_budget_end(h);
     return status;
@@ -466,7 +466,7 @@ static int replace_world(steer_host *h)
 {
     txn t = {.h = h, .world = steer_world_create(&h->def.world)};
     if (t.world == NULL) {
-        set_error(h, "not enough memory for a new world");
+        host_set_error(h, "not enough memory for a new world");
         return -1;
     }
     if (host_pcall(h, p_new_world, &t) != LUA_OK || host_pcall(h, p_swap_world, &t) != LUA_OK) {
@@ -544,6 +544,7 @@ steer_host *steer_host_create(const steer_host_def *def)
 void steer_host_destroy(steer_host *host)
 {
     if (host == NULL) return;
+    host_tape_destroy(host);
     host_watch_stop(host);
     // the Lua state first: its proxies never own the world
     if (host->L != NULL) lua_close(host->L);
@@ -551,10 +552,33 @@ void steer_host_destroy(steer_host *host)
     free(host);
 }
 
+// math.random starts from the world's seed at each load and reset, so a
+// script that draws from it runs the same every time.
+static int p_seed_random(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    lua_getfield(L, -1, "randomseed");
+    uint64_t seed = t->h->def.world.seed;
+    lua_pushinteger(L, (lua_Integer)(seed & 0x7fffffffffffffffu));
+    lua_pushinteger(L, (lua_Integer)(seed >> 63));
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+static int load_script(steer_host *host, const char *path);
+
 int steer_host_load(steer_host *host, const char *path)
 {
+    int rc = load_script(host, path);
+    host_tape_event(host, "load", rc, path);
+    return rc;
+}
+
+static int load_script(steer_host *host, const char *path)
+{
     if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
-        set_error(host, "steer_host_load: path missing or too long");
+        host_set_error(host, "steer_host_load: path missing or too long");
         return -1;
     }
     char old_path[HOST_PATH_MAX], old_root[HOST_PATH_MAX];
@@ -578,6 +602,7 @@ int steer_host_load(steer_host *host, const char *path)
     bool under = strcmp(host->root, ".") != 0 && strncmp(path, host->root, rl) == 0 && path[rl] == '/';
     snprintf(host->name, sizeof host->name, "%s", under ? path + rl + 1 : path);
     txn t = {.h = host, .fresh = true};
+    host_pcall(host, p_seed_random, &t);
     if (prepare_version(host, &t) != 0 || replace_world(host) != 0 || commit_version(host, &t) != 0) {
         clear_txn(host, &t);
         memcpy(host->path, old_path, sizeof old_path);
@@ -590,33 +615,53 @@ int steer_host_load(steer_host *host, const char *path)
     return run_callback(host, "setup");
 }
 
+// Commit a prepared version and run on_reload: the end of every reload.
+static int finish_reload(steer_host *h, txn *t)
+{
+    if (commit_version(h, t) != 0) {
+        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        return -1;
+    }
+    host_log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
+    return run_callback(h, "on_reload");
+}
+
 int steer_host_reload(steer_host *host)
 {
     if (host->version == 0) {
-        set_error(host, "steer_host_reload: no script loaded");
+        host_set_error(host, "steer_host_reload: no script loaded");
         return -1;
     }
     txn t = {.h = host, .fresh = false};
-    if (prepare_version(host, &t) != 0 || commit_version(host, &t) != 0) {
+    int rc;
+    if (prepare_version(host, &t) != 0) {
         host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
-        return -1;
+        rc = -1;
+    } else {
+        rc = finish_reload(host, &t);
     }
-    host_log(host, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", host->path, host->version);
-    return run_callback(host, "on_reload");
+    host_tape_event(host, "reload", rc, NULL);
+    return rc;
 }
 
 int steer_host_reset(steer_host *host)
 {
     if (host->version == 0) {
-        set_error(host, "steer_host_reset: no script loaded");
+        host_set_error(host, "steer_host_reset: no script loaded");
         return -1;
     }
+    txn t = {.h = host};
+    host_pcall(host, p_seed_random, &t);
+    int rc;
     if (replace_world(host) != 0) {
         host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
-        return -1;
+        rc = -1;
+    } else {
+        host->has_error = false;
+        rc = run_callback(host, "setup");
     }
-    host->has_error = false;
-    return run_callback(host, "setup");
+    host_tape_event(host, "reset", rc, NULL);
+    return rc;
 }
 
 // A change the watcher saw: an empty file is not ready (an editor is
@@ -630,7 +675,10 @@ static void apply_change(steer_host *h)
         return;
     }
     txn t = {.h = h, .fresh = false};
+    // a recording sees the same reload as steer_host_reload: prepare (the
+    // files read), then, when it worked, the commit
     if (prepare_version(h, &t) != 0) {
+        host_tape_event(h, "reload", -1, NULL);
         if (strstr(h->error, "<eof>") != NULL && h->watch.retries < 3) {
             host_watch_done(h, true);
             return;
@@ -640,12 +688,7 @@ static void apply_change(steer_host *h)
         return;
     }
     host_watch_done(h, false);
-    if (commit_version(h, &t) != 0) {
-        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
-        return;
-    }
-    host_log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
-    run_callback(h, "on_reload");
+    host_tape_event(h, "reload", finish_reload(h, &t), NULL);
 }
 
 // Fill the input table (reused every frame) and call update(world, dt, input).
@@ -701,7 +744,7 @@ static int p_step(lua_State *L)
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
 {
     if (!(dt >= 0.0f && dt <= 1.0e4f)) {
-        set_error(host, "steer_host_update: dt must be in [0, 10000]");
+        host_set_error(host, "steer_host_update: dt must be in [0, 10000]");
         return -1;
     }
     if (host->version > 0 && host_watch_ready(host)) apply_change(host);
@@ -716,6 +759,7 @@ int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
         rc = -1;
     }
     host->sim_time += dt;
+    host_tape_frame(host, dt, input);
     return rc;
 }
 

@@ -40,8 +40,12 @@ typedef struct host_recent {
     double time;
 } host_recent;
 
+/// A recording being written or replayed (record.c).
+typedef struct host_tape host_tape;
+
 struct steer_host {
     steer_host_def def;
+    host_tape *tape; ///< NULL, the recording being written, or the replay's (not owned)
     lua_State *L;
     steer_world *world;
     int table_ref; ///< registry ref of the host table (fields below, preallocated)
@@ -107,5 +111,26 @@ double host_now(void);
 /* host.c */
 /// Write a log line (printf format), whole.
 void host_log(steer_host *host, steer_host_log_level level, const char *fmt, ...);
+/// last_error = msg (its first line).
+void host_set_error(steer_host *host, const char *msg);
+
+/* record.c */
+/// Read a file for the script: pushes its text and returns true, or returns
+/// false when it cannot be opened (raises on a read error, naming `name`).
+/// Recording: the text goes to the recording; replay: it comes from there.
+bool host_read_file(lua_State *L, const char *path, const char *name);
+/// Replace os.clock, os.time, os.date and math.randomseed of the global
+/// tables with versions a recording captures (before environments copy them).
+void host_wrap_outside(lua_State *L);
+/// A load, reload or reset happened (its result rc): record it with the
+/// world hash after it. path: the script, for a load.
+void host_tape_event(steer_host *host, const char *event, int rc, const char *path);
+/// A frame ran with this dt and input: record it.
+void host_tape_frame(steer_host *host, float dt, const steer_host_input *input);
+/// True while the host records / replays.
+bool host_recording(const steer_host *host);
+bool host_replaying(const steer_host *host);
+/// End a recording (steer_host_destroy).
+void host_tape_destroy(steer_host *host);
 
 #endif

@@ -146,28 +146,16 @@ static const char *display_name(lua_State *L, const char *path)
 }
 
 // luaL_loadfilex in text mode with the display name; the text is read
-// through Lua's allocator, so it counts against the memory cap.
+// through Lua's allocator (so it counts against the memory cap) and through
+// the recording when there is one.
 static int load_text_file(lua_State *L, const char *path)
 {
     const char *name = display_name(L, path);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    if (!host_read_file(L, path, name + 1)) {
         lua_pushfstring(L, "cannot open %s", name + 1);
         lua_remove(L, -2);
         return LUA_ERRFILE;
     }
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    size_t n;
-    do {
-        char *p = luaL_prepbuffer(&b);
-        n = fread(p, 1, LUAL_BUFFERSIZE, f);
-        luaL_addsize(&b, n);
-    } while (n == LUAL_BUFFERSIZE);
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) return luaL_error(L, "cannot read %s", name + 1);
-    luaL_pushresult(&b);
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
     int status = luaL_loadbufferx(L, text, len, name, "t");
@@ -176,14 +164,20 @@ static int load_text_file(lua_State *L, const char *path)
     return status;
 }
 
-void host_load_file(lua_State *L, const char *path, int env_idx)
+// A file of the version being loaded, for the watcher (remembered before it
+// loads: a file that fails to load is still part of the version).
+static void remember_file(lua_State *L, const char *path)
 {
-    env_idx = lua_absindex(L, env_idx);
-    // remember it first: a file that fails to load is still part of the version
     push_host_field(L, HOST_F_FILES);
     lua_pushstring(L, path);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
     lua_pop(L, 1);
+}
+
+void host_load_file(lua_State *L, const char *path, int env_idx)
+{
+    env_idx = lua_absindex(L, env_idx);
+    remember_file(L, path);
     if (load_text_file(L, path) != LUA_OK) lua_error(L);
     lua_pushvalue(L, env_idx);
     lua_setupvalue(L, -2, 1);
@@ -264,8 +258,18 @@ static int host_require(lua_State *L)
         luaL_addstring(&b, ".lua");
         luaL_pushresult(&b); // 2: relative path
         const char *path = lua_pushfstring(L, "%s/%s", host_of(L)->root, lua_tostring(L, 2)); // 3
-        if (access(path, R_OK) == 0) {
-            host_load_file(L, path, lua_upvalueindex(1));
+        // a module that cannot be opened is looked for elsewhere (trusted) or
+        // reported as not found; the read is part of a recording either way
+        const char *chunk = display_name(L, path); // 4
+        if (host_read_file(L, path, chunk + 1)) { // 5: the text
+            remember_file(L, path);
+            size_t len;
+            const char *text = lua_tolstring(L, 5, &len);
+            if (luaL_loadbufferx(L, text, len, chunk, "t") != LUA_OK) return lua_error(L);
+            lua_replace(L, 4); // 4: the chunk
+            lua_settop(L, 4);
+            lua_pushvalue(L, lua_upvalueindex(1));
+            lua_setupvalue(L, 4, 1);
             lua_pushvalue(L, 1);
             lua_pushvalue(L, 3);
             lua_call(L, 2, 1);
@@ -371,6 +375,8 @@ int host_open_libs(lua_State *L)
         lua_setfield(L, -2, "__metatable");
         lua_pop(L, 2);
     }
+    // before any environment copies them
+    host_wrap_outside(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
     luaL_requiref(L, "steer", luaopen_steer, 0);
     lua_setfield(L, -2, HOST_F_STEER);

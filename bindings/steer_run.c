@@ -1,11 +1,16 @@
 // steer-run: a script through the script host (steer/host.h), without SDL.
 //
-//   steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--watch] [--poll] [--trusted]
+//   steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]
+//                    [--trusted] [--record FILE [--hash-every N]]
+//   steer-run --replay FILE [--workers N]
 //
 // Prints log lines (script print, reload status, errors) as they happen and,
 // at the end, one summary line with the world hash: same seed, same script,
 // same hash. --watch runs in real time and reloads on change until SIGINT or
-// SIGTERM (or N steps when --steps is given).
+// SIGTERM (or N steps when --steps is given). --record writes the run to
+// FILE (docs/embedding.md, "Record and replay"); --replay runs a recording
+// again, checks its hashes and names the first frame that differs (exit
+// status 1).
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -62,13 +67,50 @@ static void progress(long step, long steps, bool done)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--watch] [--poll] [--trusted]\n");
+    fprintf(stderr, "usage: steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]\n"
+                    "                        [--trusted] [--record FILE [--hash-every N]]\n"
+                    "       steer-run --replay FILE [--workers N]\n");
     return 2;
+}
+
+// Replay a recording: one summary line, status 0 when every check matched.
+static int replay(const char *path, int workers)
+{
+    steer_replay_options opt = steer_replay_default_options();
+    opt.log = log_line;
+    opt.worker_count = workers;
+    char error[1024];
+    steer_replay *r = steer_replay_open(path, &opt, error, sizeof error);
+    if (r == NULL) {
+        fprintf(stderr, "steer-run: %s\n", error);
+        return 1;
+    }
+    int status;
+    while ((status = steer_replay_step(r)) == 1 && !stop_requested) {
+    }
+    steer_world *w = steer_host_world(steer_replay_host(r));
+    int rc = 0;
+    if (status < 0) {
+        fprintf(stdout, "steer-run: %s diverges at frame %ld: %s\n", path, steer_replay_divergent_frame(r),
+                steer_replay_error(r));
+        rc = 1;
+    } else if (status == 1) {
+        fprintf(stdout, "steer-run: stopped at frame %ld of %ld\n", steer_replay_frame(r),
+                steer_replay_frame_count(r));
+        rc = 1;
+    }
+    fprintf(stdout, "replay agents=%d frames=%ld of %ld %s hash=%016" PRIx64 "\n", steer_world_agent_count(w),
+            steer_replay_frame(r), steer_replay_frame_count(r), rc == 0 ? "identical" : "differs",
+            steer_world_hash(w));
+    fflush(stdout);
+    steer_replay_close(r);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
-    const char *script = NULL;
+    const char *script = NULL, *record = NULL, *replay_path = NULL;
+    long hash_every = 1, workers = 0;
     long steps = 600;
     bool steps_given = false, watch = false, poll = false, trusted = false;
     double dt = 1.0 / 60.0;
@@ -87,6 +129,16 @@ int main(int argc, char **argv)
             errno = 0;
             seed = strtoull(argv[++i], &end, 0);
             if (*end != '\0' || errno != 0) return usage();
+        } else if (strcmp(a, "--workers") == 0 && i + 1 < argc) {
+            workers = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || workers < 1 || workers > STEER_MAX_WORKERS) return usage();
+        } else if (strcmp(a, "--record") == 0 && i + 1 < argc) {
+            record = argv[++i];
+        } else if (strcmp(a, "--hash-every") == 0 && i + 1 < argc) {
+            hash_every = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || hash_every < 1 || hash_every > 1000000000) return usage();
+        } else if (strcmp(a, "--replay") == 0 && i + 1 < argc) {
+            replay_path = argv[++i];
         } else if (strcmp(a, "--watch") == 0) {
             watch = true;
         } else if (strcmp(a, "--poll") == 0) {
@@ -99,16 +151,31 @@ int main(int argc, char **argv)
             script = a;
         }
     }
+    if (replay_path != NULL) {
+        if (script != NULL || record != NULL) return usage();
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        return replay(replay_path, (int)workers);
+    }
     if (script == NULL) return usage();
 
     steer_host_def def = steer_host_default_def();
     def.trusted = trusted;
     def.world.seed = seed;
+    if (workers > 0) def.world.worker_count = (int)workers;
     def.log = log_line;
     if (watch) def.watch = poll ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
     steer_host *host = steer_host_create(&def);
     if (host == NULL) {
         fprintf(stderr, "steer-run: cannot create the host\n");
+        return 1;
+    }
+    if (record != NULL && steer_host_record(host, record, (int)hash_every) != 0) {
+        fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
+        steer_host_destroy(host);
         return 1;
     }
     // a load failure goes to stderr once, with the exit status
@@ -163,6 +230,11 @@ int main(int argc, char **argv)
     fprintf(stdout, "agents=%d steps=%ld time=%.3fs hash=%016" PRIx64 "\n", steer_world_agent_count(w), done,
             (double)done * dt, steer_world_hash(w));
     fflush(stdout);
+    int rc = 0;
+    if (record != NULL && steer_host_record_end(host) != 0) {
+        fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
+        rc = 1;
+    }
     steer_host_destroy(host);
-    return 0;
+    return rc;
 }

@@ -6,8 +6,11 @@
 //   steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png]
 //                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
 //                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
-//                [--debug] [--inspect] [--software]
+//                [--debug] [--inspect] [--software] [--record FILE | --replay FILE]
 //
+// --record FILE writes the run to FILE (docs/embedding.md, "Record and
+// replay"); --replay FILE plays a recording back instead of a script, with
+// its own input, and pauses at its end or at the first frame that differs.
 // --debug starts with the debug layers on; --inspect selects the first
 // traced agent (the inspector opens on it); --software asks a window for
 // SDL's software renderer.
@@ -340,6 +343,24 @@ static steer_host_input gather_input(void)
 
 static void step_once(void)
 {
+    if (V.replay != NULL) {
+        // the recording's input, not the mouse's; the end or a divergence pauses
+        int status = steer_replay_step(V.replay);
+        if (status == 1) return;
+        V.paused = true;
+        char msg[sizeof V.status];
+        if (status == 0)
+            snprintf(msg, sizeof msg, "replay ended after %ld frames, identical", steer_replay_frame(V.replay));
+        else
+            snprintf(msg, sizeof msg, "replay diverges at frame %ld: %.400s", steer_replay_divergent_frame(V.replay),
+                     steer_replay_error(V.replay));
+        if (strcmp(msg, V.status) != 0) {
+            printf("steer-viewer: %s\n", msg);
+            fflush(stdout);
+        }
+        set_status(msg, status < 0);
+        return;
+    }
     steer_host_input in = gather_input();
     if (steer_host_update(V.host, STEP, &in) != 0) {
         const char *e = steer_host_last_error(V.host);
@@ -429,7 +450,7 @@ static int usage(void)
     fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
                     "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
                     "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
-                    "                    [--software]\n");
+                    "                    [--software] [--record FILE | --replay FILE]\n");
     return 2;
 }
 
@@ -477,7 +498,7 @@ static bool open_window(bool headless, bool software)
 
 int main(int argc, char **argv)
 {
-    const char *script = NULL, *screenshot = NULL, *shot_dir = NULL;
+    const char *script = NULL, *screenshot = NULL, *shot_dir = NULL, *record = NULL, *replay = NULL;
     long frames = -1;
     enum { MAX_EDITS = 8 };
     long edit_frame[MAX_EDITS];
@@ -499,6 +520,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
+        else if (strcmp(a, "--record") == 0 && i + 1 < argc) record = argv[++i];
+        else if (strcmp(a, "--replay") == 0 && i + 1 < argc) replay = argv[++i];
         else if (strcmp(a, "--camera") == 0 && i + 1 < argc) {
             if (sscanf(argv[++i], "%f,%f,%f", &cam[0], &cam[1], &cam[2]) != 3 || !(cam[2] > 0.0f)) return usage();
             fixed_camera = true;
@@ -511,6 +534,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-') return usage();
         else script = a;
     }
+    if (record != NULL && replay != NULL) return usage();
     if (script == NULL) script = STEER_VIEWER_DEFAULT_SCRIPT;
     V.script = script;
     if (!headless && !open_window(false, software)) {
@@ -523,15 +547,39 @@ int main(int argc, char **argv)
     }
     V.headless = headless;
 
-    steer_host_def hd = steer_host_default_def();
-    hd.log = on_log;
-    hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
-    V.host = steer_host_create(&hd);
-    if (V.host == NULL) {
-        fprintf(stderr, "steer-viewer: cannot create the script host\n");
-        return 1;
+    bool loaded;
+    if (replay != NULL) {
+        steer_replay_options ro = steer_replay_default_options();
+        ro.log = on_log;
+        char err[1024];
+        V.replay = steer_replay_open(replay, &ro, err, sizeof err);
+        if (V.replay == NULL) {
+            fprintf(stderr, "steer-viewer: %s\n", err);
+            return 1;
+        }
+        V.host = steer_replay_host(V.replay);
+        // the load (and whatever precedes the first frame) before the first draw
+        loaded = steer_replay_step(V.replay) >= 0;
+        V.script = replay;
+    } else {
+        steer_host_def hd = steer_host_default_def();
+        hd.log = on_log;
+        hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
+        V.host = steer_host_create(&hd);
+        if (V.host == NULL) {
+            fprintf(stderr, "steer-viewer: cannot create the script host\n");
+            return 1;
+        }
+        if (record != NULL) {
+            if (steer_host_record(V.host, record, 1) != 0) {
+                fprintf(stderr, "steer-viewer: %s\n", steer_host_last_error(V.host));
+                return 1;
+            }
+            // the panel's live tuning changes behaviours behind the script's back
+            printf("steer-viewer: recording to %s (live tuning in the panel is not part of it)\n", record);
+        }
+        loaded = steer_host_load(V.host, script) == 0;
     }
-    bool loaded = steer_host_load(V.host, script) == 0;
     if (!loaded) {
         const char *e = steer_host_last_error(V.host);
         set_status(e ? e : "cannot load the script", true);
@@ -577,12 +625,14 @@ int main(int argc, char **argv)
                 case SDLK_d: V.debug = !V.debug; break;
                 case SDLK_h: V.help = !V.help; break;
                 case SDLK_r:
-                    if (steer_host_reset(V.host) == 0) set_status("reset", false);
+                    if (V.replay != NULL) set_status("a replay cannot be reset", true);
+                    else if (steer_host_reset(V.host) == 0) set_status("reset", false);
                     else set_status(steer_host_last_error(V.host), true);
                     V.selected = steer_null_agent;
                     break;
                 case SDLK_F5:
-                    if (steer_host_reload(V.host) == 0) {
+                    if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
+                    else if (steer_host_reload(V.host) == 0) {
                         set_status("reloaded (F5)", false);
                         V.last_error[0] = '\0';
                     } else {
@@ -690,7 +740,17 @@ int main(int argc, char **argv)
     // a headless run (a test) fails when the script's update raised
     int rc = (headless && err != NULL && edits == 0) ? 1 : 0;
     if (ui) ui_shutdown();
-    steer_host_destroy(V.host);
+    if (V.replay != NULL) {
+        // a replay that differed fails the run (a test, a bisect script)
+        if (steer_replay_divergent_frame(V.replay) >= 0) rc = 1;
+        steer_replay_close(V.replay);
+    } else {
+        if (record != NULL && steer_host_record_end(V.host) != 0) {
+            fprintf(stderr, "steer-viewer: %s\n", steer_host_last_error(V.host));
+            rc = 1;
+        }
+        steer_host_destroy(V.host);
+    }
     free(B.v);
     SDL_DestroyRenderer(V.renderer);
     SDL_FreeSurface(headless_surface);

@@ -20,6 +20,7 @@ typedef struct viewer {
     SDL_Renderer *renderer;
     int width, height;
     steer_host *host;
+    steer_replay *replay; ///< --replay: the recording drives the host (read-only)
     const char *script;
     bool headless, paused, debug, help, bench;
     // camera: world point at the centre of the window, pixels per metre

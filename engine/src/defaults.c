@@ -1,6 +1,13 @@
 // defaults.c: every default of the engine, in one place.
 #include "core.h"
 
+// How far ahead pursue and evade predict by default (seconds). A build may
+// set another value; the replay test links an engine built with one, to
+// show that a replay names the first frame that differs.
+#ifndef STEER_DEFAULT_MAX_PREDICTION
+#define STEER_DEFAULT_MAX_PREDICTION 1.0f
+#endif
+
 steer_world_def steer_default_world_def(void)
 {
     steer_world_def d;
@@ -102,7 +109,7 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     default:
         break;
     }
-    d.max_prediction = 1.0f;
+    d.max_prediction = STEER_DEFAULT_MAX_PREDICTION;
     d.wander_offset = 2.0f;
     d.wander_radius = 1.0f;
     d.wander_rate = 0.5f;

@@ -119,6 +119,68 @@ size_t steer_host_memory(const steer_host *host);
 /// The watcher backend in use: STEER_HOST_WATCH_NONE, _INOTIFY or _POLL.
 steer_host_watch steer_host_watch_backend(const steer_host *host);
 
+/* ---- record and replay (docs/embedding.md, "Record and replay") ---------------- */
+
+/// Record the run from here on to the file at path: the host's definition,
+/// every load, reload (the watcher's too) and reset with its result, every
+/// frame's dt and input, the text of every file the script reads through
+/// the host (the script, require, loadfile, dofile), what os.clock, os.time,
+/// os.date and math.randomseed() gave it, and the world hash after each
+/// load, reload and reset and every hash_every frames (1: every frame, so a
+/// replay names the first frame that differs). Call before the first
+/// steer_host_load. Returns 0, or -1 with last_error set (a script already
+/// loaded, already recording, hash_every < 1, the file cannot be created).
+int steer_host_record(steer_host *host, const char *path, int hash_every);
+/// Finish the recording: the frames not yet written and the final hash;
+/// close the file. 0, or -1 with last_error set when a write failed.
+/// steer_host_destroy finishes a recording too. A recording cut short (the
+/// program crashed) still replays up to its last complete line.
+int steer_host_record_end(steer_host *host);
+
+/// A replay of a recording (opaque): a host of its own, driven by the file.
+typedef struct steer_replay steer_replay;
+
+/// How to open a replay; start from steer_replay_default_options().
+typedef struct steer_replay_options {
+    steer_host_log_fn *log; ///< the replayed script's log lines (NULL: none)
+    void *log_context;      ///< passed to log
+    /// Workers of the replay's world (0: as recorded). Any count gives the
+    /// same bits, so a replay with another count checks that too.
+    int worker_count;
+} steer_replay_options;
+
+/// No log, the recorded worker count.
+steer_replay_options steer_replay_default_options(void);
+/// Read a recording and make its host with the recorded definition. NULL
+/// when the file cannot be read or is malformed, with `file:line: message`
+/// in error (error_size bytes at most; error may be NULL).
+steer_replay *steer_replay_open(const char *path, const steer_replay_options *options, char *error,
+                                size_t error_size);
+/// Replay up to and including the next frame (and the loads, reloads and
+/// resets before it). Returns 1 when a frame ran and matched the recording,
+/// 0 at the end of the recording (the final hash matched), -1 when the
+/// replay diverged: a hash differs, a call returned something else, or the
+/// script read another file or asked for a value the recording does not
+/// have next (steer_replay_error, steer_replay_divergent_frame). After 0 or
+/// -1 every call returns the same.
+int steer_replay_step(steer_replay *replay);
+/// Frames replayed so far.
+long steer_replay_frame(const steer_replay *replay);
+/// Frames in the recording.
+long steer_replay_frame_count(const steer_replay *replay);
+/// The frame where the replay first differed (frame k: after the k-th
+/// update; 0: the load or a reset before the first frame), -1 when none.
+/// With hash_every > 1, the world may have differed since the frame after
+/// the last check.
+long steer_replay_divergent_frame(const steer_replay *replay);
+/// What differed, `frame F (what, line L): ...`, or NULL.
+const char *steer_replay_error(const steer_replay *replay);
+/// The replay's host: query and draw its world between steps; do not load,
+/// reload, reset or update it yourself.
+steer_host *steer_replay_host(const steer_replay *replay);
+/// Close the replay and destroy its host. NULL is fine.
+void steer_replay_close(steer_replay *replay);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,965 @@
+// record.c: record and replay of a host's run (steer/host.h,
+// docs/embedding.md "Record and replay").
+//
+// A recording is a tape of two interleaved streams. Events are what the
+// embedder did to the host, in order: load, reload, reset, and runs of
+// frames with their dt and input, each event with the world hash after it
+// (frames: every hash_every frames). Values are what the script got from
+// outside in the order it asked: the text of each file it read, os.clock,
+// os.time, a math.randomseed() without arguments. A replay makes a host
+// with the recorded definition, performs the events, hands the script the
+// recorded values instead of the outside world's, and compares the hashes.
+#include "host_internal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#define TAPE_MAGIC "steerrec 1"
+
+typedef enum ev_kind { EV_LOAD, EV_RELOAD, EV_RESET, EV_INPUT, EV_FRAMES, EV_END } ev_kind;
+
+/// One event of a replay.
+typedef struct tape_event {
+    ev_kind kind;
+    int line;           ///< in the file, for messages
+    int rc;             ///< load, reload, reset: what the call returned
+    bool has_hash;      ///< frames: a check after the last of them
+    uint64_t hash;      ///< the world hash after the event
+    long count;         ///< frames: how many; end: frames in all
+    float dt;           ///< input
+    steer_host_input in; ///< input
+    const char *path;   ///< load
+} tape_event;
+
+typedef enum value_kind { VAL_READ, VAL_CLOCK, VAL_TIME, VAL_SEED } value_kind;
+
+static const char *const value_names[] = {"a file read", "os.clock()", "os.time()", "math.randomseed()"};
+
+/// One value the script got from outside.
+typedef struct tape_value {
+    value_kind kind;
+    int line;
+    int blob;           ///< read: index of the text, -1 when the file was missing
+    const char *path;   ///< read
+    double number;      ///< clock
+    long long integer;  ///< time
+    long long seed[2];  ///< seed
+} tape_value;
+
+/// The text of a file, stored once however often it is read.
+typedef struct tape_blob {
+    const char *data;
+    size_t len;
+} tape_blob;
+
+struct host_tape {
+    bool replay;
+    // recording
+    FILE *out;
+    char out_path[HOST_PATH_MAX];
+    int hash_every;
+    long frames;         ///< frames recorded so far
+    long pending;        ///< frames not yet written (same input)
+    float dt;            ///< the input of the pending frames
+    steer_host_input in;
+    bool have_input;
+    char **blob_copy;    ///< recording: the texts written so far (to store each once)
+    bool write_failed;
+    // both
+    tape_blob *blobs;
+    int blob_count, blob_cap;
+    // replay
+    char *text;          ///< the whole file (paths and blobs point into it)
+    const char *name;    ///< the recording's path, for messages
+    tape_event *events;
+    int event_count, event_cap;
+    tape_value *values;
+    int value_count, value_cap, value_next;
+    bool value_diverged;  ///< the script asked for something else than recorded
+    char value_message[HOST_ERROR_MAX];
+};
+
+struct steer_replay {
+    steer_host *host;
+    host_tape *tape;
+    int next;            ///< the next event
+    long left;           ///< frames left of the current frames event
+    float dt;
+    steer_host_input in;
+    long frame;          ///< frames replayed
+    long frame_count;    ///< frames in the recording
+    long divergent;      ///< first frame that differed (0: setup), -1: none
+    bool ended;
+    char message[HOST_ERROR_MAX]; ///< the divergence or failure, "" when none
+    char path[HOST_PATH_MAX];
+    char root[HOST_PATH_MAX]; ///< the recorded script root (the host's def points here)
+};
+
+/* ---- growing arrays ---------------------------------------------------------------- */
+
+static bool grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap) return true;
+    int n = *cap > 0 ? *cap * 2 : 16;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, (size_t)n * size);
+    if (q == NULL) return false;
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+static uint64_t host_hash(const steer_host *h) { return steer_world_hash(steer_host_world(h)); }
+
+/* ---- recording ----------------------------------------------------------------------- */
+
+static void tape_free(host_tape *t)
+{
+    if (t == NULL) return;
+    if (t->out != NULL) fclose(t->out);
+    if (t->blob_copy != NULL) {
+        for (int i = 0; i < t->blob_count; ++i) free(t->blob_copy[i]);
+        free(t->blob_copy);
+    }
+    free(t->blobs);
+    free(t->events);
+    free(t->values);
+    free(t->text);
+    free(t);
+}
+
+static void put(host_tape *t, const char *fmt, ...)
+{
+    if (t->write_failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vfprintf(t->out, fmt, ap) < 0) t->write_failed = true;
+    va_end(ap);
+}
+
+// Write the frames not yet written, with the hash when one is due.
+static void flush_frames(steer_host *h, bool with_hash)
+{
+    host_tape *t = h->tape;
+    if (t->pending == 0) return;
+    if (with_hash)
+        put(t, "frames %ld %016" PRIx64 "\n", t->pending, host_hash(h));
+    else
+        put(t, "frames %ld\n", t->pending);
+    t->pending = 0;
+    // a crash of the game leaves a recording that replays up to here
+    if (fflush(t->out) != 0) t->write_failed = true;
+}
+
+int steer_host_record(steer_host *host, const char *path, int hash_every)
+{
+    if (host->tape != NULL) {
+        host_set_error(host, host->tape->replay ? "steer_host_record: the host is replaying a recording"
+                                                : "steer_host_record: already recording");
+        return -1;
+    }
+    if (host->version > 0) {
+        host_set_error(host, "steer_host_record: start recording before the first steer_host_load");
+        return -1;
+    }
+    if (hash_every < 1) {
+        host_set_error(host, "steer_host_record: hash_every must be at least 1");
+        return -1;
+    }
+    if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
+        host_set_error(host, "steer_host_record: path missing or too long");
+        return -1;
+    }
+    host_tape *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        host_set_error(host, "steer_host_record: not enough memory");
+        return -1;
+    }
+    t->out = fopen(path, "wb");
+    if (t->out == NULL) {
+        char msg[HOST_PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "steer_host_record: cannot create %s", path);
+        host_set_error(host, msg);
+        free(t);
+        return -1;
+    }
+    snprintf(t->out_path, sizeof t->out_path, "%s", path);
+    t->hash_every = hash_every;
+    host->tape = t;
+    const steer_host_def *d = &host->def;
+    const steer_world_def *w = &d->world;
+    put(t, "%s\n", TAPE_MAGIC);
+    put(t, "engine %s\n", steer_version());
+    put(t, "world seed=%" PRIu64 " integrator=%d cell_size=%a agent_capacity=%d resolve_contacts=%d "
+           "resolve_agent_contacts=%d workers=%d\n",
+        w->seed, (int)w->integrator, (double)w->cell_size, w->agent_capacity, (int)w->resolve_contacts,
+        (int)w->resolve_agent_contacts, w->worker_count);
+    put(t, "host trusted=%d memory_cap=%zu instruction_budget=%" PRId64 "\n", (int)d->trusted, d->memory_cap,
+        d->instruction_budget);
+    if (d->script_root != NULL)
+        put(t, "root %s\n", d->script_root);
+    else
+        put(t, "root\n");
+    put(t, "hash_every %d\n", hash_every);
+    if (t->write_failed || fflush(t->out) != 0) {
+        host->tape = NULL;
+        tape_free(t);
+        host_set_error(host, "steer_host_record: cannot write the recording");
+        return -1;
+    }
+    return 0;
+}
+
+int steer_host_record_end(steer_host *host)
+{
+    host_tape *t = host->tape;
+    if (t == NULL || t->replay) {
+        host_set_error(host, "steer_host_record_end: not recording");
+        return -1;
+    }
+    flush_frames(host, false);
+    put(t, "end %ld %016" PRIx64 "\n", t->frames, host_hash(host));
+    bool failed = t->write_failed || fflush(t->out) != 0;
+    failed = fclose(t->out) != 0 || failed;
+    t->out = NULL;
+    char path[HOST_PATH_MAX];
+    memcpy(path, t->out_path, sizeof path);
+    host->tape = NULL;
+    tape_free(t);
+    if (failed) {
+        char msg[HOST_PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "steer_host_record_end: writing %s failed", path);
+        host_set_error(host, msg);
+        return -1;
+    }
+    return 0;
+}
+
+void host_tape_destroy(steer_host *host)
+{
+    if (host->tape == NULL) return;
+    if (!host->tape->replay) {
+        steer_host_record_end(host);
+    } else {
+        // the replay owns its tape
+        host->tape = NULL;
+    }
+}
+
+bool host_recording(const steer_host *host) { return host->tape != NULL && !host->tape->replay; }
+
+bool host_replaying(const steer_host *host) { return host->tape != NULL && host->tape->replay; }
+
+void host_tape_event(steer_host *host, const char *event, int rc, const char *path)
+{
+    if (!host_recording(host)) return;
+    host_tape *t = host->tape;
+    flush_frames(host, false);
+    put(t, "%s %d %016" PRIx64 "%s%s\n", event, rc, host_hash(host), path != NULL ? " " : "",
+        path != NULL ? path : "");
+    if (fflush(t->out) != 0) t->write_failed = true;
+}
+
+void host_tape_frame(steer_host *host, float dt, const steer_host_input *input)
+{
+    if (!host_recording(host)) return;
+    host_tape *t = host->tape;
+    static const steer_host_input none;
+    const steer_host_input *in = input != NULL ? input : &none;
+    bool same = t->have_input && memcmp(&t->dt, &dt, sizeof dt) == 0 &&
+                memcmp(&t->in.mouse_x, &in->mouse_x, sizeof in->mouse_x) == 0 &&
+                memcmp(&t->in.mouse_y, &in->mouse_y, sizeof in->mouse_y) == 0 && t->in.buttons == in->buttons &&
+                t->in.keys == in->keys;
+    if (!same) {
+        flush_frames(host, false);
+        // %a: every bit of the float, readable back exactly
+        put(t, "input %a %a %a %" PRIu32 " %" PRIu64 "\n", (double)dt, (double)in->mouse_x, (double)in->mouse_y,
+            in->buttons, in->keys);
+        t->dt = dt;
+        t->in = *in;
+        t->have_input = true;
+    }
+    ++t->pending;
+    ++t->frames;
+    if (t->frames % t->hash_every == 0) flush_frames(host, true);
+}
+
+// The index of this text among those written, writing it when new.
+static int record_blob(host_tape *t, const char *data, size_t len)
+{
+    for (int i = 0; i < t->blob_count; ++i)
+        if (t->blobs[i].len == len && memcmp(t->blob_copy[i], data, len) == 0) return i;
+    int cap = t->blob_cap;
+    if (!grow((void **)&t->blobs, &cap, t->blob_count + 1, sizeof *t->blobs)) return -2;
+    int cap2 = t->blob_cap;
+    if (!grow((void **)&t->blob_copy, &cap2, t->blob_count + 1, sizeof *t->blob_copy)) return -2;
+    t->blob_cap = cap < cap2 ? cap : cap2;
+    char *copy = malloc(len + 1);
+    if (copy == NULL) return -2;
+    memcpy(copy, data, len);
+    int id = t->blob_count++;
+    t->blob_copy[id] = copy;
+    t->blobs[id] = (tape_blob){copy, len};
+    put(t, "blob %d %zu\n", id, len);
+    if (!t->write_failed && len > 0 && fwrite(data, 1, len, t->out) != len) t->write_failed = true;
+    put(t, "\n");
+    return id;
+}
+
+/* ---- replay: the values ------------------------------------------------------------- */
+
+// The next recorded value, which must be of this kind; raises (and marks
+// the replay diverged) otherwise.
+static const tape_value *next_value(lua_State *L, steer_host *h, value_kind kind, const char *path)
+{
+    host_tape *t = h->tape;
+    const tape_value *v = t->value_next < t->value_count ? &t->values[t->value_next] : NULL;
+    if (v == NULL || v->kind != kind || (kind == VAL_READ && strcmp(v->path, path) != 0)) {
+        char got[HOST_PATH_MAX + 64];
+        if (v == NULL)
+            snprintf(got, sizeof got, "nothing more");
+        else if (v->kind == VAL_READ)
+            snprintf(got, sizeof got, "a read of '%s' (line %d)", v->path, v->line);
+        else
+            snprintf(got, sizeof got, "%s (line %d)", value_names[v->kind], v->line);
+        char want[HOST_PATH_MAX + 64];
+        if (kind == VAL_READ)
+            snprintf(want, sizeof want, "read '%s'", path);
+        else
+            snprintf(want, sizeof want, "called %s", value_names[kind]);
+        if (!t->value_diverged) {
+            t->value_diverged = true;
+            snprintf(t->value_message, sizeof t->value_message, "the script %.400s where the recording has %.400s", want,
+                     got);
+        }
+        luaL_error(L, "replay: %s", t->value_message);
+    }
+    ++t->value_next;
+    return v;
+}
+
+/* ---- what the script gets from outside -------------------------------------------- */
+
+bool host_read_file(lua_State *L, const char *path, const char *name)
+{
+    steer_host *h = host_of(L);
+    if (host_replaying(h)) {
+        const tape_value *v = next_value(L, h, VAL_READ, path);
+        if (v->blob < 0) return false;
+        lua_pushlstring(L, h->tape->blobs[v->blob].data, h->tape->blobs[v->blob].len);
+        return true;
+    }
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        if (host_recording(h)) put(h->tape, "read - %s\n", path);
+        return false;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t n;
+    do {
+        char *p = luaL_prepbuffer(&b);
+        n = fread(p, 1, LUAL_BUFFERSIZE, f);
+        luaL_addsize(&b, n);
+    } while (n == LUAL_BUFFERSIZE);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (failed) luaL_error(L, "cannot read %s", name);
+    luaL_pushresult(&b);
+    if (host_recording(h)) {
+        size_t len;
+        const char *s = lua_tolstring(L, -1, &len);
+        int id = record_blob(h->tape, s, len);
+        if (id == -2) luaL_error(L, "not enough memory to record %s", name);
+        put(h->tape, "read %d %s\n", id, path);
+    }
+    return true;
+}
+
+// os.clock(): the recorded value in a replay.
+static int tape_clock(lua_State *L)
+{
+    steer_host *h = host_of(L);
+    if (host_replaying(h)) {
+        lua_pushnumber(L, next_value(L, h, VAL_CLOCK, NULL)->number);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_call(L, 0, 1);
+    if (host_recording(h)) put(h->tape, "clock %a\n", (double)lua_tonumber(L, -1));
+    return 1;
+}
+
+// The current time as os.time() gives it: the recorded value in a replay.
+static void push_now(lua_State *L, steer_host *h, int real_time)
+{
+    if (host_replaying(h)) {
+        lua_pushinteger(L, (lua_Integer)next_value(L, h, VAL_TIME, NULL)->integer);
+        return;
+    }
+    lua_pushvalue(L, real_time);
+    lua_call(L, 0, 1);
+    if (host_recording(h)) put(h->tape, "time %lld\n", (long long)lua_tointeger(L, -1));
+}
+
+// os.time([t]): only the current time (no argument) is recorded.
+static int tape_time(lua_State *L)
+{
+    if (!lua_isnoneornil(L, 1)) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, 1);
+        return 1;
+    }
+    push_now(L, host_of(L), lua_upvalueindex(1));
+    return 1;
+}
+
+// os.date([format [, t]]): without t, the recorded current time.
+static int tape_date(lua_State *L)
+{
+    if (lua_isnoneornil(L, 2)) {
+        if (lua_isnone(L, 1)) lua_pushliteral(L, "%c");
+        lua_settop(L, 1);
+        push_now(L, host_of(L), lua_upvalueindex(1));
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+// math.randomseed(): the seed Lua picked, recorded; with arguments as is.
+static int tape_randomseed(lua_State *L)
+{
+    steer_host *h = host_of(L);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (n == 0 && host_replaying(h)) {
+        const tape_value *v = next_value(L, h, VAL_SEED, NULL);
+        lua_pushinteger(L, (lua_Integer)v->seed[0]);
+        lua_pushinteger(L, (lua_Integer)v->seed[1]);
+        n = 2;
+    }
+    lua_call(L, n, LUA_MULTRET);
+    int results = lua_gettop(L);
+    if (n == 0 && host_recording(h)) {
+        // Lua 5.4.4 and later return the two seed parts
+        long long s0 = results >= 1 ? (long long)lua_tointeger(L, 1) : 0;
+        long long s1 = results >= 2 ? (long long)lua_tointeger(L, 2) : 0;
+        put(h->tape, "seed %lld %lld\n", s0, s1);
+        if (results < 2) luaL_error(L, "math.randomseed(): cannot record the seed with this Lua version");
+    }
+    return results;
+}
+
+void host_wrap_outside(lua_State *L)
+{
+    lua_getglobal(L, LUA_OSLIBNAME);
+    lua_getfield(L, -1, "clock");
+    lua_pushcclosure(L, tape_clock, 1);
+    lua_setfield(L, -2, "clock");
+    lua_getfield(L, -1, "time"); // the real os.time, for both wrappers
+    lua_pushvalue(L, -1);
+    lua_getfield(L, -3, "date");
+    lua_pushcclosure(L, tape_date, 2);
+    lua_setfield(L, -3, "date");
+    lua_pushcclosure(L, tape_time, 1);
+    lua_setfield(L, -2, "time");
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    lua_getfield(L, -1, "randomseed");
+    lua_pushcclosure(L, tape_randomseed, 1);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+}
+
+/* ---- replay: reading a recording -------------------------------------------------- */
+
+typedef struct parser {
+    char *p, *end;
+    int line;
+    const char *name;
+    char *error;
+    size_t error_size;
+} parser;
+
+static bool fail(parser *ps, const char *fmt, ...)
+{
+    if (ps->error != NULL && ps->error_size > 0) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(ps->error, ps->error_size, "%s:%d: %s", ps->name, ps->line, msg);
+    }
+    return false;
+}
+
+// The next line, NUL-terminated in place; NULL at the end of the file.
+static char *next_line(parser *ps)
+{
+    if (ps->p >= ps->end) return NULL;
+    char *s = ps->p;
+    char *nl = memchr(s, '\n', (size_t)(ps->end - s));
+    if (nl == NULL) nl = ps->end;
+    *nl = '\0';
+    ps->p = nl < ps->end ? nl + 1 : ps->end;
+    ++ps->line;
+    return s;
+}
+
+static bool parse_float(const char *s, char **end, float *out)
+{
+    double d = strtod(s, end);
+    if (*end == s) return false;
+    *out = (float)d;
+    return true;
+}
+
+static bool parse_hash(const char *s, uint64_t *out)
+{
+    char *end;
+    if (strlen(s) != 16) return false;
+    *out = strtoull(s, &end, 16);
+    return *end == '\0';
+}
+
+static bool add_event(host_tape *t, parser *ps, tape_event e)
+{
+    e.line = ps->line;
+    if (!grow((void **)&t->events, &t->event_cap, t->event_count + 1, sizeof e))
+        return fail(ps, "not enough memory");
+    t->events[t->event_count++] = e;
+    return true;
+}
+
+static bool add_value(host_tape *t, parser *ps, tape_value v)
+{
+    v.line = ps->line;
+    if (!grow((void **)&t->values, &t->value_cap, t->value_count + 1, sizeof v))
+        return fail(ps, "not enough memory");
+    t->values[t->value_count++] = v;
+    return true;
+}
+
+// An event line: "load RC HASH PATH", "reload RC HASH", "reset RC HASH".
+static bool parse_call(host_tape *t, parser *ps, ev_kind kind, char *args)
+{
+    tape_event e = {.kind = kind};
+    char *end;
+    long rc = strtol(args, &end, 10);
+    if (end == args || *end != ' ' || (rc != 0 && rc != -1)) return fail(ps, "expected a result 0 or -1");
+    char hash[17];
+    if (strlen(end + 1) < 16) return fail(ps, "expected a 16-digit hash");
+    memcpy(hash, end + 1, 16);
+    hash[16] = '\0';
+    if (!parse_hash(hash, &e.hash)) return fail(ps, "expected a 16-digit hash");
+    char *rest = end + 17;
+    e.rc = (int)rc;
+    if (kind == EV_LOAD) {
+        if (*rest != ' ' || rest[1] == '\0') return fail(ps, "expected the script's path after the hash");
+        e.path = rest + 1;
+    } else if (*rest != '\0') {
+        return fail(ps, "unexpected text after the hash");
+    }
+    return add_event(t, ps, e);
+}
+
+static bool parse_body(host_tape *t, parser *ps)
+{
+    char *line;
+    bool ended = false;
+    while ((line = next_line(ps)) != NULL) {
+        if (line[0] == '\0' || line[0] == '#') continue;
+        if (ended) return fail(ps, "nothing may follow the end line");
+        char *sp = strchr(line, ' ');
+        char *args = sp != NULL ? sp + 1 : line + strlen(line);
+        size_t kw = sp != NULL ? (size_t)(sp - line) : strlen(line);
+        char *end;
+        if (kw == 4 && memcmp(line, "load", 4) == 0) {
+            if (!parse_call(t, ps, EV_LOAD, args)) return false;
+        } else if (kw == 6 && memcmp(line, "reload", 6) == 0) {
+            if (!parse_call(t, ps, EV_RELOAD, args)) return false;
+        } else if (kw == 5 && memcmp(line, "reset", 5) == 0) {
+            if (!parse_call(t, ps, EV_RESET, args)) return false;
+        } else if (kw == 5 && memcmp(line, "input", 5) == 0) {
+            tape_event e = {.kind = EV_INPUT};
+            char *s = args;
+            unsigned long long buttons, keys;
+            if (!parse_float(s, &end, &e.dt) || !parse_float(end, &end, &e.in.mouse_x) ||
+                !parse_float(end, &end, &e.in.mouse_y))
+                return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
+            s = end;
+            buttons = strtoull(s, &end, 10);
+            if (end == s) return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
+            s = end;
+            keys = strtoull(s, &end, 10);
+            if (end == s || *end != '\0' || buttons > UINT32_MAX)
+                return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
+            if (!(e.dt >= 0.0f && e.dt <= 1.0e4f)) return fail(ps, "dt must be in [0, 10000]");
+            e.in.buttons = (uint32_t)buttons;
+            e.in.keys = keys;
+            if (!add_event(t, ps, e)) return false;
+        } else if (kw == 6 && memcmp(line, "frames", 6) == 0) {
+            tape_event e = {.kind = EV_FRAMES};
+            e.count = strtol(args, &end, 10);
+            if (end == args || e.count < 1) return fail(ps, "expected 'frames COUNT [HASH]'");
+            if (*end == ' ') {
+                if (!parse_hash(end + 1, &e.hash)) return fail(ps, "expected a 16-digit hash after the count");
+                e.has_hash = true;
+            } else if (*end != '\0') {
+                return fail(ps, "expected 'frames COUNT [HASH]'");
+            }
+            if (!add_event(t, ps, e)) return false;
+        } else if (kw == 3 && memcmp(line, "end", 3) == 0) {
+            tape_event e = {.kind = EV_END, .has_hash = true};
+            e.count = strtol(args, &end, 10);
+            if (end == args || e.count < 0 || *end != ' ' || !parse_hash(end + 1, &e.hash))
+                return fail(ps, "expected 'end FRAMES HASH'");
+            if (!add_event(t, ps, e)) return false;
+            ended = true;
+        } else if (kw == 4 && memcmp(line, "blob", 4) == 0) {
+            long id = strtol(args, &end, 10);
+            if (end == args || id != t->blob_count || *end != ' ')
+                return fail(ps, "expected 'blob %d LENGTH'", t->blob_count);
+            char *s = end + 1;
+            unsigned long long len = strtoull(s, &end, 10);
+            if (end == s || *end != '\0') return fail(ps, "expected 'blob ID LENGTH'");
+            if (len > (unsigned long long)(ps->end - ps->p) || (size_t)(ps->end - ps->p) - len < 1 ||
+                ps->p[len] != '\n')
+                return fail(ps, "the blob's %llu bytes and a newline do not follow", len);
+            if (!grow((void **)&t->blobs, &t->blob_cap, t->blob_count + 1, sizeof *t->blobs))
+                return fail(ps, "not enough memory");
+            t->blobs[t->blob_count++] = (tape_blob){ps->p, (size_t)len};
+            // the blob's lines still count, so later messages name the right line
+            for (size_t i = 0; i < len; ++i) ps->line += ps->p[i] == '\n';
+            ps->p += len + 1;
+            ++ps->line;
+        } else if (kw == 4 && memcmp(line, "read", 4) == 0) {
+            tape_value v = {.kind = VAL_READ, .blob = -1};
+            if (args[0] == '-') {
+                end = args + 1;
+            } else {
+                long id = strtol(args, &end, 10);
+                if (end == args || id < 0 || id >= t->blob_count)
+                    return fail(ps, "expected 'read BLOB PATH' with a blob already given, or 'read - PATH'");
+                v.blob = (int)id;
+            }
+            if (*end != ' ' || end[1] == '\0') return fail(ps, "expected the path after the blob");
+            v.path = end + 1;
+            if (!add_value(t, ps, v)) return false;
+        } else if (kw == 5 && memcmp(line, "clock", 5) == 0) {
+            tape_value v = {.kind = VAL_CLOCK};
+            v.number = strtod(args, &end);
+            if (end == args || *end != '\0') return fail(ps, "expected 'clock SECONDS'");
+            if (!add_value(t, ps, v)) return false;
+        } else if (kw == 4 && memcmp(line, "time", 4) == 0) {
+            tape_value v = {.kind = VAL_TIME};
+            v.integer = strtoll(args, &end, 10);
+            if (end == args || *end != '\0') return fail(ps, "expected 'time SECONDS'");
+            if (!add_value(t, ps, v)) return false;
+        } else if (kw == 4 && memcmp(line, "seed", 4) == 0) {
+            tape_value v = {.kind = VAL_SEED};
+            v.seed[0] = strtoll(args, &end, 10);
+            char *s = end;
+            v.seed[1] = strtoll(s, &end, 10);
+            if (s == args || end == s || *end != '\0') return fail(ps, "expected 'seed A B'");
+            if (!add_value(t, ps, v)) return false;
+        } else {
+            return fail(ps, "unknown line '%.*s'", (int)(kw < 40 ? kw : 40), line);
+        }
+    }
+    return true;
+}
+
+// The header: magic, engine, world, host, root, hash_every.
+static bool parse_header(parser *ps, steer_host_def *def, char *root, size_t root_size, int *hash_every,
+                         char *engine, size_t engine_size)
+{
+    char *line = next_line(ps);
+    if (line == NULL || strcmp(line, TAPE_MAGIC) != 0)
+        return fail(ps, "not a steer recording (the first line must be '%s')", TAPE_MAGIC);
+    line = next_line(ps);
+    if (line == NULL || strncmp(line, "engine ", 7) != 0) return fail(ps, "expected 'engine VERSION'");
+    snprintf(engine, engine_size, "%s", line + 7);
+    line = next_line(ps);
+    unsigned long long seed;
+    int integrator, capacity, contacts, agent_contacts, workers, used = 0;
+    char cell[64];
+    if (line == NULL ||
+        sscanf(line,
+               "world seed=%llu integrator=%d cell_size=%63s agent_capacity=%d resolve_contacts=%d "
+               "resolve_agent_contacts=%d workers=%d%n",
+               &seed, &integrator, cell, &capacity, &contacts, &agent_contacts, &workers, &used) != 7 ||
+        line[used] != '\0')
+        return fail(ps, "expected 'world seed=... integrator=... cell_size=... agent_capacity=... "
+                        "resolve_contacts=... resolve_agent_contacts=... workers=...'");
+    char *end;
+    def->world.seed = seed;
+    def->world.integrator = (steer_integrator)integrator;
+    def->world.cell_size = (float)strtod(cell, &end);
+    if (*end != '\0') return fail(ps, "cell_size: expected a number, got '%s'", cell);
+    def->world.agent_capacity = capacity;
+    def->world.resolve_contacts = contacts != 0;
+    def->world.resolve_agent_contacts = agent_contacts != 0;
+    def->world.worker_count = workers;
+    line = next_line(ps);
+    int trusted;
+    unsigned long long cap;
+    long long budget;
+    used = 0;
+    if (line == NULL ||
+        sscanf(line, "host trusted=%d memory_cap=%llu instruction_budget=%lld%n", &trusted, &cap, &budget, &used) !=
+            3 ||
+        line[used] != '\0')
+        return fail(ps, "expected 'host trusted=... memory_cap=... instruction_budget=...'");
+    def->trusted = trusted != 0;
+    def->memory_cap = (size_t)cap;
+    def->instruction_budget = budget;
+    line = next_line(ps);
+    if (line == NULL || strncmp(line, "root", 4) != 0 || (line[4] != ' ' && line[4] != '\0'))
+        return fail(ps, "expected 'root [PATH]'");
+    snprintf(root, root_size, "%s", line[4] == ' ' ? line + 5 : "");
+    line = next_line(ps);
+    if (line == NULL || sscanf(line, "hash_every %d%n", hash_every, &used) != 1 || line[used] != '\0' ||
+        *hash_every < 1)
+        return fail(ps, "expected 'hash_every N' (N >= 1)");
+    return true;
+}
+
+static char *read_whole(const char *path, size_t *len, char *error, size_t error_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(error, error_size, "%s: cannot open the recording", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    for (;;) {
+        if (buf == NULL) break;
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        char *more = realloc(buf, cap * 2 + 1);
+        if (more == NULL) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = more;
+        cap *= 2;
+    }
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (buf == NULL || failed) {
+        free(buf);
+        snprintf(error, error_size, "%s: %s", path, failed ? "cannot read the recording" : "not enough memory");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+steer_replay_options steer_replay_default_options(void)
+{
+    steer_replay_options o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+steer_replay *steer_replay_open(const char *path, const steer_replay_options *options, char *error,
+                                size_t error_size)
+{
+    char none[1];
+    if (error == NULL || error_size == 0) {
+        error = none;
+        error_size = sizeof none;
+    }
+    error[0] = '\0';
+    steer_replay_options opt = options != NULL ? *options : steer_replay_default_options();
+    if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
+        snprintf(error, error_size, "steer_replay_open: path missing or too long");
+        return NULL;
+    }
+    if (opt.worker_count < 0 || opt.worker_count > STEER_MAX_WORKERS) {
+        snprintf(error, error_size, "steer_replay_open: worker_count must be in [0, %d], got %d", STEER_MAX_WORKERS,
+                 opt.worker_count);
+        return NULL;
+    }
+    steer_replay *r = calloc(1, sizeof *r);
+    host_tape *t = calloc(1, sizeof *t);
+    if (r == NULL || t == NULL) {
+        free(r);
+        free(t);
+        snprintf(error, error_size, "steer_replay_open: not enough memory");
+        return NULL;
+    }
+    r->tape = t;
+    r->divergent = -1;
+    t->replay = true;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    t->name = r->path;
+    size_t len = 0;
+    t->text = read_whole(path, &len, error, error_size);
+    if (t->text == NULL) {
+        steer_replay_close(r);
+        return NULL;
+    }
+    parser ps = {t->text, t->text + len, 0, r->path, error, error_size};
+    steer_host_def def = steer_host_default_def();
+    char root[HOST_PATH_MAX], engine[64];
+    int hash_every = 1;
+    if (!parse_header(&ps, &def, root, sizeof root, &hash_every, engine, sizeof engine) || !parse_body(t, &ps)) {
+        steer_replay_close(r);
+        return NULL;
+    }
+    if (t->event_count == 0 || t->events[0].kind != EV_LOAD) {
+        snprintf(error, error_size, "%s: the recording has no load (it must start with one)", r->path);
+        steer_replay_close(r);
+        return NULL;
+    }
+    for (int i = 0; i < t->event_count; ++i)
+        if (t->events[i].kind == EV_FRAMES) r->frame_count += t->events[i].count;
+    // the host keeps the pointer: the root lives as long as the replay
+    snprintf(r->root, sizeof r->root, "%s", root);
+    def.script_root = r->root[0] != '\0' ? r->root : NULL;
+    def.watch = STEER_HOST_WATCH_NONE;
+    def.log = opt.log;
+    def.log_context = opt.log_context;
+    if (opt.worker_count > 0) def.world.worker_count = opt.worker_count;
+    r->host = steer_host_create(&def);
+    if (r->host == NULL) {
+        snprintf(error, error_size, "%s: cannot create a host with the recorded definition", r->path);
+        steer_replay_close(r);
+        return NULL;
+    }
+    r->host->tape = t;
+    if (strcmp(engine, steer_version()) != 0)
+        host_log(r->host, STEER_HOST_LOG_WARNING, "%s was recorded by steer %s, this is steer %s", r->path, engine,
+                 steer_version());
+    return r;
+}
+
+// The first divergence is the one to report; the replay stops there.
+static int diverge(steer_replay *r, long frame, const char *fmt, ...)
+{
+    r->ended = true;
+    if (r->message[0] != '\0') return -1;
+    r->divergent = frame;
+    char msg[HOST_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const host_tape *t = r->tape;
+    snprintf(r->message, sizeof r->message, "%.500s%s%.500s", msg, t->value_diverged ? ": " : "",
+             t->value_diverged ? t->value_message : "");
+    return -1;
+}
+
+// After a call into the host: the script asked for what was recorded, and
+// the world hash (when e has one) is the recorded one.
+static int check(steer_replay *r, const tape_event *e, const char *what, bool hash)
+{
+    if (r->tape->value_diverged) return diverge(r, r->frame, "frame %ld (%s, line %d)", r->frame, what, e->line);
+    if (!hash) return 0;
+    uint64_t got = host_hash(r->host);
+    if (got == e->hash) return 0;
+    return diverge(r, r->frame, "frame %ld (%s, line %d): world hash %016" PRIx64 ", the recording has %016" PRIx64,
+                   r->frame, what, e->line, got, e->hash);
+}
+
+int steer_replay_step(steer_replay *r)
+{
+    if (r->ended) return r->message[0] != '\0' ? -1 : 0;
+    host_tape *t = r->tape;
+    while (r->left == 0) {
+        if (r->next >= t->event_count) {
+            // no end line: the recording program stopped early (a crash, a kill)
+            host_log(r->host, STEER_HOST_LOG_WARNING,
+                     "%s ends without its end line (the recording stopped early); %ld frames replayed", r->path,
+                     r->frame);
+            r->ended = true;
+            return 0;
+        }
+        const tape_event *e = &t->events[r->next++];
+        switch (e->kind) {
+        case EV_LOAD:
+        case EV_RELOAD:
+        case EV_RESET: {
+            static const char *const names[] = {"load", "reload", "reset"};
+            const char *name = names[e->kind];
+            int rc;
+            if (e->kind == EV_LOAD)
+                rc = steer_host_load(r->host, e->path);
+            else if (e->kind == EV_RELOAD)
+                rc = steer_host_reload(r->host);
+            else
+                rc = steer_host_reset(r->host);
+            if (check(r, e, name, false) != 0) return -1;
+            if (rc != e->rc)
+                return diverge(r, r->frame, "frame %ld (%s, line %d): the %s returned %d, the recording has %d",
+                               r->frame, name, e->line, name, rc, e->rc);
+            if (check(r, e, name, true) != 0) return -1;
+            break;
+        }
+        case EV_INPUT:
+            r->dt = e->dt;
+            r->in = e->in;
+            break;
+        case EV_FRAMES:
+            r->left = e->count;
+            break;
+        case EV_END:
+            r->ended = true;
+            if (e->count != r->frame)
+                return diverge(r, r->frame, "line %d: the recording ends after %ld frames, the replay ran %ld",
+                               e->line, e->count, r->frame);
+            if (check(r, e, "end", true) != 0) return -1;
+            if (t->value_next < t->value_count)
+                return diverge(r, r->frame, "the replay ended with %d recorded values unused (the first, %s, line %d)",
+                               t->value_count - t->value_next, value_names[t->values[t->value_next].kind],
+                               t->values[t->value_next].line);
+            return 0;
+        }
+    }
+    steer_host_update(r->host, r->dt, &r->in);
+    ++r->frame;
+    const tape_event *e = &t->events[r->next - 1];
+    --r->left;
+    if (check(r, e, "frames", r->left == 0 && e->has_hash) != 0) return -1;
+    return 1;
+}
+
+long steer_replay_frame(const steer_replay *r) { return r->frame; }
+
+long steer_replay_frame_count(const steer_replay *r) { return r->frame_count; }
+
+long steer_replay_divergent_frame(const steer_replay *r) { return r->divergent; }
+
+const char *steer_replay_error(const steer_replay *r) { return r->message[0] != '\0' ? r->message : NULL; }
+
+steer_host *steer_replay_host(const steer_replay *r) { return r->host; }
+
+void steer_replay_close(steer_replay *r)
+{
+    if (r == NULL) return;
+    if (r->host != NULL) {
+        r->host->tape = NULL;
+        steer_host_destroy(r->host);
+    }
+    tape_free(r->tape);
+    free(r);
+}
