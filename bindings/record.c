@@ -12,6 +12,7 @@
 #include "host_internal.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -614,7 +615,9 @@ static bool parse_body(host_tape *t, parser *ps)
         } else if (kw == 6 && memcmp(line, "frames", 6) == 0) {
             tape_event e = {.kind = EV_FRAMES};
             e.count = strtol(args, &end, 10);
-            if (end == args || e.count < 1) return fail(ps, "expected 'frames COUNT [HASH]'");
+            // (bounded so that the sum of all counts cannot overflow)
+            if (end == args || e.count < 1 || e.count > 1000000000L)
+                return fail(ps, "expected 'frames COUNT [HASH]' with COUNT in [1, 1e9]");
             if (*end == ' ') {
                 if (!parse_hash(end + 1, &e.hash)) return fail(ps, "expected a 16-digit hash after the count");
                 e.has_hash = true;
@@ -830,8 +833,11 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
         steer_replay_close(r);
         return NULL;
     }
+    // (fewer than 2^31 events of at most 1e9 frames: the sum fits 63 bits)
+    long long total = 0;
     for (int i = 0; i < t->event_count; ++i)
-        if (t->events[i].kind == EV_FRAMES) r->frame_count += t->events[i].count;
+        if (t->events[i].kind == EV_FRAMES) total += t->events[i].count;
+    r->frame_count = total > LONG_MAX ? LONG_MAX : (long)total;
     // the host keeps the pointer: the root lives as long as the replay
     snprintf(r->root, sizeof r->root, "%s", root);
     def.script_root = r->root[0] != '\0' ? r->root : NULL;
