@@ -6,6 +6,7 @@
 #ifndef STEER_EVAL_H
 #define STEER_EVAL_H
 
+#include "behaviour.h"
 #include "core.h"
 #include "grid.h"
 
@@ -87,8 +88,22 @@ bool steer__preview(struct steer_world *w, const steer_behaviour *b, int i, floa
 /// The id of the agent being evaluated (for callbacks).
 steer_agent_id steer__ctx_self_id(const eval_ctx *ctx);
 
-/// Evaluate a behaviour node; false for "no steering".
-bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// One node's evaluator (evaluate.c has one per type in steer__node_table).
+typedef bool steer__node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// The evaluator of each behaviour type.
+extern steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT];
+/// A node with limit overrides, or of a traced agent (evaluate.c).
+bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// Evaluate a behaviour node; false for "no steering". The common case (an
+/// untraced agent, a node without limit overrides) is one predictable
+/// branch and one indirect call: a blend of three reaches its children
+/// without a switch or a call in between.
+static inline bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    if (ctx->trace != NULL || b->overrides) return steer__evaluate_special(ctx, b, out);
+    return steer__node_table[b->def.type](ctx, b, out);
+}
 
 /// The memory of the stateful node being evaluated (steer__type_memory
 /// floats, at the node's fixed place in the agent's memory).
@@ -128,7 +143,11 @@ bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_st
 bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+/// group.c: one evaluator per type (the node table calls them directly).
+bool steer__eval_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): evaluates its child itself.
 bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);

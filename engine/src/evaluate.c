@@ -128,58 +128,85 @@ static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_ste
     return true;
 }
 
-// One node of the tree: the family evaluator of its type.
-static bool dispatch(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+/* ---- the node table: one evaluator per type -------------------------------------- */
+
+// Families that tell their types apart themselves take the definition.
+static bool node_kinematic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    const steer_behaviour_def *d = &b->def;
-    switch (d->type) {
-    case STEER_KINEMATIC_SEEK:
-    case STEER_KINEMATIC_FLEE:
-    case STEER_KINEMATIC_ARRIVE:
-    case STEER_KINEMATIC_WANDER: return steer__eval_kinematic(ctx, d, out);
-    case STEER_SEEK:
-    case STEER_FLEE:
-    case STEER_ARRIVE:
-    case STEER_ALIGN:
-    case STEER_VELOCITY_MATCH: return steer__eval_basic(ctx, d, out);
-    case STEER_PURSUE:
-    case STEER_EVADE:
-    case STEER_FACE:
-    case STEER_LOOK_WHERE_YOU_ARE_GOING:
-    case STEER_WANDER:
-    case STEER_FOLLOW_PATH: return steer__eval_delegated(ctx, d, out);
-    case STEER_SEPARATION:
-    case STEER_COHESION:
-    case STEER_ALIGNMENT:
-    case STEER_COLLISION_AVOIDANCE: return steer__eval_group(ctx, d, out);
-    case STEER_OBSTACLE_AVOIDANCE: return steer__eval_obstacle_avoidance(ctx, d, out);
-    case STEER_BLEND: return eval_blend(ctx, b, out);
-    case STEER_PRIORITY: return eval_priority(ctx, b, out);
-    case STEER_CALLBACK: return eval_callback(ctx, d, out);
-    case STEER_FORMATION_SLOT: return steer__eval_formation_slot(ctx, d, out);
-    case STEER_RECIPROCAL_AVOIDANCE: return steer__eval_reciprocal(ctx, b, out);
-    default: return false;
-    }
+    return steer__eval_kinematic(ctx, &b->def, out);
 }
 
+static bool node_basic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return steer__eval_basic(ctx, &b->def, out);
+}
+
+static bool node_delegated(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return steer__eval_delegated(ctx, &b->def, out);
+}
+
+static bool node_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return steer__eval_obstacle_avoidance(ctx, &b->def, out);
+}
+
+static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return eval_callback(ctx, &b->def, out);
+}
+
+static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return steer__eval_formation_slot(ctx, &b->def, out);
+}
+
+// Every type has its entry (test_tree walks every type through it).
+steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
+    [STEER_KINEMATIC_SEEK] = node_kinematic,
+    [STEER_KINEMATIC_FLEE] = node_kinematic,
+    [STEER_KINEMATIC_ARRIVE] = node_kinematic,
+    [STEER_KINEMATIC_WANDER] = node_kinematic,
+    [STEER_SEEK] = node_basic,
+    [STEER_FLEE] = node_basic,
+    [STEER_ARRIVE] = node_basic,
+    [STEER_ALIGN] = node_basic,
+    [STEER_VELOCITY_MATCH] = node_basic,
+    [STEER_PURSUE] = node_delegated,
+    [STEER_EVADE] = node_delegated,
+    [STEER_FACE] = node_delegated,
+    [STEER_LOOK_WHERE_YOU_ARE_GOING] = node_delegated,
+    [STEER_WANDER] = node_delegated,
+    [STEER_FOLLOW_PATH] = node_delegated,
+    [STEER_SEPARATION] = steer__eval_separation,
+    [STEER_COHESION] = steer__eval_cohesion,
+    [STEER_ALIGNMENT] = steer__eval_alignment,
+    [STEER_COLLISION_AVOIDANCE] = steer__eval_collision_avoidance,
+    [STEER_OBSTACLE_AVOIDANCE] = node_obstacle_avoidance,
+    [STEER_BLEND] = eval_blend,
+    [STEER_PRIORITY] = eval_priority,
+    [STEER_CALLBACK] = node_callback,
+    [STEER_FORMATION_SLOT] = node_formation_slot,
+    [STEER_RECIPROCAL_AVOIDANCE] = steer__eval_reciprocal,
+};
+
+// A node whose limit overrides hold for it and everything under it.
 static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (!b->overrides) return dispatch(ctx, b, out);
-    // limit overrides hold for this node and everything under it
+    if (!b->overrides) return steer__node_table[b->def.type](ctx, b, out);
     const steer_behaviour_def *d = &b->def;
     const steer_limits saved = ctx->lim;
     if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
     if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
     if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
     if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
-    bool has = dispatch(ctx, b, out);
+    bool has = steer__node_table[d->type](ctx, b, out);
     ctx->lim = saved;
     return has;
 }
 
-bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    // one predictable branch for untraced agents: their cost is unchanged
     if (ctx->trace != NULL) return steer__evaluate_traced(ctx, b, out);
     return evaluate_node(ctx, b, out);
 }

@@ -141,12 +141,22 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
     return true;
 }
 
-bool steer__eval_group(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__eval_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    switch (d->type) {
-    case STEER_SEPARATION: return separation(ctx, d, out);
-    case STEER_COLLISION_AVOIDANCE: return collision_avoidance(ctx, d, out);
-    case STEER_COHESION: return cohesion(ctx, d, out);
-    default: return alignment(ctx, d, out);
-    }
+    return separation(ctx, &b->def, out);
+}
+
+bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return cohesion(ctx, &b->def, out);
+}
+
+bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return alignment(ctx, &b->def, out);
+}
+
+bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    return collision_avoidance(ctx, &b->def, out);
 }
