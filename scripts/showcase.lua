@@ -34,15 +34,32 @@ return {
   },
   setup = function(world)
     -- a field of pillars, every 12 m
+    local pillars = {}
     for px = -36, 36, 12 do
       for py = -36, 36, 12 do
-        if (px // 12 + py // 12) % 2 == 0 and not (px == 0 and py == 0) then world:add_circle(px, py, 1.5) end
+        if (px // 12 + py // 12) % 2 == 0 and not (px == 0 and py == 0) then
+          world:add_circle(px, py, 1.5)
+          pillars[#pillars + 1] = { px, py }
+        end
       end
     end
+    local function clear_of_pillars(x, y)
+      for _, p in ipairs(pillars) do
+        if (x - p[1]) ^ 2 + (y - p[2]) ^ 2 < 2.5 ^ 2 then return false end
+      end
+      return true
+    end
     leader = world:spawn{ x = 0, y = 0, max_speed = 3, max_acceleration = 6, role = "leader", radius = 0.8 }
-    for i = 0, 119 do
-      local b = world:spawn{ x = (i % 12) * 1.5 - 8, y = (i // 12) * 1.5 - 30, role = "boid" }
-      if i == 0 then b.trace = true end
+    -- 120 boids on a lattice south of the leader, none inside a pillar
+    local placed, i = 0, 0
+    while placed < 120 do
+      local x, y = (i % 12) * 1.5 - 8, (i // 12) * 1.5 - 30
+      i = i + 1
+      if clear_of_pillars(x, y) then
+        local b = world:spawn{ x = x, y = y, role = "boid" }
+        if placed == 0 then b.trace = true end
+        placed = placed + 1
+      end
     end
     for i = 0, 9 do world:spawn{ x = -42 + i * 3, y = -42, role = "patrol", max_speed = 4 } end
     pursue.target = leader
