@@ -51,10 +51,10 @@ return {
     end
     leader = world:spawn{ x = 0, y = 0, max_speed = 3, max_acceleration = 6, role = "leader", radius = 0.8 }
     -- 120 boids on a lattice south of the leader, none inside a pillar
-    local placed, i = 0, 0
+    local placed, cell = 0, 0
     while placed < 120 do
-      local x, y = (i % 12) * 1.5 - 8, (i // 12) * 1.5 - 30
-      i = i + 1
+      local x, y = (cell % 12) * 1.5 - 8, (cell // 12) * 1.5 - 30
+      cell = cell + 1
       if clear_of_pillars(x, y) then
         local b = world:spawn{ x = x, y = y, role = "boid" }
         if placed == 0 then b.trace = true end
