@@ -298,6 +298,80 @@ static void test_tampered_and_malformed(void)
     free(text);
 }
 
+// Malformed and mutated recordings: a clear error or a divergence, never a
+// crash (the sanitizer builds run this too). Mutations from a fixed seed:
+// bytes changed, the file cut, a line dropped or repeated.
+static void test_mutated_recordings(void)
+{
+    size_t len;
+    char *text = slurp(rec_path, &len);
+    char *copy = malloc(2 * len + 2);
+    char path[700], msg[1200];
+    snprintf(path, sizeof path, "%s", test_path(dir, "mutated.steerrec"));
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    int outcomes[3] = {0, 0, 0};
+    for (int round = 0; round < 60; ++round) {
+        memcpy(copy, text, len + 1);
+        size_t n = len;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        size_t at = (size_t)(s >> 33) % len;
+        switch (round % 4) {
+        case 0: // a few bytes changed
+            for (int k = 0; k < 3; ++k) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                copy[(at + (size_t)(s >> 40) % 64) % len] = (char)(s >> 56);
+            }
+            break;
+        case 1: // cut
+            n = at;
+            break;
+        case 2: { // the line at `at` dropped
+            char *b = copy + at;
+            while (b > copy && b[-1] != '\n') --b;
+            char *e = strchr(copy + at, '\n');
+            e = e != NULL ? e + 1 : copy + n;
+            memmove(b, e, (size_t)(copy + n - e));
+            n -= (size_t)(e - b);
+            break;
+        }
+        default: { // the line at `at` repeated
+            char *b = copy + at;
+            while (b > copy && b[-1] != '\n') --b;
+            char *e = strchr(copy + at, '\n');
+            e = e != NULL ? e + 1 : copy + n;
+            size_t l = (size_t)(e - b);
+            memmove(e + l, e, (size_t)(copy + n - e));
+            memcpy(e, b, l);
+            n += l;
+            break;
+        }
+        }
+        spit(path, copy, n);
+        char err[512];
+        steer_replay *r = steer_replay_open(path, NULL, err, sizeof err);
+        if (r == NULL) {
+            CHECK(strstr(err, "mutated.steerrec") != NULL); // the message names the file
+            ++outcomes[0];
+            continue;
+        }
+        int status = 1;
+        // a mutated count may ask for a billion frames: a bound
+        for (int f = 0; f < 2000 && status == 1; ++f) status = steer_replay_step(r);
+        CHECK(status == 1 || status == 0 || status == -1);
+        if (status == -1) {
+            CHECK(steer_replay_error(r) != NULL);
+            CHECK(steer_replay_divergent_frame(r) >= 0 || strstr(steer_replay_error(r), "line ") != NULL);
+        }
+        ++outcomes[status < 0 ? 1 : 2];
+        steer_replay_close(r);
+    }
+    (void)msg;
+    printf("mutated recordings: %d refused, %d diverged, %d replayed\n", outcomes[0], outcomes[1], outcomes[2]);
+    CHECK(outcomes[0] > 0 && outcomes[1] > 0); // both kinds of outcome were exercised
+    free(copy);
+    free(text);
+}
+
 static void test_refusals(void)
 {
     write_in_place(test_path(dir, "main.lua"), v1);
@@ -348,6 +422,7 @@ int main(void)
     RUN(test_replay_identical);
     RUN(test_replay_two_workers);
     RUN(test_tampered_and_malformed);
+    RUN(test_mutated_recordings);
     RUN(test_refusals);
     RUN(test_seeded_math_random);
     // the recording stays for host.replay_cli and host.replay_changed_constant
