@@ -1,7 +1,8 @@
 // reciprocal_avoidance (ORCA): the linear programs against hand
-// computations, pairs that pass without touching, full responsibility
-// against agents that do not avoid, static geometry, order independence,
-// no allocation in the step; agent contact resolution.
+// computations (and the give of a jam), pairs that pass without touching,
+// full responsibility against agents that do not avoid, static geometry
+// (sliding past a corner), order independence, no allocation in the step;
+// agent contact resolution (against a wall).
 #include "orca_lp.h"
 #include "behaviour.h"
 #include "world.h"
@@ -49,6 +50,21 @@ static void lp_least_violation_of_opposite_lines(void)
     // a hard line stays met: y >= 1 hard, y <= -1 soft
     r = steer__orca_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f);
     CHECK(r.y >= 1.0f - 1e-6f);
+}
+
+static void lp_jam_gives_towards_preferred(void)
+{
+    // y >= 1 and y <= -1 from (3, 2): the least violation is y = 0 (1 each);
+    // a give of 0.5 allows 1.5 each, the band |y| <= 0.5, whose point
+    // nearest the preferred velocity is (3, 0.5)
+    orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
+    CHECK_NEAR(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f).y, 0.0f, 1e-6);
+    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 0.5f, 1e-5);
+    // a hard line gives nothing: y >= 1 hard, y <= -1 soft (violated by 2,
+    // then by up to 2.5): from (3, -2) the nearest is (3, 1)
+    CHECK_VEC(steer__orca_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f), 3.0f, 1.0f, 1e-5);
+    // a feasible program ignores the give
+    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
 }
 
 /* ---- agents ----------------------------------------------------------------------------- */
@@ -187,6 +203,27 @@ static void static_geometry_is_not_entered(void)
     steer_world_destroy(w);
 }
 
+static void alone_at_a_block_slides_past_its_corner(void)
+{
+    // on top of a block, the goal almost straight behind it, just past the
+    // block's corner: projected on the wall, the goal's pull was a crawl
+    // the deadlock turn balanced, and the agent stopped for good 0.24 m
+    // short of the corner (scripts/scenarios/blocks)
+    steer_world *w = make_world(1);
+    steer_world_add_box(w, steer_v2(-14, 4), steer_v2(-4, 14));
+    steer_behaviour *b = avoid_to(-2.8f, -31.6f, 2);
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = steer_v2(-6, 14.6f);
+    d.limits.max_speed = 1.5f;
+    d.limits.max_acceleration = 10.0f;
+    d.behaviour = b;
+    steer_agent_id a = steer_agent_create(w, &d);
+    for (int i = 0; i < 1000; ++i) steer_world_step(w, 0.1f);
+    CHECK(steer_length(steer_sub(steer_agent_get_position(w, a), steer_v2(-2.8f, -31.6f))) < 0.5f);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
 static void extreme_settings_stay_finite(void)
 {
     // horizons and steps at the edges of the float range: finite output
@@ -303,19 +340,44 @@ static void contacts_ignore_order(void)
     CHECK(worst < 0.01f); // ten steps of four passes: the cluster has spread
 }
 
+static void contacts_against_a_wall_settle(void)
+{
+    // three agents in a row pressed into a wall, overlapping by 0.25: the
+    // wall is pushed out of in every pass, so it does not push the first
+    // back into the second after the agents are separated (4 passes and the
+    // wall after them left 0.3)
+    steer_world_def wd = steer_default_world_def();
+    wd.resolve_agent_contacts = true;
+    steer_world *w = steer_world_create(&wd);
+    steer_world_add_segment(w, steer_v2(0, -10), steer_v2(0, 10));
+    steer_agent_id ids[3];
+    for (int i = 0; i < 3; ++i) ids[i] = spawn(w, 0.45f + 0.75f * (float)i, 0, 0, 0);
+    steer_world_step(w, 0.1f);
+    float worst = 0.0f;
+    for (int i = 0; i < 3; ++i) {
+        CHECK(steer_agent_get_position(w, ids[i]).x >= 0.5f - 1e-3f);
+        for (int j = i + 1; j < 3; ++j) worst = steer_maxf(worst, 1.0f - distance(w, ids[i], ids[j]));
+    }
+    CHECK(worst < 0.02f);
+    steer_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(lp_projects_onto_one_line);
     RUN(lp_corner_of_two_lines);
     RUN(lp_least_violation_of_opposite_lines);
+    RUN(lp_jam_gives_towards_preferred);
     RUN(head_on_pair_passes_keeping_right);
     RUN(non_avoider_is_avoided_fully);
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
+    RUN(alone_at_a_block_slides_past_its_corner);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
     RUN(steps_do_not_allocate);
     RUN(contacts_separate_a_pair);
     RUN(contacts_ignore_order);
+    RUN(contacts_against_a_wall_settle);
     return TEST_RESULT();
 }
