@@ -84,10 +84,10 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 // their mean velocity takes more of it, all of it when B is straight ahead:
 // a queue then does not push its front, and the front of a crowd at a gap
 // drains instead of being pressed into the walls. Head-on (velocities
-// cancelling) or at rest, both take half, as in the paper.
-static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, steer_vec2 vj)
+// cancelling) or at rest, both take half, as in the paper. speed is |v|.
+static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj)
 {
-    float speeds = steer_length(v) + steer_length(vj), d = steer_length(rel_pos);
+    float speeds = speed + steer_length(vj), d = steer_length(rel_pos);
     if (!(speeds > 0.0f && d > 0.0f) || !isfinite(speeds * d)) return 0.5f;
     float ahead = steer_dot(rel_pos, steer_add(v, vj)) / (d * speeds); // in [-1, 1]
     if (!isfinite(ahead)) return 0.5f;
@@ -245,12 +245,13 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
+    const float speed = steer_length(v);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, vj) : 1.0f;
+        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj) : 1.0f;
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
     }
@@ -270,7 +271,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         float c = 1.0f - 0.5f * turn * turn;
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
-    float give = ORCA_JAM_GIVE * steer_maxf(max_speed - steer_length(v), 0.0f);
+    float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
     steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred, give);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
