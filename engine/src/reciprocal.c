@@ -48,6 +48,10 @@
 /// 600 s without it). Zero for an agent at full speed, so that fast
 /// encounters keep the plain least violation.
 #define ORCA_JAM_GIVE (1.0f / 30.0f)
+/// An agent whose preferred speed is below this fraction of its max speed
+/// is idle (arrived, waiting): it takes at least half of every avoidance,
+/// whatever the right of way says (see avoid_share).
+#define ORCA_IDLE_SPEED 0.1f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -85,6 +89,11 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 // a queue then does not push its front, and the front of a crowd at a gap
 // drains instead of being pressed into the walls. Head-on (velocities
 // cancelling) or at rest, both take half, as in the paper. speed is |v|.
+// An idle agent (its preferred velocity near zero: arrived) raises its own
+// share to at least half: the two shares then add up to more than 1, which
+// only avoids more. Without it, agents standing on their goals kept the
+// right of way over those walking up behind them and walled them off from
+// goals further in (the bottleneck's and the blocks' fields of goals).
 static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj)
 {
     float speeds = speed + steer_length(vj), d = steer_length(rel_pos);
@@ -246,12 +255,15 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
     const float speed = steer_length(v);
+    const float idle_speed = ORCA_IDLE_SPEED * max_speed;
+    const bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj) : 1.0f;
+        if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
     }

@@ -224,6 +224,27 @@ static void alone_at_a_block_slides_past_its_corner(void)
     steer_world_destroy(w);
 }
 
+static void an_agent_at_rest_makes_room(void)
+{
+    // b stands on its goal, a walks at it from behind. By the right of way
+    // alone a takes all of the avoidance (b is straight ahead); b, idle,
+    // still takes half, as in the paper: it steps aside
+    steer_world *w = make_world(3);
+    steer_behaviour *ba = avoid_to(10, 0, 2), *bb = avoid_to(0, 0, 2);
+    steer_agent_id a = walker(w, -4, 0, ba, 1), b = walker(w, 0, 0, bb, 2);
+    float moved = 0.0f, closest = 100.0f;
+    for (int i = 0; i < 60; ++i) {
+        steer_world_step(w, 0.1f);
+        moved = steer_maxf(moved, steer_length(steer_agent_get_position(w, b)));
+        closest = steer_minf(closest, distance(w, a, b));
+    }
+    CHECK(moved > 0.05f);
+    CHECK(closest >= 1.0f);
+    steer_behaviour_release(ba);
+    steer_behaviour_release(bb);
+    steer_world_destroy(w);
+}
+
 static void extreme_settings_stay_finite(void)
 {
     // horizons and steps at the edges of the float range: finite output
@@ -373,6 +394,7 @@ int main(void)
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
     RUN(alone_at_a_block_slides_past_its_corner);
+    RUN(an_agent_at_rest_makes_room);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
     RUN(steps_do_not_allocate);
