@@ -6,7 +6,8 @@ local agents = {}
 for i = 0, 59 do
   local col, row = i // 12, i % 12
   local x, y = -3 - col * 1.2, (row - 5.5) * 1.5
-  agents[#agents + 1] = { x = x, y = y, wx = 1.5, wy = 0, past_x = 0.6, gx = 8 + (4 - col) * 2.5, gy = (row - 5.5) * 2.5 }
+  agents[#agents + 1] = { x = x, y = y, wx = 1.5, wy = 0, past_x = 0.6,
+    gx = 8 + (4 - col) * 2.5, gy = (row - 5.5) * 2.5 }
 end
 return {
   small = true, time_limit = 150, agents = agents,
