@@ -80,8 +80,6 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
     return n;
 }
 
-// The half-plane B imposes on A: relative position and velocity (B - A and
-// A - B), combined radius, horizon tau, the step dt, A's velocity.
 // Right of way. Two avoiding agents share the avoidance in proportions that
 // add up to 1 (share for A with B, 1 - share for B with A: the expression is
 // exactly antisymmetric). When they move the same way, the one behind along
@@ -103,6 +101,8 @@ static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_ve
     return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
 }
 
+// The half-plane B imposes on A: relative position and velocity (B - A and
+// A - B), combined radius, horizon tau, the step dt, A's velocity.
 static orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
                             steer_vec2 v, float share)
 {
