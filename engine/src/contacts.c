@@ -101,24 +101,27 @@ static void contact_visit(const geo_prim *prim, void *context)
     if (depth > q->depth) q->depth = depth, q->normal = n;
 }
 
+void steer__push_out_of_geometry(steer_world *w, int i)
+{
+    float r = w->limits[i].radius;
+    steer_kinematic *s = &w->state[i];
+    for (int pass = 0; pass < CONTACT_PASSES; ++pass) {
+        contact_query q = {w->geometry, s->position, s->velocity, r + CONTACT_SKIN, 0.0f, {0.0f, 0.0f}};
+        steer_vec2 ext = steer_v2(q.radius, q.radius);
+        steer__geometry_overlap(w, steer_sub(s->position, ext), steer_add(s->position, ext), contact_visit, &q);
+        if (q.depth <= 0.0f) break;
+        // out along the normal; velocity into the wall removed
+        s->position = steer_mul_add(s->position, q.normal, steer_maxf(q.depth - CONTACT_SKIN, 0.0f));
+        float into = steer_dot(s->velocity, q.normal);
+        if (into < 0.0f) s->velocity = steer_mul_add(s->velocity, q.normal, -into);
+        if (q.depth <= CONTACT_SKIN) break; // touching only
+    }
+}
+
 void steer__resolve_contacts(steer_world *w)
 {
     // Each agent is pushed out of static geometry on its own: the result
     // does not depend on agent order.
     if (steer__geometry_ready(w) == NULL) return;
-    for (int i = 0; i < w->count; ++i) {
-        float r = w->limits[i].radius;
-        steer_kinematic *s = &w->state[i];
-        for (int pass = 0; pass < CONTACT_PASSES; ++pass) {
-            contact_query q = {w->geometry, s->position, s->velocity, r + CONTACT_SKIN, 0.0f, {0.0f, 0.0f}};
-            steer_vec2 ext = steer_v2(q.radius, q.radius);
-            steer__geometry_overlap(w, steer_sub(s->position, ext), steer_add(s->position, ext), contact_visit, &q);
-            if (q.depth <= 0.0f) break;
-            // out along the normal; velocity into the wall removed
-            s->position = steer_mul_add(s->position, q.normal, steer_maxf(q.depth - CONTACT_SKIN, 0.0f));
-            float into = steer_dot(s->velocity, q.normal);
-            if (into < 0.0f) s->velocity = steer_mul_add(s->velocity, q.normal, -into);
-            if (q.depth <= CONTACT_SKIN) break; // touching only
-        }
-    }
+    for (int i = 0; i < w->count; ++i) steer__push_out_of_geometry(w, i);
 }

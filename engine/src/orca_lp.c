@@ -102,7 +102,8 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
     return result;
 }
 
-steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred)
+steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
+                             float give)
 {
     steer_vec2 result;
     int failed = solve_plane(lines, count, max_speed, preferred, false, &result);
@@ -110,5 +111,19 @@ steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float 
     // the static lines alone may be unsatisfiable (an agent wedged in a
     // corner): then every line is soft
     if (failed < hard) hard = 0;
-    return solve_least_violation(lines, count, hard, failed, max_speed, result);
+    result = solve_least_violation(lines, count, hard, failed, max_speed, result);
+    if (!(give > 0.0f)) return result;
+    // a jam: every soft line may be violated by `give` more than at the
+    // least-violating velocity; the velocity nearest the preferred one
+    // among those
+    orca_line relaxed[ORCA_MAX_LINES];
+    for (int i = 0; i < count; ++i) {
+        relaxed[i] = lines[i];
+        if (i < hard) continue;
+        float own = steer_maxf(cross(lines[i].dir, steer_sub(lines[i].point, result)), 0.0f);
+        relaxed[i].point = steer_mul_add(lines[i].point, steer_perp(lines[i].dir), -(own + give));
+    }
+    steer_vec2 eased;
+    if (solve_plane(relaxed, count, max_speed, preferred, false, &eased) == count) return eased;
+    return result;
 }

@@ -25,8 +25,12 @@ typedef struct orca_line {
 /// The velocity closest to `preferred` inside the disc of radius max_speed
 /// that satisfies every line; the first `hard` lines (static geometry) are
 /// kept strictly, and when the rest cannot all be met, the velocity that
-/// minimises the largest violation among them. Deterministic: the lines are
+/// minimises the largest violation among them. With `give` > 0 (m/s), that
+/// last case then takes the velocity nearest `preferred` among those that
+/// violate no soft line by more than `give` beyond its violation at the
+/// least-violating velocity (a jam still moves towards its goals). Deterministic: the lines are
 /// taken in the order given.
-steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred);
+steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
+                             float give);
 
 #endif

@@ -7,9 +7,11 @@
 // from the origin towards the relative position, cut off by a disc of
 // radius (rA + rB)/tau around (pB - pA)/tau. u is the smallest change of
 // the relative velocity that leaves it, n the outward normal there. ORCA
-// permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1/2
-// when B avoids too (each takes half), 1 when B does not (a player, a
-// kinematic agent, any agent whose tree has no reciprocal avoidance).
+// permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1
+// when B does not avoid (a player, a kinematic agent, any agent whose tree
+// has no reciprocal avoidance); when B avoids too, the two shares add up to
+// 1, and the agent behind (along the pair's mean velocity) takes more of it
+// (see avoid_share).
 // Static geometry gives one half-plane per part within reach: do not close
 // in on its nearest point faster than the gap closes in the obstacle time
 // horizon. The velocity chosen is the permitted one nearest the preferred
@@ -38,6 +40,18 @@
 /// velocity gives up a little of the horizon, and the margin keeps that from
 /// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
 #define ORCA_CLEARANCE 1.1f
+/// Jams: when the half-planes leave nothing, each agent constraint may be
+/// violated this fraction of (max_speed - speed) more than the least
+/// violation requires, for the sake of the preferred velocity (orca_lp.c).
+/// A crowd whose velocities all lock at the least violation never drains
+/// through a gap (scripts/scenarios/bottleneck_500: 319 of 500 through in
+/// 600 s without it). Zero for an agent at full speed, so that fast
+/// encounters keep the plain least violation.
+#define ORCA_JAM_GIVE (1.0f / 30.0f)
+/// An agent whose preferred speed is below this fraction of its max speed
+/// is idle (arrived, waiting): it takes at least half of every avoidance,
+/// whatever the right of way says (see avoid_share).
+#define ORCA_IDLE_SPEED 0.1f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -64,6 +78,27 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
         out[at] = (orca_neighbour){s->proxy[i], d2};
     }
     return n;
+}
+
+// Right of way. Two avoiding agents share the avoidance in proportions that
+// add up to 1 (share for A with B, 1 - share for B with A: the expression is
+// exactly antisymmetric). When they move the same way, the one behind along
+// their mean velocity takes more of it, all of it when B is straight ahead:
+// a queue then does not push its front, and the front of a crowd at a gap
+// drains instead of being pressed into the walls. Head-on (velocities
+// cancelling) or at rest, both take half, as in the paper. speed is |v|.
+// An idle agent (its preferred velocity near zero: arrived) raises its own
+// share to at least half: the two shares then add up to more than 1, which
+// only avoids more. Without it, agents standing on their goals kept the
+// right of way over those walking up behind them and walled them off from
+// goals further in (the bottleneck's and the blocks' fields of goals).
+static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj)
+{
+    float speeds = speed + steer_length(vj), d = steer_length(rel_pos);
+    if (!(speeds > 0.0f && d > 0.0f) || !isfinite(speeds * d)) return 0.5f;
+    float ahead = steer_dot(rel_pos, steer_add(v, vj)) / (d * speeds); // in [-1, 1]
+    if (!isfinite(ahead)) return 0.5f;
+    return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
 }
 
 // The half-plane B imposes on A: relative position and velocity (B - A and
@@ -169,6 +204,25 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     return q.count;
 }
 
+// Local minima at walls: an agent alone at a shape whose preferred velocity
+// runs into the nearest shape line it breaks keeps its speed along that
+// line instead, on the side the preferred velocity leans to. Projected
+// onto the wall, a goal almost straight behind it leaves a crawl, and the
+// deadlock turn below, right by 0.03 rad, can balance it exactly: agents
+// stopped for good 0.2 m from the corner of a block (scripts/scenarios/blocks).
+static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec2 preferred)
+{
+    for (int i = 0; i < hard; ++i) {
+        steer_vec2 n = steer_perp(lines[i].dir); // the permitted side
+        float k = steer_dot(lines[i].point, n);
+        if (steer_dot(preferred, n) >= k) continue;
+        float side = steer_dot(preferred, lines[i].dir) >= 0.0f ? 1.0f : -1.0f;
+        float along = sqrtf(steer_maxf(steer_length_sq(preferred) - k * k, 0.0f));
+        return steer_mul_add(steer_scale(n, k), lines[i].dir, side * along);
+    }
+    return preferred;
+}
+
 bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     const steer_behaviour_def *d = &b->def;
@@ -200,13 +254,24 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
+    const float speed = steer_length(v);
+    const float idle_speed = ORCA_IDLE_SPEED * max_speed;
+    const bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? 0.5f : 1.0f;
-        lines[count++] = agent_line(steer_sub(pj, p), steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
+        steer_vec2 rel = steer_sub(pj, p);
+        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj) : 1.0f;
+        if (idle) share = steer_maxf(share, 0.5f);
+        lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
+    }
+    if (hard > 0) {
+        // alone at a shape: slide along it (no neighbour within twice the
+        // distance the two would keep)
+        float keep = k > 0 ? 2.0f * (r_self + ctx->view->limits[g->agent[near[0].proxy]].radius * ORCA_CLEARANCE) : 0.0f;
+        if (k == 0 || near[0].d2 > keep * keep) preferred = slide_along_shapes(lines, hard, preferred);
     }
 
     if (count > 0) {
@@ -218,7 +283,8 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         float c = 1.0f - 0.5f * turn * turn;
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
-    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred);
+    float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
+    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred, give);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
     if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);

@@ -95,6 +95,9 @@ void steer__integrate(steer_world *w, float dt, int begin, int end);
 void steer__geometry_destroy(struct steer_geometry *g);
 /// Contact resolution after integration (contacts.c).
 void steer__resolve_contacts(steer_world *w);
+/// Push agent i (dense index) out of static geometry, as resolve_contacts
+/// does for every agent; the geometry must be ready (contacts.c).
+void steer__push_out_of_geometry(steer_world *w, int i);
 /// Separate overlapping agents after integration (agent_contacts.c).
 void steer__resolve_agent_contacts(steer_world *w);
 /// Set AGENT_AVOIDS on every agent from its tree's shape (world.c).

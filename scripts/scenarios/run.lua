@@ -23,7 +23,7 @@ local scenario_dir = script:match("^(.*[/\\])") or "./"
 local function load_case(name) return assert(loadfile(scenario_dir .. name .. ".lua"))(scenario_dir) end
 
 local CASES = { "pair_oncoming", "pair_crossing", "groups_oncoming", "four_way", "circle_12", "circle_20",
-  "doorway", "obstacles", "circle_250", "bottleneck_500", "hallway_200", "blocks" }
+  "doorway", "obstacles", "bottleneck_60", "circle_250", "bottleneck_500", "hallway_200", "blocks" }
 local DT, RADIUS, SPEED, ACCEL = 0.1, 0.5, 1.5, 10
 local CONTACT, ARRIVED = 1e-3, 0.5
 

@@ -1,7 +1,8 @@
 // reciprocal_avoidance (ORCA): the linear programs against hand
-// computations, pairs that pass without touching, full responsibility
-// against agents that do not avoid, static geometry, order independence,
-// no allocation in the step; agent contact resolution.
+// computations (and the give of a jam), pairs that pass without touching,
+// full responsibility against agents that do not avoid, static geometry
+// (sliding past a corner), order independence, no allocation in the step;
+// agent contact resolution (against a wall).
 #include "orca_lp.h"
 #include "behaviour.h"
 #include "world.h"
@@ -20,22 +21,22 @@ static void lp_projects_onto_one_line(void)
 {
     // y >= 1 (left of +x through (0, 1)): from (0, 0) the nearest is (0, 1)
     orca_line l[1] = {line(0, 1, 1, 0)};
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(0, 0)), 0.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(0, 0), 0.0f), 0.0f, 1.0f, 1e-6);
     // a preferred velocity already permitted is kept
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(2, 3)), 2.0f, 3.0f, 1e-6);
+    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(2, 3), 0.0f), 2.0f, 3.0f, 1e-6);
     // beyond max speed: onto the disc first (3-4-5), then the line holds
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(6, 8)), 3.0f, 4.0f, 1e-5);
+    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(6, 8), 0.0f), 3.0f, 4.0f, 1e-5);
 }
 
 static void lp_corner_of_two_lines(void)
 {
     // y >= 1 and x >= 1 (left of -y through (1, 0)): the corner (1, 1)
     orca_line l[2] = {line(0, 1, 1, 0), line(1, 0, 0, -1)};
-    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0)), 1.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f), 1.0f, 1.0f, 1e-6);
     // with the disc: x >= 1 and y >= 1 on a disc of radius 1.2; from (2, 0)
     // the line y = 1 meets the disc at x = sqrt(1.44 - 1) = 0.663 < 1: no
     // permitted velocity, the least violation is on the bisector x = y
-    steer_vec2 r = steer__orca_solve(l, 2, 0, 1.2f, steer_v2(2, 0));
+    steer_vec2 r = steer__orca_solve(l, 2, 0, 1.2f, steer_v2(2, 0), 0.0f);
     CHECK_NEAR(r.x, r.y, 1e-5);
     CHECK_NEAR(steer_length(r), 1.2f, 1e-5);
 }
@@ -44,11 +45,26 @@ static void lp_least_violation_of_opposite_lines(void)
 {
     // y >= 1 and y <= -1: nothing permitted; y = 0 violates both by 1
     orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
-    steer_vec2 r = steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0));
+    steer_vec2 r = steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f);
     CHECK_NEAR(r.y, 0.0f, 1e-6);
     // a hard line stays met: y >= 1 hard, y <= -1 soft
-    r = steer__orca_solve(l, 2, 1, 5.0f, steer_v2(0, 0));
+    r = steer__orca_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f);
     CHECK(r.y >= 1.0f - 1e-6f);
+}
+
+static void lp_jam_gives_towards_preferred(void)
+{
+    // y >= 1 and y <= -1 from (3, 2): the least violation is y = 0 (1 each);
+    // a give of 0.5 allows 1.5 each, the band |y| <= 0.5, whose point
+    // nearest the preferred velocity is (3, 0.5)
+    orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
+    CHECK_NEAR(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f).y, 0.0f, 1e-6);
+    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 0.5f, 1e-5);
+    // a hard line gives nothing: y >= 1 hard, y <= -1 soft (violated by 2,
+    // then by up to 2.5): from (3, -2) the nearest is (3, 1)
+    CHECK_VEC(steer__orca_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f), 3.0f, 1.0f, 1e-5);
+    // a feasible program ignores the give
+    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
 }
 
 /* ---- agents ----------------------------------------------------------------------------- */
@@ -187,6 +203,79 @@ static void static_geometry_is_not_entered(void)
     steer_world_destroy(w);
 }
 
+static void alone_at_a_block_slides_past_its_corner(void)
+{
+    // on top of a block, the goal almost straight behind it, just past the
+    // block's corner: projected on the wall, the goal's pull was a crawl
+    // the deadlock turn balanced, and the agent stopped for good 0.24 m
+    // short of the corner (scripts/scenarios/blocks)
+    steer_world *w = make_world(1);
+    steer_world_add_box(w, steer_v2(-14, 4), steer_v2(-4, 14));
+    steer_behaviour *b = avoid_to(-2.8f, -31.6f, 2);
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = steer_v2(-6, 14.6f);
+    d.limits.max_speed = 1.5f;
+    d.limits.max_acceleration = 10.0f;
+    d.behaviour = b;
+    steer_agent_id a = steer_agent_create(w, &d);
+    for (int i = 0; i < 1000; ++i) steer_world_step(w, 0.1f);
+    CHECK(steer_length(steer_sub(steer_agent_get_position(w, a), steer_v2(-2.8f, -31.6f))) < 0.5f);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
+static void an_agent_at_rest_makes_room(void)
+{
+    // b stands on its goal, a walks at it from behind. By the right of way
+    // alone a takes all of the avoidance (b is straight ahead); b, idle,
+    // still takes half, as in the paper: it steps aside
+    steer_world *w = make_world(3);
+    steer_behaviour *ba = avoid_to(10, 0, 2), *bb = avoid_to(0, 0, 2);
+    steer_agent_id a = walker(w, -4, 0, ba, 1), b = walker(w, 0, 0, bb, 2);
+    float moved = 0.0f, closest = 100.0f;
+    for (int i = 0; i < 60; ++i) {
+        steer_world_step(w, 0.1f);
+        moved = steer_maxf(moved, steer_length(steer_agent_get_position(w, b)));
+        closest = steer_minf(closest, distance(w, a, b));
+    }
+    CHECK(moved > 0.05f);
+    CHECK(closest >= 1.0f);
+    steer_behaviour_release(ba);
+    steer_behaviour_release(bb);
+    steer_world_destroy(w);
+}
+
+static void a_jam_at_a_gap_ignores_order_and_workers(void)
+{
+    // 30 agents pressing through a 2.4 m gap with contact resolution: the
+    // right of way, the jam's give, the slides and the resolution passes
+    // all at work. Two spawn orders (same keys) and one or three workers
+    // give the same bits
+    uint64_t h[4];
+    for (int run = 0; run < 4; ++run) {
+        steer_world_def wd = steer_default_world_def();
+        wd.seed = 5;
+        wd.resolve_agent_contacts = true;
+        wd.worker_count = run < 2 ? 1 : 3;
+        steer_world *w = steer_world_create(&wd);
+        steer_world_add_segment(w, steer_v2(0, -20), steer_v2(0, -1.2f));
+        steer_world_add_segment(w, steer_v2(0, 1.2f), steer_v2(0, 20));
+        steer_behaviour *bs[30];
+        for (int k = 0; k < 30; ++k) {
+            int i = run % 2 == 0 ? k : 29 - k;
+            bs[i] = avoid_to(2.5f, 0, 2);
+            walker(w, -2.0f - 1.1f * (float)(i / 6), -3.3f + 1.3f * (float)(i % 6), bs[i], (uint64_t)i + 1);
+        }
+        for (int s = 0; s < 150; ++s) steer_world_step(w, 0.1f);
+        h[run] = steer_world_hash(w);
+        for (int i = 0; i < 30; ++i) steer_behaviour_release(bs[i]);
+        steer_world_destroy(w);
+    }
+    CHECK(h[0] == h[1]);
+    CHECK(h[0] == h[2]);
+    CHECK(h[0] == h[3]);
+}
+
 static void extreme_settings_stay_finite(void)
 {
     // horizons and steps at the edges of the float range: finite output
@@ -303,19 +392,46 @@ static void contacts_ignore_order(void)
     CHECK(worst < 0.01f); // ten steps of four passes: the cluster has spread
 }
 
+static void contacts_against_a_wall_settle(void)
+{
+    // three agents in a row pressed into a wall, overlapping by 0.25: the
+    // wall is pushed out of in every pass, so it does not push the first
+    // back into the second after the agents are separated (4 passes and the
+    // wall after them left 0.3)
+    steer_world_def wd = steer_default_world_def();
+    wd.resolve_agent_contacts = true;
+    steer_world *w = steer_world_create(&wd);
+    steer_world_add_segment(w, steer_v2(0, -10), steer_v2(0, 10));
+    steer_agent_id ids[3];
+    for (int i = 0; i < 3; ++i) ids[i] = spawn(w, 0.45f + 0.75f * (float)i, 0, 0, 0);
+    steer_world_step(w, 0.1f);
+    float worst = 0.0f;
+    for (int i = 0; i < 3; ++i) {
+        CHECK(steer_agent_get_position(w, ids[i]).x >= 0.5f - 1e-3f);
+        for (int j = i + 1; j < 3; ++j) worst = steer_maxf(worst, 1.0f - distance(w, ids[i], ids[j]));
+    }
+    CHECK(worst < 0.02f);
+    steer_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(lp_projects_onto_one_line);
     RUN(lp_corner_of_two_lines);
     RUN(lp_least_violation_of_opposite_lines);
+    RUN(lp_jam_gives_towards_preferred);
     RUN(head_on_pair_passes_keeping_right);
     RUN(non_avoider_is_avoided_fully);
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
+    RUN(alone_at_a_block_slides_past_its_corner);
+    RUN(an_agent_at_rest_makes_room);
+    RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
     RUN(steps_do_not_allocate);
     RUN(contacts_separate_a_pair);
     RUN(contacts_ignore_order);
+    RUN(contacts_against_a_wall_settle);
     return TEST_RESULT();
 }
