@@ -145,15 +145,22 @@ void steer_world_set_resolve_agent_contacts(steer_world *w, bool enabled)
     w->def.resolve_agent_contacts = enabled;
 }
 
-void steer__flag_avoiders(steer_world *w)
+static void flag_range(int start, int end, int worker, void *context)
 {
-    // from the cached tree shape of each root: O(1) an agent, and no
-    // evaluation ever looks into another agent's tree
-    for (int i = 0; i < w->count; ++i) {
+    (void)worker;
+    steer_world *w = context;
+    for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         bool avoids = b != NULL && b->avoids && !(w->flags[i] & AGENT_KINEMATIC);
         w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
     }
+}
+
+void steer__flag_avoiders(steer_world *w)
+{
+    // from the cached tree shape of each root: O(1) an agent, and no
+    // evaluation ever looks into another agent's tree
+    steer__parallel_for(w, flag_range, w->count, 4096, w);
 }
 
 steer_agent_id steer_world_agent_at(const steer_world *w, int i)
@@ -162,30 +169,73 @@ steer_agent_id steer_world_agent_at(const steer_world *w, int i)
     return steer__agent_id_of(w, i);
 }
 
+// Storage reorder, on the world's workers: each per-agent array gathered
+// into the reorder buffer by ranges, then copied back by ranges.
+typedef struct permute_pass {
+    steer_world *w;
+    uint32_t *order;
+} permute_pass;
+
+#define PERMUTE_TASKS(field, type)                                                        \
+    static void gather_##field(int start, int end, int worker, void *context)            \
+    {                                                                                     \
+        (void)worker;                                                                     \
+        const permute_pass *p = context;                                                  \
+        type *tmp = p->w->reorder_buffer;                                                 \
+        for (int k = start; k < end; ++k) tmp[k] = p->w->field[p->order[k]];              \
+    }                                                                                     \
+    static void copy_##field(int start, int end, int worker, void *context)              \
+    {                                                                                     \
+        (void)worker;                                                                     \
+        const permute_pass *p = context;                                                  \
+        const type *tmp = p->w->reorder_buffer;                                           \
+        memcpy(p->w->field + start, tmp + start, sizeof(type) * (size_t)(end - start));   \
+    }
+PERMUTE_TASKS(state, steer_kinematic)
+PERMUTE_TASKS(limits, steer_limits)
+PERMUTE_TASKS(behaviour, steer_behaviour *)
+PERMUTE_TASKS(out, steer_steering)
+PERMUTE_TASKS(memory, agent_memory)
+PERMUTE_TASKS(rng, uint64_t)
+PERMUTE_TASKS(key, uint64_t)
+PERMUTE_TASKS(slot_of, uint32_t)
+PERMUTE_TASKS(flags, uint8_t)
+PERMUTE_TASKS(user_data, void *)
+#undef PERMUTE_TASKS
+
+// Slots follow their agents; the order becomes the identity.
+static void renumber_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const permute_pass *p = context;
+    for (int k = start; k < end; ++k) {
+        p->w->slots[p->w->slot_of[k]].dense = (uint32_t)k;
+        p->order[k] = (uint32_t)k;
+    }
+}
+
 void steer__world_reorder(steer_world *w, uint32_t *order)
 {
     const int n = w->count;
-#define PERMUTE(field, type)                                                    \
-    do {                                                                        \
-        type *tmp = w->reorder_buffer;                                          \
-        for (int k = 0; k < n; ++k) tmp[k] = w->field[order[k]];              \
-        memcpy(w->field, tmp, sizeof tmp[0] * (size_t)n);                      \
+    permute_pass p = {w, order};
+    enum { RANGE = 4096 };
+#define PERMUTE(field)                                             \
+    do {                                                           \
+        steer__parallel_for(w, gather_##field, n, RANGE, &p);     \
+        steer__parallel_for(w, copy_##field, n, RANGE, &p);       \
     } while (0)
-    PERMUTE(state, steer_kinematic);
-    PERMUTE(limits, steer_limits);
-    PERMUTE(behaviour, steer_behaviour *);
-    PERMUTE(out, steer_steering);
-    PERMUTE(memory, agent_memory);
-    PERMUTE(rng, uint64_t);
-    PERMUTE(key, uint64_t);
-    PERMUTE(slot_of, uint32_t);
-    PERMUTE(flags, uint8_t);
-    PERMUTE(user_data, void *);
+    PERMUTE(state);
+    PERMUTE(limits);
+    PERMUTE(behaviour);
+    PERMUTE(out);
+    PERMUTE(memory);
+    PERMUTE(rng);
+    PERMUTE(key);
+    PERMUTE(slot_of);
+    PERMUTE(flags);
+    PERMUTE(user_data);
 #undef PERMUTE
-    for (int k = 0; k < n; ++k) {
-        w->slots[w->slot_of[k]].dense = (uint32_t)k;
-        order[k] = (uint32_t)k;
-    }
+    steer__parallel_for(w, renumber_range, n, RANGE, &p);
 }
 
 /* ---- step --------------------------------------------------------------------- */
