@@ -71,9 +71,9 @@ struct host_tape {
     float dt;            ///< the input of the pending frames
     steer_host_input in;
     bool have_input;
-    char **blob_copy;    ///< recording: the texts written so far (to store each once)
     bool write_failed;
-    // both
+    // both: the texts (recording: copies owned here, to store each once;
+    // replay: pointers into the file's text)
     tape_blob *blobs;
     int blob_count, blob_cap;
     // replay
@@ -125,10 +125,8 @@ static void tape_free(host_tape *t)
 {
     if (t == NULL) return;
     if (t->out != NULL) fclose(t->out);
-    if (t->blob_copy != NULL) {
-        for (int i = 0; i < t->blob_count; ++i) free(t->blob_copy[i]);
-        free(t->blob_copy);
-    }
+    if (!t->replay)
+        for (int i = 0; i < t->blob_count; ++i) free((char *)t->blobs[i].data);
     free(t->blobs);
     free(t->events);
     free(t->values);
@@ -296,17 +294,12 @@ void host_tape_frame(steer_host *host, float dt, const steer_host_input *input)
 static int record_blob(host_tape *t, const char *data, size_t len)
 {
     for (int i = 0; i < t->blob_count; ++i)
-        if (t->blobs[i].len == len && memcmp(t->blob_copy[i], data, len) == 0) return i;
-    int cap = t->blob_cap;
-    if (!grow((void **)&t->blobs, &cap, t->blob_count + 1, sizeof *t->blobs)) return -2;
-    int cap2 = t->blob_cap;
-    if (!grow((void **)&t->blob_copy, &cap2, t->blob_count + 1, sizeof *t->blob_copy)) return -2;
-    t->blob_cap = cap < cap2 ? cap : cap2;
+        if (t->blobs[i].len == len && memcmp(t->blobs[i].data, data, len) == 0) return i;
+    if (!grow((void **)&t->blobs, &t->blob_cap, t->blob_count + 1, sizeof *t->blobs)) return -2;
     char *copy = malloc(len + 1);
     if (copy == NULL) return -2;
     memcpy(copy, data, len);
     int id = t->blob_count++;
-    t->blob_copy[id] = copy;
     t->blobs[id] = (tape_blob){copy, len};
     put(t, "blob %d %zu\n", id, len);
     if (!t->write_failed && len > 0 && fwrite(data, 1, len, t->out) != len) t->write_failed = true;
@@ -536,22 +529,25 @@ static bool parse_hash(const char *s, uint64_t *out)
     return *end == '\0';
 }
 
+// Append an item (its line set) to a growing array.
+static bool append(parser *ps, void **items, int *count, int *cap, const void *item, size_t size)
+{
+    if (!grow(items, cap, *count + 1, size)) return fail(ps, "not enough memory");
+    memcpy((char *)*items + (size_t)*count * size, item, size);
+    ++*count;
+    return true;
+}
+
 static bool add_event(host_tape *t, parser *ps, tape_event e)
 {
     e.line = ps->line;
-    if (!grow((void **)&t->events, &t->event_cap, t->event_count + 1, sizeof e))
-        return fail(ps, "not enough memory");
-    t->events[t->event_count++] = e;
-    return true;
+    return append(ps, (void **)&t->events, &t->event_count, &t->event_cap, &e, sizeof e);
 }
 
 static bool add_value(host_tape *t, parser *ps, tape_value v)
 {
     v.line = ps->line;
-    if (!grow((void **)&t->values, &t->value_cap, t->value_count + 1, sizeof v))
-        return fail(ps, "not enough memory");
-    t->values[t->value_count++] = v;
-    return true;
+    return append(ps, (void **)&t->values, &t->value_count, &t->value_cap, &v, sizeof v);
 }
 
 // An event line: "load RC HASH PATH", "reload RC HASH", "reset RC HASH".

@@ -132,3 +132,30 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     d.cookie = STEER_COOKIE;
     return d;
 }
+
+steer_formation_def steer_default_formation_def(void)
+{
+    steer_formation_def d;
+    memset(&d, 0, sizeof d);
+    d.pattern = STEER_PATTERN_LINE;
+    d.spacing = 2.0f;
+    d.anchor_max_speed = 3.0f;
+    d.anchor_max_rotation = STEER_PI;
+    d.moderation_distance = 1.5f;
+    d.anchor_max_acceleration = 10.0f;
+    d.motion = STEER_MOTION_STEER;
+    d.assignment = STEER_ASSIGN_OPTIMAL;
+    d.distance_weight = 1.0f;
+    d.cookie = STEER_COOKIE;
+    return d;
+}
+
+steer_debug_draw steer_default_debug_draw(void)
+{
+    steer_debug_draw d;
+    memset(&d, 0, sizeof d);
+    d.flags = STEER_DRAW_ALL;
+    d.steering_scale = 0.25f;
+    d.velocity_scale = 0.5f;
+    return d;
+}

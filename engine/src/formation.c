@@ -567,23 +567,6 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
     return true;
 }
 
-steer_formation_def steer_default_formation_def(void)
-{
-    steer_formation_def d;
-    memset(&d, 0, sizeof d);
-    d.pattern = STEER_PATTERN_LINE;
-    d.spacing = 2.0f;
-    d.anchor_max_speed = 3.0f;
-    d.anchor_max_rotation = STEER_PI;
-    d.moderation_distance = 1.5f;
-    d.anchor_max_acceleration = 10.0f;
-    d.motion = STEER_MOTION_STEER;
-    d.assignment = STEER_ASSIGN_OPTIMAL;
-    d.distance_weight = 1.0f;
-    d.cookie = STEER_COOKIE;
-    return d;
-}
-
 steer_formation_id steer_formation_create(steer_world *w, const steer_formation_def *def)
 {
     if (!STEER_CHECK(w != NULL && !w->stepping)) return steer_null_formation;

@@ -250,15 +250,6 @@ bool steer_agent_trace_truncated(const steer_world *w, steer_agent_id id)
 static const steer_color child_colors[8] = {0xff6b6bffu, 0x4dabf7ffu, 0x69db7cffu, 0xffa94dffu,
                                             0xda77f2ffu, 0x3bc9dbffu, 0xffd43bffu, 0xf783acffu};
 
-steer_debug_draw steer_default_debug_draw(void)
-{
-    steer_debug_draw d;
-    memset(&d, 0, sizeof d);
-    d.flags = STEER_DRAW_ALL;
-    d.steering_scale = 0.25f;
-    d.velocity_scale = 0.5f;
-    return d;
-}
 
 static void draw_poly(const steer_debug_draw *d, const steer_vec2 *p, int n, steer_color c)
 {

@@ -429,8 +429,9 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     // a preview runs callbacks as a step does, under the same rules: the
     // world's agents and every behaviour stay as they are meanwhile
     const bool was_stepping = w->stepping;
-    // (inside a step the flags are already those of the step)
-    if (!was_stepping && b->avoids) steer__flag_avoiders(w);
+    // (inside a step the flags are already those of the step; a preview
+    // sets them on the calling thread, without the task system)
+    if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
     w->stepping = true;
     ++steer__evaluating;
     bool has = steer__preview(w, b, i, dt, out);

@@ -128,6 +128,25 @@ static inline steer_behaviour *make_combinator(steer_behaviour_type type, steer_
     return b;
 }
 
+/// The boid of the determinism and threads scenes: a priority of obstacle
+/// avoidance (when asked), collision avoidance (radius 3), then a blend of
+/// separation 2, cohesion 0.5, alignment 1, wander 0.7 and
+/// look_where_you_are_going 1.
+static inline steer_behaviour *make_boid_tree(bool obstacle_avoidance)
+{
+    steer_behaviour_def ca = def_of(STEER_COLLISION_AVOIDANCE);
+    ca.radius = 3.0f;
+    steer_behaviour *blend =
+        make_combinator(STEER_BLEND,
+                        (steer_behaviour *[]){make(def_of(STEER_SEPARATION)), make(def_of(STEER_COHESION)),
+                                              make(def_of(STEER_ALIGNMENT)), make(def_of(STEER_WANDER)),
+                                              make(def_of(STEER_LOOK_WHERE_YOU_ARE_GOING))},
+                        (float[]){2.0f, 0.5f, 1.0f, 0.7f, 1.0f}, 5);
+    if (!obstacle_avoidance) return make_combinator(STEER_PRIORITY, (steer_behaviour *[]){make(ca), blend}, NULL, 2);
+    return make_combinator(STEER_PRIORITY,
+                           (steer_behaviour *[]){make(def_of(STEER_OBSTACLE_AVOIDANCE)), make(ca), blend}, NULL, 3);
+}
+
 /// Evaluate b for an agent without stepping; *has receives the "steering or not".
 static inline steer_steering steering_of(const steer_behaviour *b, steer_world *w, steer_agent_id id, bool *has)
 {

@@ -14,18 +14,8 @@ typedef struct flock {
 
 static flock make_flock(void)
 {
-    steer_behaviour_def sd = def_of(STEER_SEPARATION);
-    steer_behaviour_def cd = def_of(STEER_COHESION);
-    steer_behaviour_def ad = def_of(STEER_ALIGNMENT);
-    steer_behaviour_def wd = def_of(STEER_WANDER);
-    steer_behaviour_def ld = def_of(STEER_LOOK_WHERE_YOU_ARE_GOING);
-    steer_behaviour_def ca = def_of(STEER_COLLISION_AVOIDANCE);
-    ca.radius = 3.0f;
-    steer_behaviour *blend = make_combinator(STEER_BLEND,
-                                             (steer_behaviour *[]){make(sd), make(cd), make(ad), make(wd), make(ld)},
-                                             (float[]){2.0f, 0.5f, 1.0f, 0.7f, 1.0f}, 5);
     flock f;
-    f.boid = make_combinator(STEER_PRIORITY, (steer_behaviour *[]){make(ca), blend}, NULL, 2);
+    f.boid = make_boid_tree(false);
     f.leader = make(def_of(STEER_KINEMATIC_WANDER));
     return f;
 }

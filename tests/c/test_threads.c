@@ -34,18 +34,7 @@ static steer_callback_result scripted_callback(steer_world *w, steer_agent_id a,
 static void make_scene(scene *s)
 {
     memset(s, 0, sizeof *s);
-    steer_behaviour_def sd = def_of(STEER_SEPARATION);
-    steer_behaviour_def cd = def_of(STEER_COHESION);
-    steer_behaviour_def ad = def_of(STEER_ALIGNMENT);
-    steer_behaviour_def wd = def_of(STEER_WANDER);
-    steer_behaviour_def ld = def_of(STEER_LOOK_WHERE_YOU_ARE_GOING);
-    steer_behaviour_def ca = def_of(STEER_COLLISION_AVOIDANCE);
-    steer_behaviour_def oa = def_of(STEER_OBSTACLE_AVOIDANCE);
-    ca.radius = 3.0f;
-    steer_behaviour *blend = make_combinator(STEER_BLEND,
-                                             (steer_behaviour *[]){make(sd), make(cd), make(ad), make(wd), make(ld)},
-                                             (float[]){2.0f, 0.5f, 1.0f, 0.7f, 1.0f}, 5);
-    s->boid = make_combinator(STEER_PRIORITY, (steer_behaviour *[]){make(oa), make(ca), blend}, NULL, 3);
+    s->boid = make_boid_tree(true);
     s->wanderer = make(def_of(STEER_KINEMATIC_WANDER));
     steer_behaviour_def cb = def_of(STEER_CALLBACK);
     cb.callback = scripted_callback;

@@ -306,7 +306,7 @@ static void test_mutated_recordings(void)
     size_t len;
     char *text = slurp(rec_path, &len);
     char *copy = malloc(2 * len + 2);
-    char path[700], msg[1200];
+    char path[700];
     snprintf(path, sizeof path, "%s", test_path(dir, "mutated.steerrec"));
     uint64_t s = 0x9E3779B97F4A7C15ull;
     int outcomes[3] = {0, 0, 0};
@@ -365,7 +365,6 @@ static void test_mutated_recordings(void)
         ++outcomes[status < 0 ? 1 : 2];
         steer_replay_close(r);
     }
-    (void)msg;
     printf("mutated recordings: %d refused, %d diverged, %d replayed\n", outcomes[0], outcomes[1], outcomes[2]);
     CHECK(outcomes[0] > 0 && outcomes[1] > 0); // both kinds of outcome were exercised
     free(copy);
