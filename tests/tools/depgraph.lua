@@ -14,6 +14,10 @@
 --   lua depgraph.lua prefixes PREFIXES STATIC_LIB...
 --       fails when a static library defines a global symbol whose name starts
 --       with none of PREFIXES (a comma-separated list).
+--   lua depgraph.lua forbid PATTERN LABEL OBJ...
+--       fails when an object uses (leaves undefined) a symbol matching the
+--       Lua PATTERN (e.g. "^steer_lua__": the host uses only the module's
+--       public functions).
 --   lua depgraph.lua lines MAX FILE...
 --       fails when a source file has more than MAX lines.
 --   lua depgraph.lua count WORD MAX FILE...
@@ -174,6 +178,17 @@ elseif cmd == "prefixes" then
   end
   print(string.format("%d global symbols, %d without a prefix (%s)", n, bad, arg[2]))
   os.exit(bad == 0 and 0 or 1)
+elseif cmd == "forbid" then
+  local pattern, label = arg[2], arg[3]
+  local objs = read_objects(table.move(arg, 4, #arg, 1, {}))
+  local bad = 0
+  for _, o in ipairs(objs) do
+    for _, sym in ipairs(o.refs) do
+      if sym:find(pattern) then bad = bad + 1; print(label .. ": " .. o.name .. " uses " .. sym) end
+    end
+  end
+  print(string.format("%s: %d uses of symbols matching '%s'", label, bad, pattern))
+  os.exit(bad == 0 and 0 or 1)
 elseif cmd == "lines" then
   local max, bad = tonumber(arg[2]), 0
   for i = 3, #arg do
@@ -196,6 +211,6 @@ elseif cmd == "count" then
   print(string.format("'%s' %d times in %d files (at most %d)", word, total, #arg - 3, max))
   os.exit(total <= max and 0 or 1)
 else
-  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes|lines|count ... (see the file's opening comment)\n")
+  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes|forbid|lines|count ... (see the file's opening comment)\n")
   os.exit(2)
 end
