@@ -60,12 +60,6 @@ void steer_lua_step(lua_State *L, int world_index, float dt)
 
 bool steer_lua_isbehaviour(lua_State *L, int index) { return steer_lua__test_behaviour(L, index) != NULL; }
 
-steer_agent_id steer_lua_toagent(lua_State *L, int index)
-{
-    const lagent *a = steer_lua__test_agent(L, index);
-    return a != NULL ? a->id : steer_null_agent;
-}
-
 void steer_lua_pushagent(lua_State *L, int world_index, steer_agent_id id)
 {
     world_index = lua_absindex(L, world_index);

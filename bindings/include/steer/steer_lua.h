@@ -47,10 +47,6 @@ void steer_lua_step(lua_State *L, int world_index, float dt);
 /// True when the value at index is a steer behaviour (steer.seek{}, ...).
 bool steer_lua_isbehaviour(lua_State *L, int index);
 
-/// The id of the steer.Agent at index, or the null id when the value is not
-/// an agent. A removed agent's id is stale (steer_agent_is_valid says so).
-steer_agent_id steer_lua_toagent(lua_State *L, int index);
-
 /// Push the one steer.Agent proxy of the agent id of the world whose
 /// steer.World is at world_index (the cached proxy, or a new one).
 void steer_lua_pushagent(lua_State *L, int world_index, steer_agent_id id);
