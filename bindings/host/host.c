@@ -288,8 +288,8 @@ static int p_commit(lua_State *L)
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
             steer_host__log(h, STEER_HOST_LOG_WARNING,
-                     "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour", h->name,
-                     lua_tostring(L, -2), (int)lua_tointeger(L, -1));
+                            "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour",
+                            h->name, lua_tostring(L, -2), (int)lua_tointeger(L, -1));
             lua_pop(L, 1);
         }
     }

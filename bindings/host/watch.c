@@ -2,9 +2,10 @@
 // inotify on the directories of the running version's files, or stat
 // polling on (mtime ns, size, inode) of each file; either way a change is
 // applied once nothing has changed for the debounce time, and a change that
-// is not ready yet (the editor is still writing) is tried again a few times. Editors that write a new file and rename it over the
-// old one, and editors that truncate and rewrite in place, both end in an
-// event we watch (IN_MOVED_TO, IN_CLOSE_WRITE) or a new stat key.
+// is not ready yet (the editor is still writing) is tried again a few
+// times. Editors that write a new file and rename it over the old one, and
+// editors that truncate and rewrite in place, both end in an event we watch
+// (IN_MOVED_TO, IN_CLOSE_WRITE) or a new stat key.
 #define _GNU_SOURCE
 #include "host_internal.h"
 
@@ -204,7 +205,8 @@ int steer_host__watch_version(lua_State *L)
     int list = lua_gettop(L);
     const char *paths[HOST_WATCH_FILES];
     int n = 0;
-    for (int i = 1; n < HOST_WATCH_FILES && lua_rawgeti(L, list, i) == LUA_TSTRING; ++i) paths[n++] = lua_tostring(L, -1);
+    for (int i = 1; n < HOST_WATCH_FILES && lua_rawgeti(L, list, i) == LUA_TSTRING; ++i)
+        paths[n++] = lua_tostring(L, -1);
     watch_files(h, paths, n);
     return 0;
 }
