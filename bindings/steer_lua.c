@@ -94,7 +94,11 @@ void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index)
     agent_index = lua_absindex(L, agent_index);
     behaviour_index = lua_absindex(L, behaviour_index);
     const lagent *a = luaL_checkudata(L, agent_index, STEER_LUA_AGENT);
+    if (!lua_isnil(L, behaviour_index) && steer_lua__test_behaviour(L, behaviour_index) == NULL)
+        luaL_error(L, "steer_lua_set_steering: expected a behaviour or nil, got %s",
+                   luaL_typename(L, behaviour_index));
     if (a->core == NULL || a->core->world == NULL || !steer_agent_is_valid(a->core->world, a->id)) return;
+    steer_lua__check_mutable(L, a->core);
     lua_getiuservalue(L, agent_index, 1);
     steer_lua__set_steering(L, -1, a->id, behaviour_index, true);
     lua_pop(L, 1);

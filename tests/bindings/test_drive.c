@@ -62,6 +62,15 @@ static void step_and_behaviours(void)
     steer_world_destroy(w);
 }
 
+// steer_lua_set_steering(a, 3): refused before anything changes.
+static int set_bad_steering(lua_State *L)
+{
+    lua_getglobal(L, "a");
+    lua_pushinteger(L, 3);
+    steer_lua_set_steering(L, -2, -1);
+    return 0;
+}
+
 static void agents_roles_steering(void)
 {
     steer_world_def d = steer_default_world_def();
@@ -87,6 +96,11 @@ static void agents_roles_steering(void)
     steer_lua_set_steering(L, -2, -1);
     CHECK(steer_world_hash(w) == before);
     lua_pop(L, 2);
+    run(L, "assert(a.steering == w2)");
+    lua_pushcfunction(L, set_bad_steering);
+    CHECK(lua_pcall(L, 0, 0, 0) != LUA_OK);
+    CHECK(strstr(lua_tostring(L, -1), "expected a behaviour or nil, got number") != NULL);
+    lua_pop(L, 1);
     run(L, "assert(a.steering == w2)");
     lua_pop(L, 1);
     lua_close(L);

@@ -58,9 +58,10 @@ int steer_lua_pushrole(lua_State *L, int world_index, steer_agent_id id);
 
 /// Set the steering of the steer.Agent at agent_index to the behaviour at
 /// behaviour_index (or nil), keeping the agent's memory node by node where
-/// the trees match (hot reload). Raises only when memory runs out, before
-/// changing anything; replacing the steering of an agent that has one never
-/// allocates. Does nothing for a removed agent.
+/// the trees match (hot reload). Raises when the values are not an agent and
+/// a behaviour or nil, while the world steps, or when memory runs out,
+/// always before changing anything; replacing the steering of an agent that
+/// has one never allocates. Does nothing for a removed agent.
 void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
 
 /// The spawn hook: a function (agent, role) -> behaviour or nil that
