@@ -121,10 +121,10 @@ static inline lua_Integer steer_lua__agent_key(steer_agent_id id)
     return (lua_Integer)(((uint64_t)id.index << 32) | id.generation);
 }
 
-/// Registry key (light userdata &steer_lua__role_hook_key) of an optional
-/// function (agent, role) -> behaviour or nil that world:spawn{role = ...}
-/// without steering calls: the script host maps roles to behaviours there.
-extern const char steer_lua__role_hook_key;
+/// Push what the spawn hook (steer_lua_set_spawn_hook) gives the agent at
+/// agent_idx spawned with the role at role_idx: its result, or nil when no
+/// hook is set.
+void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx);
 
 /* ---- agents ------------------------------------------------------------------ */
 /// Push the one proxy of an agent; core userdata at core_idx.
