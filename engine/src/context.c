@@ -3,6 +3,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "trace.h"
+#include "store.h"
 #include "world.h"
 
 // STEER_PLAIN_KERNEL: the plain C gather (tests/CMakeLists.txt builds an
@@ -109,7 +110,7 @@ bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, s
 steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
 {
     // a formation's anchor is evaluated as no agent (self < 0)
-    return ctx->self >= 0 ? steer__agent_id_of(ctx->world, ctx->self) : steer_null_agent;
+    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
 }
 
 bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
@@ -122,7 +123,7 @@ bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_st
         out->is_agent = false;
         return true;
     case STEER_TARGET_AGENT: {
-        int j = steer__agent_dense(ctx->world, t->agent);
+        int j = steer__store_dense(ctx->world, t->agent);
         if (j < 0) return false; // removed target: no steering
         const steer_kinematic *s = &ctx->view->state[j];
         out->position = s->position;

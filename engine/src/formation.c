@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "eval.h"
+#include "store.h"
 #include "world.h"
 
 typedef struct member {
@@ -52,7 +53,7 @@ typedef struct formation {
     // (an agent that faces its velocity turns without a rotation of its own)
     float leader_orient, leader_rotation;
     bool leader_seen;
-    float anchor_mem[STEER_MEMORY_FLOATS]; ///< the anchor behaviour's memory
+    float anchor_mem[STEER_MAX_TREE_MEMORY]; ///< the anchor behaviour's memory
     uint64_t anchor_rng;                    ///< and random stream
     bool dirty; ///< reassign at the next update
     int depth;  ///< formations above (whose members lead this one)
@@ -185,7 +186,7 @@ typedef struct pose {
 
 static bool agent_pose(const steer_world *w, steer_agent_id a, pose *out)
 {
-    int i = steer__agent_dense(w, a);
+    int i = steer__store_dense(w, a);
     if (i < 0) return false;
     const steer_kinematic *k = &w->state[i];
     *out = (pose){k->position, k->velocity, k->orientation, k->rotation};
@@ -265,7 +266,7 @@ static float pair_cost(const steer_world *w, const formation *f, int m, int s, c
     const member *mb = &f->members[m];
     double c = 0.0;
     if (f->def.distance_weight > 0.0f && targets != NULL) {
-        int i = steer__agent_dense(w, mb->agent);
+        int i = steer__store_dense(w, mb->agent);
         if (i >= 0) c += (double)f->def.distance_weight * steer_length(steer_sub(w->state[i].position, targets[s]));
     }
     int rc = f->def.role_count, mr = mb->role, sr = f->slots[s].role;
@@ -286,7 +287,7 @@ static const steer_vec2 *slot_positions(const steer_world *w, formation *f, stee
 
 static uint64_t key_of(const steer_world *w, steer_agent_id a)
 {
-    int i = steer__agent_dense(w, a);
+    int i = steer__store_dense(w, a);
     return i >= 0 ? w->key[i] : UINT64_MAX;
 }
 
@@ -858,7 +859,7 @@ float steer_formation_total_cost(const steer_world *w, steer_formation_id id)
         steer_vec2 t = has_ref ? steer_add(ref.pos, rotate(f->slots[s].offset, ref.orient)) : steer_v2(0, 0);
         total += pair_cost(w, f, m, s, NULL); // roles and extras
         if (has_ref && f->def.distance_weight > 0.0f) {
-            int i = steer__agent_dense(w, f->members[m].agent);
+            int i = steer__store_dense(w, f->members[m].agent);
             if (i >= 0) total += (double)f->def.distance_weight * steer_length(steer_sub(w->state[i].position, t));
         }
     }
@@ -928,7 +929,7 @@ static void move_anchor(steer_world *w, formation *f, float dt)
     float lag = 0.0f;
     pose ref = {f->anchor_pos, f->anchor_vel, f->anchor_orient, f->anchor_rotation};
     for (int m = 0; m < f->count; ++m) {
-        int s = f->members[m].slot, i = steer__agent_dense(w, f->members[m].agent);
+        int s = f->members[m].slot, i = steer__store_dense(w, f->members[m].agent);
         if (s < 0 || i < 0) continue;
         steer_vec2 p, v;
         float o;
@@ -1032,11 +1033,11 @@ void steer__formations_update(steer_world *w, float dt)
 // on its slot.
 static void place(steer_world *w, formation *f)
 {
-    int li = steer_agent_id_is_null(f->def.leader) ? -1 : steer__agent_dense(w, f->def.leader);
+    int li = steer_agent_id_is_null(f->def.leader) ? -1 : steer__store_dense(w, f->def.leader);
     if (li >= 0) {
         float cap = INFINITY, reach = 0.0f;
         for (int m = 0; m < f->count; ++m) {
-            int i = steer__agent_dense(w, f->members[m].agent), s = f->members[m].slot;
+            int i = steer__store_dense(w, f->members[m].agent), s = f->members[m].slot;
             if (i < 0 || s < 0) continue;
             cap = fminf(cap, w->limits[i].max_speed);
             reach = fmaxf(reach, steer_length(f->slots[s].offset));
@@ -1052,7 +1053,7 @@ static void place(steer_world *w, formation *f)
     pose ref;
     if (!reference_pose(w, f, &ref)) return;
     for (int m = 0; m < f->count; ++m) {
-        int i = steer__agent_dense(w, f->members[m].agent), s = f->members[m].slot;
+        int i = steer__store_dense(w, f->members[m].agent), s = f->members[m].slot;
         if (i < 0 || s < 0) continue;
         steer_kinematic *k = &w->state[i];
         fixed_target(f, &ref, s, &k->position, &k->velocity, &k->orientation);

@@ -12,6 +12,7 @@
 #include <float.h>
 
 #include "geometry.h"
+#include "store.h"
 
 #define KEY_AGENT (1ull << 62)
 #define KEY_NONE UINT64_MAX
@@ -516,7 +517,7 @@ bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
     cast_state c;
     init_state(&c, origin, u, 0.0f, max_distance, f.mask);
-    run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
+    run_query(w, &c, &f, steer__store_dense(w, f.ignore));
     return finish(w, &c, hit);
 }
 
@@ -538,7 +539,7 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
         cast_state c;
         init_state(&c, origin, u, 0.0f, clip, f.mask);
         c.low_s = low_s, c.low_key = low_key;
-        run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
+        run_query(w, &c, &f, steer__store_dense(w, f.ignore));
         steer_ray_hit hit;
         if (!finish(w, &c, &hit)) return;
         low_s = c.best_s, low_key = c.best_key;

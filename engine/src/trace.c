@@ -4,6 +4,7 @@
 #include "behaviour.h"
 #include "geometry.h"
 #include "trace.h"
+#include "store.h"
 #include "world.h"
 
 /* ---- recording (inside the step: writes only into the agent's buffer) -------- */
@@ -149,7 +150,7 @@ void steer__trace_drop(steer_world *w, uint32_t slot)
 
 bool steer_agent_set_trace(steer_world *w, steer_agent_id id, bool trace)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return false;
     if (!STEER_CHECK(!w->stepping)) return false;
     const uint32_t slot = w->slot_of[i];
@@ -187,14 +188,14 @@ static const agent_trace *trace_of(const steer_world *w, int i)
 
 bool steer_agent_get_trace(const steer_world *w, steer_agent_id id)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return false;
     return (w->flags[i] & AGENT_TRACE) != 0;
 }
 
 int steer_agent_trace_node_count(const steer_world *w, steer_agent_id id)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return 0;
     const agent_trace *t = trace_of(w, i);
     return t != NULL ? t->node_count : 0;
@@ -202,7 +203,7 @@ int steer_agent_trace_node_count(const steer_world *w, steer_agent_id id)
 
 bool steer_agent_trace_node(const steer_world *w, steer_agent_id id, int k, steer_trace_node *out)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0 && out != NULL)) return false;
     const agent_trace *t = trace_of(w, i);
     if (t == NULL || k < 0 || k >= t->node_count) return false;
@@ -225,7 +226,7 @@ bool steer_agent_trace_node(const steer_world *w, steer_agent_id id, int k, stee
 
 bool steer_agent_trace_truncated(const steer_world *w, steer_agent_id id)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return false;
     const agent_trace *t = trace_of(w, i);
     return t != NULL && t->truncated;

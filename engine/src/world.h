@@ -6,19 +6,17 @@
 #include "core.h"
 #include "grid.h"
 
-/// Floats of behaviour memory per agent: each stateful node of the agent's
-/// tree (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place
-/// in it, decided by the tree's shape (behaviour.h). A tree needing more is
-/// refused (STEER_MAX_TREE_MEMORY).
-#define STEER_MEMORY_FLOATS STEER_MAX_TREE_MEMORY
-
+/// An agent's behaviour memory: each stateful node of the agent's tree
+/// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
+/// it, decided by the tree's shape (behaviour.h). A tree needing more than
+/// STEER_MAX_TREE_MEMORY floats is refused.
 typedef struct agent_memory {
-    float value[STEER_MEMORY_FLOATS];
+    float value[STEER_MAX_TREE_MEMORY];
 } agent_memory;
 
 /// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
 /// reciprocal_avoidance node and it is not kinematic); refreshed before
-/// every evaluation pass (steer__flag_avoiders).
+/// every evaluation pass (step.c).
 /// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
 enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
 
@@ -73,15 +71,9 @@ struct steer_world {
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 
-/// Dense index of a live id, or -1.
-int steer__agent_dense(const steer_world *w, steer_agent_id id);
-/// The id of a dense index.
-steer_agent_id steer__agent_id_of(const steer_world *w, int dense);
-/// Room for `capacity` agents in every dense array (outside the step only).
+/// Room for `capacity` agents in the store (store.h) and every other
+/// per-agent array (outside the step only).
 bool steer__world_reserve(steer_world *w, int capacity);
-/// Move every agent to dense index k where order[k] held it; order then
-/// becomes the identity. Handles are unchanged.
-void steer__world_reorder(steer_world *w, uint32_t *order);
 
 /// The checks agent creation and the setters share.
 bool steer__limits_are_valid(const steer_limits *l);
@@ -100,8 +92,6 @@ void steer__resolve_contacts(steer_world *w);
 void steer__push_out_of_geometry(steer_world *w, int i);
 /// Separate overlapping agents after integration (agent_contacts.c).
 void steer__resolve_agent_contacts(steer_world *w);
-/// Set AGENT_AVOIDS on every agent from its tree's shape (world.c).
-void steer__flag_avoiders(steer_world *w);
 /// Bring the static geometry's broadphase (and the largest agent radius used
 /// by agent ray casts) up to date, so that the evaluation pass only reads
 /// it. Optional: queries do it lazily otherwise (geometry.c).

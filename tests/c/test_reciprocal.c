@@ -5,6 +5,7 @@
 // agent contact resolution (against a wall).
 #include "orca_lp.h"
 #include "behaviour.h"
+#include "store.h"
 #include "world.h"
 #include "fixture.h"
 #include "test.h"
@@ -139,8 +140,8 @@ static void non_avoider_is_avoided_fully(void)
         closest = steer_minf(closest, distance(w, a, b));
     }
     CHECK(closest >= 1.0f);
-    CHECK(!(w->flags[steer__agent_dense(w, b)] & AGENT_AVOIDS));
-    CHECK((w->flags[steer__agent_dense(w, a)] & AGENT_AVOIDS) != 0);
+    CHECK(!(w->flags[steer__store_dense(w, b)] & AGENT_AVOIDS));
+    CHECK((w->flags[steer__store_dense(w, a)] & AGENT_AVOIDS) != 0);
     steer_behaviour_release(ba);
     steer_world_destroy(w);
 }
