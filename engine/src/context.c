@@ -1,8 +1,9 @@
-// context.c: the evaluation context of one agent and the services family
-// files call back: node memory, targets, the neighbour gather, scratch.
+// context.c: the services a behaviour family may call while it evaluates:
+// targets resolved to a state, the neighbour gather (cached across the
+// behaviours of one evaluation), the evaluation view and the workers'
+// scratch. It starts no evaluation (evaluate.c does).
 #include "behaviour.h"
 #include "eval.h"
-#include "trace.h"
 #include "store.h"
 #include "world.h"
 
@@ -43,74 +44,6 @@ void steer__view_init(eval_view *v, const steer_world *w)
     v->key = w->key;
     v->flags = w->flags;
     v->grid = &w->grid;
-}
-
-// The evaluation context of agent i, reading (and advancing) mem and rng.
-static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
-                     float *mem, uint64_t *rng)
-{
-    // field by field: a memset of the whole context costs more than the step's arithmetic
-    ctx->world = w;
-    ctx->view = view;
-    ctx->self = i;
-    ctx->self_proxy = w->grid.proxy_of[i];
-    ctx->me = w->state[i];
-    ctx->lim = w->limits[i];
-    ctx->key = w->key[i];
-    ctx->dt = dt;
-    ctx->kinematic = (w->flags[i] & AGENT_KINEMATIC) != 0;
-    ctx->failed = false;
-    ctx->mem = mem;
-    ctx->mem_base = 0;
-    ctx->rng = rng;
-    ctx->scratch = scratch;
-    ctx->neighbour_count = 0;
-    ctx->gathered_radius = -1.0f;
-    ctx->sums.radius = -1.0f;
-    ctx->trace = NULL;
-}
-
-bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
-{
-    steer_steering out = {{0.0f, 0.0f}, 0.0f};
-    const steer_behaviour *b = w->behaviour[i];
-    bool failed = false;
-    if (b != NULL) {
-        eval_ctx ctx;
-        init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
-        if (w->flags[i] & AGENT_TRACE) {
-            // the buffer was allocated when tracing was turned on
-            ctx.trace = w->traces[w->slot_of[i]];
-            steer__trace_begin(ctx.trace);
-        }
-        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
-        failed = ctx.failed;
-        if (ctx.trace != NULL) ctx.trace->final = out;
-    }
-    w->out[i] = out;
-    return !failed;
-}
-
-bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
-{
-    // on copies of the memory and the random stream: asking changes nothing
-    agent_memory mem = w->memory[i];
-    uint64_t rng = w->rng[i];
-    eval_view view;
-    steer__view_init(&view, w);
-    eval_ctx ctx;
-    // worker 0's scratch: previews run on the thread that steps the world
-    init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
-    steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
-    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
-    return has;
-}
-
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
-{
-    // a formation's anchor is evaluated as no agent (self < 0)
-    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
 }
 
 bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)

@@ -149,8 +149,11 @@ bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
 bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-/// reciprocal_avoidance (reciprocal.c): evaluates its child itself.
-bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
+/// velocity nearest the preferred one, given the child's steering (`has`:
+/// whether the child gave any; evaluate.c evaluates the child).
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, const steer_steering *preferred_steering,
+                             steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.

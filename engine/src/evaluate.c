@@ -4,6 +4,8 @@
 #include "eval.h"
 #include "trace.h"
 #include "formation.h"
+#include "store.h"
+#include "world.h"
 
 
 // The combined output, clamped to the character's limits: accelerations for
@@ -156,6 +158,16 @@ static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     return eval_callback(ctx, &b->def, out);
 }
 
+static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // the preferred velocity comes from the child, evaluated here (its memory
+    // starts where ours would); the solver is a leaf (reciprocal.c)
+    steer_steering child;
+    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
+    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return steer__reciprocal_steer(ctx, &b->def, has, &child, out);
+}
+
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return steer__eval_formation_slot(ctx, &b->def, out);
@@ -187,7 +199,7 @@ steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_PRIORITY] = eval_priority,
     [STEER_CALLBACK] = node_callback,
     [STEER_FORMATION_SLOT] = node_formation_slot,
-    [STEER_RECIPROCAL_AVOIDANCE] = steer__eval_reciprocal,
+    [STEER_RECIPROCAL_AVOIDANCE] = node_reciprocal,
 };
 
 // A node whose limit overrides hold for it and everything under it.
@@ -205,13 +217,91 @@ static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     return has;
 }
 
+// A traced agent's node: recorded around its evaluation (trace.c writes
+// the record; nothing there evaluates).
+static bool evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    agent_trace *t = ctx->trace;
+    const int parent = t->current;
+    const int n = steer__trace_enter(t, b);
+    bool has = evaluate_node(ctx, b, out);
+    steer__trace_leave(ctx, b, parent, n, has, out);
+    return has;
+}
+
 bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (ctx->trace != NULL) return steer__evaluate_traced(ctx, b, out);
+    if (ctx->trace != NULL) return evaluate_traced(ctx, b, out);
     return evaluate_node(ctx, b, out);
 }
 
-bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+/* ---- entries: an agent, a preview ---------------------------------------------------- */
+
+// The evaluation context of agent i, reading (and advancing) mem and rng.
+static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
+                     float *mem, uint64_t *rng)
 {
-    return evaluate_node(ctx, b, out);
+    // field by field: a memset of the whole context costs more than the step's arithmetic
+    ctx->world = w;
+    ctx->view = view;
+    ctx->self = i;
+    ctx->self_proxy = w->grid.proxy_of[i];
+    ctx->me = w->state[i];
+    ctx->lim = w->limits[i];
+    ctx->key = w->key[i];
+    ctx->dt = dt;
+    ctx->kinematic = (w->flags[i] & AGENT_KINEMATIC) != 0;
+    ctx->failed = false;
+    ctx->mem = mem;
+    ctx->mem_base = 0;
+    ctx->rng = rng;
+    ctx->scratch = scratch;
+    ctx->neighbour_count = 0;
+    ctx->gathered_radius = -1.0f;
+    ctx->sums.radius = -1.0f;
+    ctx->trace = NULL;
 }
+
+bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
+{
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    const steer_behaviour *b = w->behaviour[i];
+    bool failed = false;
+    if (b != NULL) {
+        eval_ctx ctx;
+        init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
+        if (w->flags[i] & AGENT_TRACE) {
+            // the buffer was allocated when tracing was turned on
+            ctx.trace = w->traces[w->slot_of[i]];
+            steer__trace_begin(ctx.trace);
+        }
+        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+        failed = ctx.failed;
+        if (ctx.trace != NULL) ctx.trace->final = out;
+    }
+    w->out[i] = out;
+    return !failed;
+}
+
+bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
+{
+    // on copies of the memory and the random stream: asking changes nothing
+    agent_memory mem = w->memory[i];
+    uint64_t rng = w->rng[i];
+    eval_view view;
+    steer__view_init(&view, w);
+    eval_ctx ctx;
+    // worker 0's scratch: previews run on the thread that steps the world
+    init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
+    steer_steering s = {{0.0f, 0.0f}, 0.0f};
+    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
+    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return has;
+}
+
+steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
+{
+    // a formation's anchor is evaluated as no agent (self < 0)
+    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
+}
+

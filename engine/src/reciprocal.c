@@ -223,14 +223,12 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
     return preferred;
 }
 
-bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, const steer_steering *preferred_steering,
+                             steer_steering *out)
 {
-    const steer_behaviour_def *d = &b->def;
     // the preferred velocity: the child's steering applied over the step,
-    // or a kinematic child's velocity (its memory starts where ours would)
-    steer_steering child;
-    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
-    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    // or a kinematic child's velocity (the child is evaluated by evaluate.c)
+    const steer_steering child = *preferred_steering;
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
     steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);

@@ -58,9 +58,8 @@ static void record_marks(eval_ctx *ctx, const steer_behaviour_def *d)
     }
 }
 
-bool steer__evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+int steer__trace_enter(agent_trace *t, const steer_behaviour *b)
 {
-    agent_trace *t = ctx->trace;
     const int parent = t->current;
     int n = -1;
     if (t->node_count < STEER_TRACE_MAX_NODES) {
@@ -82,14 +81,19 @@ bool steer__evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     }
     t->pending_weight = 1.0f;
     t->pending_child = 0;
-    bool has = steer__evaluate_untraced(ctx, b, out);
+    return n;
+}
+
+void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
+                        const steer_steering *out)
+{
+    agent_trace *t = ctx->trace;
     t->current = parent;
     if (n >= 0) {
         t->nodes[n].bits |= has ? TRACE_HAS_OUTPUT : 0;
         t->nodes[n].output = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
     }
     record_marks(ctx, &b->def);
-    return has;
 }
 
 void steer__trace_priority(eval_ctx *ctx, int win_lin, int win_ang, bool fb_lin, bool fb_ang)

@@ -55,10 +55,13 @@ typedef struct agent_trace {
 
 /// Clear a trace before the agent's evaluation.
 void steer__trace_begin(agent_trace *t);
-/// steer__evaluate for a traced agent: records the node around dispatch.
-bool steer__evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-/// The node without recording (steer__evaluate's plain path, evaluate.c).
-bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// The traced dispatch (evaluate.c) records a node around its evaluation:
+/// enter before (the node's index, or -1 when the trace is full; the
+/// parent is t->current before the call), leave after, with its output and
+/// what it looked at (wander circle, path target, neighbour radius).
+int steer__trace_enter(agent_trace *t, const steer_behaviour *b);
+void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
+                        const steer_steering *out);
 /// A combinator announces the weight and index of the child it evaluates next.
 static inline void steer__trace_child(eval_ctx *ctx, int index, float weight)
 {
