@@ -81,6 +81,9 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
     steer__trace_drop(w, w->slot_of[i]);
+    // a formation's slot target is no longer the agent's (its formation
+    // drops it at the next update); an agent taking the slot starts with none
+    if ((int)(id.index - 1) < w->slot_target_capacity) w->slot_targets[id.index - 1].formation = steer_null_formation;
     steer__store_remove(w, id, i);
     w->grid.dirty = true;
 }

@@ -4,6 +4,7 @@
 // scratch. It starts no evaluation (evaluate.c does).
 #include "behaviour.h"
 #include "eval.h"
+#include "geometry.h"
 #include "store.h"
 #include "world.h"
 
@@ -37,13 +38,19 @@ void steer__scratch_free(eval_scratch *s)
     memset(s, 0, sizeof *s);
 }
 
-void steer__view_init(eval_view *v, const steer_world *w)
+void steer__view_init(eval_view *v, steer_world *w)
 {
     v->state = w->state;
     v->limits = w->limits;
     v->key = w->key;
     v->flags = w->flags;
     v->grid = &w->grid;
+    // (inside a step it is ready already, and this changes nothing)
+    steer__geometry_ready(w);
+    v->geometry = w->geometry;
+    v->slot_of = w->slot_of;
+    v->slot_targets = w->slot_targets;
+    v->slot_target_count = w->slot_target_capacity;
 }
 
 bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)

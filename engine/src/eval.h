@@ -1,8 +1,9 @@
-// eval.h: what the family files (steering.c, kinematic.c, delegated.c,
-// group.c, neighbour_sums.c, avoidance.c) see while a behaviour is
-// evaluated for one agent: the evaluation context and the services it
-// offers (context.c). Family files read other agents through the context's
-// read-only view, never through the world's internals.
+// eval.h: what a behaviour family sees while a behaviour is evaluated for
+// one agent: the evaluation context, the read-only view of the step (other
+// agents, the neighbour grid, the static geometry, formation slot targets),
+// and the services of the context (targets, neighbours, scratch). Family
+// files read everything through the view, never through the world's
+// internals; starting an evaluation is evaluate.h's.
 #ifndef STEER_EVAL_H
 #define STEER_EVAL_H
 
@@ -10,17 +11,41 @@
 #include "core.h"
 #include "grid.h"
 
+/// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
+/// reciprocal_avoidance node and it is not kinematic); refreshed before
+/// every evaluation pass (step.c).
+/// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
+
+/// A formation member's slot target, by agent slot index: written by the
+/// formations whenever they compute targets (before the evaluation pass,
+/// and when membership or assignment changes), cleared when the agent
+/// leaves its formation; read by the formation_slot behaviour.
+typedef struct slot_target {
+    steer_formation_id formation; ///< {0}: the agent is in no formation
+    bool has_target;              ///< the formation has a reference to place the slot
+    float orientation;
+    steer_vec2 position, velocity;
+} slot_target;
+
 /// Read-only arrays of the step, shared by every evaluation: agents in
-/// dense order, their grid proxies. Filled before the evaluation pass.
+/// dense order, their grid proxies, the static geometry, formation slot
+/// targets. Filled before the evaluation pass.
 typedef struct eval_view {
     const steer_kinematic *state;
     const steer_limits *limits;
     const uint64_t *key;
-    /// per-agent flags (world.h AGENT_*): AGENT_AVOIDS is set before the
+    /// per-agent flags (AGENT_*): AGENT_AVOIDS is set before the
     /// pass for agents whose tree has a reciprocal_avoidance node, so no
     /// evaluation looks into another agent's tree
     const uint8_t *flags;
     const neighbour_grid *grid;
+    /// the static shapes with their broadphase ready (geometry.h,
+    /// raycast.h), or NULL when the world has none
+    const struct steer_geometry *geometry;
+    const uint32_t *slot_of; ///< dense index -> agent slot index
+    const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
+    int slot_target_count;
 } eval_view;
 
 /// Neighbours gathered for one agent: proxy indices and squared distances,
@@ -54,7 +79,7 @@ typedef struct neighbour_sums {
 
 /// Everything a behaviour reads while evaluating one agent.
 typedef struct eval_ctx {
-    steer_world *world;    ///< for ray casts (geometry.h) and callbacks
+    steer_world *world;    ///< for callback behaviours and agent targets (never read by families)
     const eval_view *view;
     int self;              ///< dense index
     uint32_t self_proxy;   ///< grid proxy index
@@ -77,16 +102,9 @@ typedef struct eval_ctx {
 } eval_ctx;
 
 struct steer_world;
-/// Fill a view from the world's arrays (before an evaluation pass).
-void steer__view_init(eval_view *v, const struct steer_world *w);
-/// Evaluate agent i's behaviour into its output slot (w->out), advancing its
-/// memory and random stream, with the scratch of the worker running it.
-/// False when a callback behaviour failed.
-bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt);
-/// Evaluate b for agent i on copies of its memory and stream (get_steering).
-bool steer__preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out);
-/// The id of the agent being evaluated (for callbacks).
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx);
+/// Fill a view from the world's arrays (before an evaluation pass); makes
+/// the static geometry ready.
+void steer__view_init(eval_view *v, struct steer_world *w);
 
 /// One node's evaluator (evaluate.c has one per type in steer__node_table).
 typedef bool steer__node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
@@ -149,6 +167,8 @@ bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
 bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+/// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
+bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
 /// velocity nearest the preferred one, given the child's steering (`has`:
 /// whether the child gave any; evaluate.c evaluates the child).

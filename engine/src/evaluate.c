@@ -1,10 +1,13 @@
-// evaluate.c: dispatch of one behaviour node, limit overrides, callback
-// behaviours, and the two combinators (weighted blending and priorities).
+// evaluate.c: the only place an evaluation starts or recurses: an agent of
+// the step, a preview, a body that is not an agent (a formation's anchor);
+// the dispatch of one node (limit overrides, the traced dispatch that
+// calls trace.c's recorders), callback behaviours, the two combinators
+// (weighted blending and priorities) and the reciprocal node's preferred
+// child. Behaviour families are leaves under it.
 #include "behaviour.h"
-#include "eval.h"
-#include "trace.h"
-#include "formation.h"
+#include "evaluate.h"
 #include "store.h"
+#include "trace.h"
 #include "world.h"
 
 
@@ -113,10 +116,17 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     return true;
 }
 
+// The id of the agent being evaluated (for callbacks).
+static steer_agent_id self_id(const eval_ctx *ctx)
+{
+    // a formation's anchor is evaluated as no agent (self < 0)
+    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
+}
+
 static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    steer_callback_result r = d->callback(ctx->world, steer__ctx_self_id(ctx), ctx->dt, &s, d->context);
+    steer_callback_result r = d->callback(ctx->world, self_id(ctx), ctx->dt, &s, d->context);
     if (r == STEER_CALLBACK_ERROR) {
         ctx->failed = true;
         return false;
@@ -170,7 +180,7 @@ static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
 
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_formation_slot(ctx, &b->def, out);
+    return steer__formation_slot_steer(ctx, &b->def, out);
 }
 
 // Every type has its entry (test_tree walks every type through it).
@@ -235,7 +245,7 @@ bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_stee
     return evaluate_node(ctx, b, out);
 }
 
-/* ---- entries: an agent, a preview ---------------------------------------------------- */
+/* ---- entries: an agent, a preview, a body ---------------------------------------------------- */
 
 // The evaluation context of agent i, reading (and advancing) mem and rng.
 static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
@@ -283,7 +293,7 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
     return !failed;
 }
 
-bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
+bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
 {
     // on copies of the memory and the random stream: asking changes nothing
     agent_memory mem = w->memory[i];
@@ -299,9 +309,27 @@ bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, s
     return has;
 }
 
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
-{
-    // a formation's anchor is evaluated as no agent (self < 0)
-    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
-}
 
+
+steer_steering steer__evaluate_body(steer_world *w, const steer_behaviour *b, const eval_body *body, float dt)
+{
+    eval_view view;
+    steer__view_init(&view, w);
+    eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = w;
+    ctx.view = &view;
+    ctx.self = -1;              // no agent: its id is null
+    ctx.self_proxy = UINT32_MAX; // no neighbour is itself
+    ctx.me = body->state;
+    ctx.lim = body->limits;
+    ctx.dt = dt;
+    ctx.mem = body->memory;
+    ctx.rng = body->rng;
+    ctx.scratch = w->scratch;
+    ctx.gathered_radius = -1.0f;
+    ctx.sums.radius = -1.0f;
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    if (!steer__evaluate(&ctx, b, &out) || !steer_vec2_is_finite(out.linear)) out.linear = steer_v2(0.0f, 0.0f);
+    return out;
+}

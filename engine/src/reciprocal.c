@@ -26,7 +26,6 @@
 #include "eval.h"
 #include "geometry.h"
 #include "orca_lp.h"
-#include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
 /// radians (a consistent side preference: two agents meeting head-on both
@@ -158,7 +157,7 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 {
     obstacle_query *q = context;
     steer_vec2 point, n;
-    float d = steer__prim_closest(q->g, prim, q->p, &point, &n);
+    float d = steer__geometry_closest(q->g, prim, q->p, &point, &n);
     if (d > q->reach) return;
     // v . n >= k: approach the part no faster than the gap closes in the
     // horizon; inside it (d < radius), leave within the step, at a bounded
@@ -185,10 +184,10 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 
 static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
 {
-    if (!steer__geometry_present(ctx->world)) return 0;
+    if (ctx->view->geometry == NULL) return 0;
     float gaps[ORCA_MAX_OBSTACLE_LINES];
     obstacle_query q;
-    q.g = ctx->world->geometry;
+    q.g = ctx->view->geometry;
     q.p = p;
     q.radius = ctx->lim.radius * ORCA_CLEARANCE;
     // what can be reached within the horizon at full speed
@@ -200,7 +199,7 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.gap = gaps;
     q.count = 0;
     steer_vec2 ext = steer_v2(q.reach, q.reach);
-    steer__geometry_overlap(ctx->world, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
     return q.count;
 }
 

@@ -6,9 +6,9 @@
 // (steer_behaviour_get_steering) prepares what an evaluation reads the
 // same way, then evaluates one agent.
 #include "behaviour.h"
-#include "eval.h"
+#include "evaluate.h"
 #include "formation.h"
-#include "geometry.h"
+#include "raycast.h"
 #include "store.h"
 #include "tasks.h"
 #include "trace.h"
@@ -99,10 +99,10 @@ static void prepare_step(steer_world *w, float dt)
         steer__grid_refill(w);
     }
     // shared caches are written here, before evaluation, never during it
-    steer__geometry_prepare(w);
+    steer__raycast_prepare(w);
     // formations too: slot targets, anchors and reassignment are written
     // here, so evaluation only reads them
-    steer__formations_update(w, dt);
+    steer__formation_step_update(w, dt);
     // which agents avoid reciprocally (reciprocal_avoidance reads it)
     flag_avoiders(w);
 }
@@ -200,10 +200,10 @@ void steer_world_step(steer_world *w, float dt)
     prepare_step(w, dt);
     w->callback_errors = evaluate_agents(w, dt);
     integrate_agents(w, dt);
-    if (w->def.resolve_agent_contacts) steer__resolve_agent_contacts(w);
-    if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__resolve_contacts(w);
+    if (w->def.resolve_agent_contacts) steer__agent_contacts_resolve(w);
+    if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__contacts_resolve(w);
     // rigid formations put their members on their slots, last
-    steer__formations_place(w);
+    steer__formation_step_place(w);
     w->grid.dirty = true;
     ++w->steps;
     --steer__evaluating;
@@ -225,7 +225,7 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
     w->stepping = true;
     ++steer__evaluating;
-    bool has = steer__preview(w, b, i, dt, out);
+    bool has = steer__evaluate_preview(w, b, i, dt, out);
     --steer__evaluating;
     w->stepping = was_stepping;
     return has;

@@ -3,6 +3,7 @@
 // agent.c's, their storage store.c's.
 #include "behaviour.h"
 #include "eval.h"
+#include "geometry.h"
 #include "trace.h"
 #include "formation.h"
 #include "tasks.h"
@@ -75,7 +76,7 @@ void steer_world_destroy(steer_world *w)
     if (w == NULL) return;
     for (int i = 0; i < w->count; ++i) steer_behaviour_release(w->behaviour[i]);
     steer__geometry_destroy(w->geometry);
-    steer__formations_destroy(w->formations);
+    steer__formation_free_all(w);
     steer__grid_free(&w->grid);
     steer__pool_destroy(w->pool);
     if (w->scratch != NULL) {

@@ -4,6 +4,7 @@
 #define STEER_WORLD_H
 
 #include "core.h"
+#include "eval.h"
 #include "grid.h"
 
 /// An agent's behaviour memory: each stateful node of the agent's tree
@@ -13,12 +14,6 @@
 typedef struct agent_memory {
     float value[STEER_MAX_TREE_MEMORY];
 } agent_memory;
-
-/// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
-/// reciprocal_avoidance node and it is not kinematic); refreshed before
-/// every evaluation pass (step.c).
-/// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
 
 typedef struct agent_slot {
     uint32_t generation; ///< bumped when the agent is removed
@@ -64,6 +59,10 @@ struct steer_world {
     struct task_pool *pool;
     struct steer_geometry *geometry;
     struct steer_formations *formations; ///< formation.c; NULL until the first one
+    /// formation members' slot targets by agent slot index (eval.h; the
+    /// formations write them), slot_target_capacity entries
+    slot_target *slot_targets;
+    int slot_target_capacity;
     int callback_errors;
     struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
     int trace_slots;
@@ -79,22 +78,20 @@ bool steer__world_reserve(steer_world *w, int capacity);
 bool steer__limits_are_valid(const steer_limits *l);
 bool steer__kinematic_is_valid(const steer_kinematic *k);
 
-/* ---- integration and geometry ------------------------------------------------- */
+/* ---- integration and contacts -------------------------------------------------- */
 
 /// Integrate agents [begin, end) of the dense arrays (each independently).
 void steer__integrate(steer_world *w, float dt, int begin, int end);
-/// Free the world's static geometry (geometry.c).
-void steer__geometry_destroy(struct steer_geometry *g);
+/// Integrate a body that is not an agent (a formation's anchor): position
+/// by its velocity, then velocity by the acceleration, clamped to max_speed.
+void steer__integrate_body(steer_vec2 *position, steer_vec2 *velocity, steer_vec2 acceleration, float max_speed,
+                           float dt);
 /// Contact resolution after integration (contacts.c).
-void steer__resolve_contacts(steer_world *w);
-/// Push agent i (dense index) out of static geometry, as resolve_contacts
+void steer__contacts_resolve(steer_world *w);
+/// Push agent i (dense index) out of static geometry, as contacts_resolve
 /// does for every agent; the geometry must be ready (contacts.c).
-void steer__push_out_of_geometry(steer_world *w, int i);
+void steer__contacts_push_out(steer_world *w, int i);
 /// Separate overlapping agents after integration (agent_contacts.c).
-void steer__resolve_agent_contacts(steer_world *w);
-/// Bring the static geometry's broadphase (and the largest agent radius used
-/// by agent ray casts) up to date, so that the evaluation pass only reads
-/// it. Optional: queries do it lazily otherwise (geometry.c).
-void steer__geometry_prepare(steer_world *w);
+void steer__agent_contacts_resolve(steer_world *w);
 
 #endif
