@@ -79,6 +79,8 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
 struct steer_world;
 void steer__traces_free(struct steer_world *w);
 void steer__trace_drop(struct steer_world *w, uint32_t slot);
+/// Dense agent i's trace after at least one traced step, or NULL.
+const agent_trace *steer__trace_of(const struct steer_world *w, int i);
 /// Fetch the lines of dense agent i's trace that its evaluation will write
 /// (the step calls it a few agents ahead when any agent is traced).
 void steer__trace_prefetch(const struct steer_world *w, int i);
