@@ -29,7 +29,7 @@ static steer_steering zero_steering(void)
 
 /* ---- handles, creation and removal ------------------------------------------------ */
 
-bool steer__limits_are_valid(const steer_limits *l)
+bool steer__agent_limits_are_valid(const steer_limits *l)
 {
     const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) {
@@ -38,7 +38,7 @@ bool steer__limits_are_valid(const steer_limits *l)
     return true;
 }
 
-bool steer__kinematic_is_valid(const steer_kinematic *k)
+bool steer__agent_kinematic_is_valid(const steer_kinematic *k)
 {
     return steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) && isfinite(k->orientation) &&
            isfinite(k->rotation);
@@ -48,8 +48,8 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
 {
     if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
     if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
-    if (!STEER_CHECK(steer__kinematic_is_valid(&def->state))) return steer_null_agent;
-    if (!STEER_CHECK(steer__limits_are_valid(&def->limits))) return steer_null_agent;
+    if (!STEER_CHECK(steer__agent_kinematic_is_valid(&def->state))) return steer_null_agent;
+    if (!STEER_CHECK(steer__agent_limits_are_valid(&def->limits))) return steer_null_agent;
     uint32_t slot;
     int i;
     if (w->count == w->capacity && !steer__world_reserve(w, w->capacity * 2)) return steer_null_agent;
@@ -102,7 +102,7 @@ void steer_agent_set_state(steer_world *w, steer_agent_id id, const steer_kinema
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(k != NULL && steer__kinematic_is_valid(k))) return;
+    if (!STEER_CHECK(k != NULL && steer__agent_kinematic_is_valid(k))) return;
     w->state[i] = *k;
     w->state[i].orientation = steer_wrap_angle(k->orientation);
     w->grid.dirty = true;
@@ -154,7 +154,7 @@ void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limit
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(l != NULL && steer__limits_are_valid(l))) return;
+    if (!STEER_CHECK(l != NULL && steer__agent_limits_are_valid(l))) return;
     w->limits[i] = *l;
 }
 
@@ -198,7 +198,7 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
     // hot reload: the memory follows the tree node by node (behaviour.h)
     agent_memory kept;
     memset(&kept, 0, sizeof kept);
-    if (keep_memory && b != NULL) steer__copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
+    if (keep_memory && b != NULL) steer__behaviour_copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;

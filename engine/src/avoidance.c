@@ -99,7 +99,7 @@ static float choose_side(eval_ctx *ctx, const feeler *f)
     return lateral < 0.0f ? -1.0f : 1.0f;
 }
 
-bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     // turn memory: 0 none, +-1 the last turn (left +), +-2 a committed turn
     // (kept while any ray hits)
@@ -159,6 +159,6 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
         steer_vec2 dir = steer_normalize(steer_sub(steer_scale(left, committed), u));
         target = steer_mul_add(pos, dir, length);
     }
-    steer__seek_point(ctx, target, false, out);
+    steer__steering_seek(ctx, target, false, out);
     return true;
 }

@@ -17,7 +17,7 @@
 #include <emmintrin.h>
 #endif
 
-bool steer__scratch_reserve(eval_scratch *s, int capacity)
+bool steer__context_scratch_reserve(eval_scratch *s, int capacity)
 {
     // spare entries: the branch-free gather writes one past the last kept,
     // the vector loop whole groups of 4
@@ -30,7 +30,7 @@ bool steer__scratch_reserve(eval_scratch *s, int capacity)
     return true;
 }
 
-void steer__scratch_free(eval_scratch *s)
+void steer__context_scratch_free(eval_scratch *s)
 {
     steer__free(s->proxy);
     float *arrays[] = {s->dist_sq, s->tmp_d2, s->pack_dx, s->pack_dy, s->pack_d2, s->pack_vx, s->pack_vy};
@@ -38,7 +38,7 @@ void steer__scratch_free(eval_scratch *s)
     memset(s, 0, sizeof *s);
 }
 
-void steer__view_init(eval_view *v, steer_world *w)
+void steer__context_view_init(eval_view *v, steer_world *w)
 {
     v->state = w->state;
     v->limits = w->limits;
@@ -53,7 +53,7 @@ void steer__view_init(eval_view *v, steer_world *w)
     v->slot_target_count = w->slot_target_capacity;
 }
 
-bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
+bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
 {
     switch (t->kind) {
     case STEER_TARGET_POINT:
@@ -112,7 +112,7 @@ static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin
     return n;
 }
 
-int steer__gather_neighbours(eval_ctx *ctx, float radius)
+int steer__context_gather(eval_ctx *ctx, float radius)
 {
     // the list lives in the shared scratch: a callback behaviour may have run a
     // nested evaluation (get_steering) that gathered over it since

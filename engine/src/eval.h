@@ -61,8 +61,8 @@ typedef struct eval_scratch {
     uint32_t gather_epoch; ///< bumped by every gather into this scratch
 } eval_scratch;
 
-bool steer__scratch_reserve(eval_scratch *s, int capacity);
-void steer__scratch_free(eval_scratch *s);
+bool steer__context_scratch_reserve(eval_scratch *s, int capacity);
+void steer__context_scratch_free(eval_scratch *s);
 
 /// What separation, cohesion and alignment need from the neighbours within
 /// a radius, summed in one pass (neighbour_sums.c).
@@ -104,12 +104,12 @@ typedef struct eval_ctx {
 struct steer_world;
 /// Fill a view from the world's arrays (before an evaluation pass); makes
 /// the static geometry ready.
-void steer__view_init(eval_view *v, struct steer_world *w);
+void steer__context_view_init(eval_view *v, struct steer_world *w);
 
-/// One node's evaluator (evaluate.c has one per type in steer__node_table).
-typedef bool steer__node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// One node's evaluator (evaluate.c has one per type in steer__evaluate_table).
+typedef bool steer__evaluate_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 /// The evaluator of each behaviour type.
-extern steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT];
+extern steer__evaluate_fn *const steer__evaluate_table[STEER_BEHAVIOUR_TYPE_COUNT];
 /// A node with limit overrides, or of a traced agent (evaluate.c).
 bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 
@@ -120,16 +120,16 @@ bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_stee
 static inline bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     if (ctx->trace != NULL || b->overrides) return steer__evaluate_special(ctx, b, out);
-    return steer__node_table[b->def.type](ctx, b, out);
+    return steer__evaluate_table[b->def.type](ctx, b, out);
 }
 
-/// The memory of the stateful node being evaluated (steer__type_memory
+/// The memory of the stateful node being evaluated (steer__behaviour_type_memory
 /// floats, at the node's fixed place in the agent's memory).
 static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->mem_base; }
 
 /// Gather the neighbours within radius (excluding self) into ctx->scratch;
 /// returns their count. Cached across the behaviours of one evaluation.
-int steer__gather_neighbours(eval_ctx *ctx, float radius);
+int steer__context_gather(eval_ctx *ctx, float radius);
 
 /// Sum the neighbours within radius; separation's sum too when `separation`
 /// is given (its law and decay, with ctx's max_acceleration).
@@ -137,7 +137,6 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
                            neighbour_sums *out);
 
 /// A neighbour (by grid proxy): its dense index, key and radius.
-static inline uint32_t steer__proxy_agent(const eval_ctx *ctx, uint32_t proxy) { return ctx->view->grid->agent[proxy]; }
 static inline uint64_t steer__proxy_key(const eval_ctx *ctx, uint32_t proxy)
 {
     return ctx->view->key[ctx->view->grid->agent[proxy]];
@@ -154,19 +153,19 @@ typedef struct target_state {
     float orientation;
     bool is_agent;
 } target_state;
-bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
+bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
 
 /* ---- family evaluators (one per source file) ---------------------------------------- */
 
-bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__kinematic_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__steering_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__delegated_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// group.c: one evaluator per type (the node table calls them directly).
-bool steer__eval_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__group_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
@@ -177,12 +176,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.
-void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
+void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
 /// Arrive at a point with the given radii and time; false inside target_radius.
-bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
+bool steer__steering_arrive(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
                          float time_to_target, steer_steering *out);
 /// Align to an orientation; false inside target_radius.
-bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
+bool steer__steering_align(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
                               float time_to_target, steer_steering *out);
 
 #endif

@@ -145,22 +145,22 @@ static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_ste
 // Families that tell their types apart themselves take the definition.
 static bool node_kinematic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_kinematic(ctx, &b->def, out);
+    return steer__kinematic_steer(ctx, &b->def, out);
 }
 
 static bool node_basic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_basic(ctx, &b->def, out);
+    return steer__steering_basic(ctx, &b->def, out);
 }
 
 static bool node_delegated(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_delegated(ctx, &b->def, out);
+    return steer__delegated_steer(ctx, &b->def, out);
 }
 
 static bool node_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_obstacle_avoidance(ctx, &b->def, out);
+    return steer__avoidance_steer(ctx, &b->def, out);
 }
 
 static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
@@ -184,7 +184,7 @@ static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_s
 }
 
 // Every type has its entry (test_tree walks every type through it).
-steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
+steer__evaluate_fn *const steer__evaluate_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_KINEMATIC_SEEK] = node_kinematic,
     [STEER_KINEMATIC_FLEE] = node_kinematic,
     [STEER_KINEMATIC_ARRIVE] = node_kinematic,
@@ -200,10 +200,10 @@ steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_LOOK_WHERE_YOU_ARE_GOING] = node_delegated,
     [STEER_WANDER] = node_delegated,
     [STEER_FOLLOW_PATH] = node_delegated,
-    [STEER_SEPARATION] = steer__eval_separation,
-    [STEER_COHESION] = steer__eval_cohesion,
-    [STEER_ALIGNMENT] = steer__eval_alignment,
-    [STEER_COLLISION_AVOIDANCE] = steer__eval_collision_avoidance,
+    [STEER_SEPARATION] = steer__group_separation,
+    [STEER_COHESION] = steer__group_cohesion,
+    [STEER_ALIGNMENT] = steer__group_alignment,
+    [STEER_COLLISION_AVOIDANCE] = steer__group_collision_avoidance,
     [STEER_OBSTACLE_AVOIDANCE] = node_obstacle_avoidance,
     [STEER_BLEND] = eval_blend,
     [STEER_PRIORITY] = eval_priority,
@@ -215,14 +215,14 @@ steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
 // A node whose limit overrides hold for it and everything under it.
 static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (!b->overrides) return steer__node_table[b->def.type](ctx, b, out);
+    if (!b->overrides) return steer__evaluate_table[b->def.type](ctx, b, out);
     const steer_behaviour_def *d = &b->def;
     const steer_limits saved = ctx->lim;
     if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
     if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
     if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
     if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
-    bool has = steer__node_table[d->type](ctx, b, out);
+    bool has = steer__evaluate_table[d->type](ctx, b, out);
     ctx->lim = saved;
     return has;
 }
@@ -299,7 +299,7 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     agent_memory mem = w->memory[i];
     uint64_t rng = w->rng[i];
     eval_view view;
-    steer__view_init(&view, w);
+    steer__context_view_init(&view, w);
     eval_ctx ctx;
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
@@ -314,7 +314,7 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
 steer_steering steer__evaluate_body(steer_world *w, const steer_behaviour *b, const eval_body *body, float dt)
 {
     eval_view view;
-    steer__view_init(&view, w);
+    steer__context_view_init(&view, w);
     eval_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.world = w;

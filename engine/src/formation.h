@@ -1,7 +1,6 @@
-// formation.h: formations (formation.c: the objects and their public API;
-// formation_step.c: slots, assignment, targets, anchors and the per-step
-// update and placement), world-owned objects addressed by
-// generation-checked ids. The step updates them before the evaluation pass
+// formation.h: formations: world-owned objects addressed by
+// generation-checked ids, their members, slots and anchors, and their work
+// in the step (slots, assignment, targets, anchors, placement). The step updates them before the evaluation pass
 // (members gone, reassignment, anchor motion, slot targets) so that
 // evaluation only reads them (the targets, through the evaluation view);
 // rigid formations place their members after integration.

@@ -29,7 +29,7 @@ bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, st
     out->linear = steer__over_time(want, ctx->me.velocity, d->time_to_target, ctx->lim.max_acceleration);
     // align to the slot's orientation (align's defaults: 0.01 and 0.5 rad)
     steer_steering turn;
-    out->angular = steer__align_orientation(ctx, t->orientation, 0.01f, 0.5f, d->time_to_target, &turn)
+    out->angular = steer__steering_align(ctx, t->orientation, 0.01f, 0.5f, d->time_to_target, &turn)
                        ? turn.angular
                        : 0.0f;
     return true;

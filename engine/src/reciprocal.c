@@ -247,7 +247,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     int count = hard;
 
     orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
-    int found = steer__gather_neighbours(ctx, d->radius);
+    int found = steer__context_gather(ctx, d->radius);
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
@@ -281,7 +281,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
-    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred, give);
+    steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
     if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);

@@ -86,7 +86,7 @@ static void flag_avoiders(steer_world *w)
 {
     // from the cached tree shape of each root: O(1) an agent, and no
     // evaluation ever looks into another agent's tree
-    steer__parallel_for(w, flag_range, w->count, 4096, w);
+    steer__tasks_parallel_for(w, flag_range, w->count, 4096, w);
 }
 
 static void prepare_step(steer_world *w, float dt)
@@ -151,13 +151,13 @@ static int evaluate_agents(steer_world *w, float dt)
 {
     eval_pass p;
     p.world = w;
-    steer__view_init(&p.view, w);
+    steer__context_view_init(&p.view, w);
     p.dt = dt;
     // callbacks (Lua behaviours) run on the calling thread only
     p.skip_callbacks = w->def.worker_count > 1;
     memset(p.skipped, 0, sizeof p.skipped);
     memset(p.errors, 0, sizeof p.errors);
-    steer__parallel_for(w, evaluate_range, w->count, 64, &p);
+    steer__tasks_parallel_for(w, evaluate_range, w->count, 64, &p);
     int skipped = 0, failed = 0;
     for (int k = 0; k < w->def.worker_count; ++k) {
         skipped += p.skipped[k];
@@ -188,7 +188,7 @@ static void integrate_range(int start, int end, int worker, void *context)
 static void integrate_agents(steer_world *w, float dt)
 {
     integrate_pass p = {w, dt};
-    steer__parallel_for(w, integrate_range, w->count, 256, &p);
+    steer__tasks_parallel_for(w, integrate_range, w->count, 256, &p);
 }
 
 void steer_world_step(steer_world *w, float dt)

@@ -186,8 +186,8 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
         if (!columns[c].moves) continue;
         p.column = *column_of(w, c);
         p.size = columns[c].size;
-        steer__parallel_for(w, gather_range, n, RANGE, &p);
-        steer__parallel_for(w, copy_range, n, RANGE, &p);
+        steer__tasks_parallel_for(w, gather_range, n, RANGE, &p);
+        steer__tasks_parallel_for(w, copy_range, n, RANGE, &p);
     }
-    steer__parallel_for(w, renumber_range, n, RANGE, &p);
+    steer__tasks_parallel_for(w, renumber_range, n, RANGE, &p);
 }

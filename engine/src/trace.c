@@ -123,7 +123,7 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
 
 /* ---- buffers and queries (outside the step) ----------------------------------- */
 
-void steer__traces_free(steer_world *w)
+void steer__trace_free_all(steer_world *w)
 {
     for (int i = 0; i < w->trace_slots; ++i) steer__free(w->traces[i]);
     steer__free(w->traces);

@@ -1,4 +1,4 @@
-// trace.h: per-agent traces of one evaluation (trace.c), for the debug draw
+// trace.h: per-agent traces of one evaluation, for the debug draw
 // and inspectors. Only traced agents have a buffer (allocated by
 // steer_agent_set_trace, outside the step); evaluation writes into it and
 // never calls out, drawing reads it after the step.
@@ -77,7 +77,7 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
                       const steer_ray_hit *h);
 /// Free every trace of a world (world destruction) and one agent's (removal).
 struct steer_world;
-void steer__traces_free(struct steer_world *w);
+void steer__trace_free_all(struct steer_world *w);
 void steer__trace_drop(struct steer_world *w, uint32_t slot);
 /// Dense agent i's trace after at least one traced step, or NULL.
 const agent_trace *steer__trace_of(const struct steer_world *w, int i);

@@ -30,7 +30,7 @@ bool steer__world_reserve(steer_world *w, int capacity)
     if (!steer__store_reserve(w, capacity)) return false;
     if (!steer__grid_reserve(&w->grid, capacity)) return false;
     for (int k = 0; k < w->def.worker_count; ++k) {
-        if (!steer__scratch_reserve(&w->scratch[k], capacity)) return false;
+        if (!steer__context_scratch_reserve(&w->scratch[k], capacity)) return false;
     }
     w->capacity = capacity;
     return true;
@@ -55,13 +55,13 @@ steer_world *steer_world_create(const steer_world_def *def)
     }
     memset(w->scratch, 0, scratch_size);
     if (def->worker_count > 1 && def->enqueue_task == NULL) {
-        w->pool = steer__pool_create(def->worker_count);
+        w->pool = steer__tasks_pool_create(def->worker_count);
         if (w->pool == NULL) {
             steer_world_destroy(w);
             return NULL;
         }
-        w->def.enqueue_task = steer__pool_enqueue;
-        w->def.finish_task = steer__pool_finish;
+        w->def.enqueue_task = steer__tasks_pool_enqueue;
+        w->def.finish_task = steer__tasks_pool_finish;
         w->def.user_task_context = w->pool;
     }
     if (!steer__world_reserve(w, def->agent_capacity > 0 ? def->agent_capacity : 64)) {
@@ -78,13 +78,13 @@ void steer_world_destroy(steer_world *w)
     steer__geometry_destroy(w->geometry);
     steer__formation_free_all(w);
     steer__grid_free(&w->grid);
-    steer__pool_destroy(w->pool);
+    steer__tasks_pool_destroy(w->pool);
     if (w->scratch != NULL) {
-        for (int k = 0; k < w->def.worker_count; ++k) steer__scratch_free(&w->scratch[k]);
+        for (int k = 0; k < w->def.worker_count; ++k) steer__context_scratch_free(&w->scratch[k]);
     }
     steer__free(w->scratch);
     steer__store_free(w);
-    steer__traces_free(w);
+    steer__trace_free_all(w);
     steer__free(w);
 }
 

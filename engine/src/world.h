@@ -1,5 +1,7 @@
-// world.h: the world and its agents (world.c, agent.c): dense agent arrays
-// addressed through generation-checked slots.
+// world.h: the world object: its settings, the agent store's columns
+// (dense per-agent arrays addressed through generation-checked slots,
+// store.h), the neighbour grid, the static geometry, formations, traces and
+// the workers' scratch, and the stages the step runs after evaluation.
 #ifndef STEER_WORLD_H
 #define STEER_WORLD_H
 
@@ -75,8 +77,8 @@ struct steer_world {
 bool steer__world_reserve(steer_world *w, int capacity);
 
 /// The checks agent creation and the setters share.
-bool steer__limits_are_valid(const steer_limits *l);
-bool steer__kinematic_is_valid(const steer_kinematic *k);
+bool steer__agent_limits_are_valid(const steer_limits *l);
+bool steer__agent_kinematic_is_valid(const steer_kinematic *k);
 
 /* ---- integration and contacts -------------------------------------------------- */
 
