@@ -1,7 +1,7 @@
 // context.c: the services a behaviour family may call while it evaluates:
 // targets resolved to a state, the neighbour gather (cached across the
 // behaviours of one evaluation), the evaluation view and the workers'
-// scratch. It starts no evaluation (evaluate.c does).
+// scratch. It starts no evaluation.
 #include "behaviour.h"
 #include "eval.h"
 #include "geometry.h"

@@ -1,6 +1,6 @@
 // delegated.c: the notes' delegated behaviours: pursue and evade, face,
 // look where you are going, wander, path following. Each computes a target
-// and delegates to seek, flee, arrive or align (steering.c).
+// and delegates to seek, flee, arrive or align.
 #include "eval.h"
 
 static bool pursue_or_evade(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)

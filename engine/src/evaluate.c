@@ -1,7 +1,7 @@
 // evaluate.c: the only place an evaluation starts or recurses: an agent of
 // the step, a preview, a body that is not an agent (a formation's anchor);
 // the dispatch of one node (limit overrides, the traced dispatch that
-// calls trace.c's recorders), callback behaviours, the two combinators
+// calls the trace recorders), callback behaviours, the two combinators
 // (weighted blending and priorities) and the reciprocal node's preferred
 // child. Behaviour families are leaves under it.
 #include "behaviour.h"

@@ -1,5 +1,5 @@
 // formation.c: formations as objects (creation, definitions, members,
-// queries); their per-step work is formation_step.c's. Formations, from the formation questions of the movement
+// queries); their per-step work is the formation step's. Formations, from the formation questions of the movement
 // notes: a set of slots that the characters of a group take, usually
 // around a leader (fixed formation); members that each follow another
 // member (emergent formation, a tree); a rigid shape whose members need no

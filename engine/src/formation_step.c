@@ -2,8 +2,8 @@
 // or membership changes: slots laid out from the pattern, the assignment of
 // members to slots (ordered, or optimal with hysteresis), slot targets
 // (written for the evaluation view), the anchor of a two-level formation
-// (evaluated and integrated as a body, evaluate.c and integrate.c), and the
-// placement of rigid formations after integration.
+// (evaluated and integrated as a body, by the evaluator and integrator
+// agents use), and the placement of rigid formations after integration.
 #include "evaluate.h"
 #include "formation.h"
 

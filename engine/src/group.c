@@ -1,6 +1,6 @@
 // group.c: behaviours whose target is the agent's neighbours: separation,
 // cohesion, alignment and collision avoidance. Neighbours come from the
-// grid in canonical order (neighbour_sums.c, steer__context_gather), so
+// grid in canonical order (the neighbour sums, the context's gather), so
 // results are the same bits whatever the spawn or storage order.
 #include "eval.h"
 
