@@ -169,10 +169,9 @@ bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
 /// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
-/// velocity nearest the preferred one, given the child's steering (`has`:
-/// whether the child gave any; evaluate.c evaluates the child).
-bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, const steer_steering *preferred_steering,
-                             steer_steering *out);
+/// velocity nearest the preferred one. On entry *out holds the steering of
+/// the child (evaluated by the caller) when `has`, whatever otherwise.
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.

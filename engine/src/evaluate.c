@@ -170,12 +170,11 @@ static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
 
 static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    // the preferred velocity comes from the child, evaluated here (its memory
-    // starts where ours would); the solver is a leaf (reciprocal.c)
-    steer_steering child;
-    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
-    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
-    return steer__reciprocal_steer(ctx, &b->def, has, &child, out);
+    // the preferred velocity comes from the child, evaluated here into out
+    // (its memory starts where ours would); the solver is a leaf
+    // (reciprocal.c), called last, so the call is a jump
+    bool has = steer__evaluate(ctx, b->children[0].behaviour, out);
+    return steer__reciprocal_steer(ctx, &b->def, has, out);
 }
 
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
