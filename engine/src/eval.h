@@ -106,23 +106,6 @@ struct steer_world;
 /// the static geometry ready.
 void steer__context_view_init(eval_view *v, struct steer_world *w);
 
-/// One node's evaluator (evaluate.c has one per type in steer__evaluate_table).
-typedef bool steer__evaluate_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-/// The evaluator of each behaviour type.
-extern steer__evaluate_fn *const steer__evaluate_table[STEER_BEHAVIOUR_TYPE_COUNT];
-/// A node with limit overrides, or of a traced agent (evaluate.c).
-bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-
-/// Evaluate a behaviour node; false for "no steering". The common case (an
-/// untraced agent, a node without limit overrides) is one predictable
-/// branch and one indirect call: a blend of three reaches its children
-/// without a switch or a call in between.
-static inline bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
-{
-    if (ctx->trace != NULL || b->overrides) return steer__evaluate_special(ctx, b, out);
-    return steer__evaluate_table[b->def.type](ctx, b, out);
-}
-
 /// The memory of the stateful node being evaluated (steer__behaviour_type_memory
 /// floats, at the node's fixed place in the agent's memory).
 static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->mem_base; }
@@ -169,9 +152,10 @@ bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
 /// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
-/// velocity nearest the preferred one. On entry *out holds the steering of
-/// the child (evaluated by the caller) when `has`, whatever otherwise.
-bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering *out);
+/// velocity nearest the preferred one, from the steering of its child
+/// (evaluated by the caller; zero when it gave none, `has` false).
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
+                             steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.

@@ -11,6 +11,22 @@
 #include "world.h"
 
 
+/// One node's evaluator: one per type in node_table (below).
+typedef bool node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+static node_fn *const node_table[STEER_BEHAVIOUR_TYPE_COUNT];
+/// A node with limit overrides, or of a traced agent.
+static bool evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// Evaluate a behaviour node; false for "no steering". The common case (an
+/// untraced agent, a node without limit overrides) is one predictable
+/// branch and one indirect call: a blend of three reaches its children
+/// without a switch or a call in between.
+static inline bool evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    if (ctx->trace != NULL || b->overrides) return evaluate_special(ctx, b, out);
+    return node_table[b->def.type](ctx, b, out);
+}
+
 // The combined output, clamped to the character's limits: accelerations for
 // steering agents, speed and rotation for kinematic ones. In double: weights
 // are any finite floats, so a weighted sum may leave the float range before
@@ -40,7 +56,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
         for (int i = 0; i < n; ++i) {
             steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
-            if (!steer__evaluate(ctx, children[i].behaviour, &s)) continue;
+            if (!evaluate(ctx, children[i].behaviour, &s)) continue;
             const double wgt = children[i].weight;
             x += s.linear.x * wgt;
             y += s.linear.y * wgt;
@@ -57,7 +73,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
             offset += c->memory;
             steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
-            if (!steer__evaluate(ctx, c, &s)) continue;
+            if (!evaluate(ctx, c, &s)) continue;
             const double wgt = children[i].weight;
             x += s.linear.x * wgt;
             y += s.linear.y * wgt;
@@ -89,7 +105,7 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
         offset += c->memory;
         steer__trace_child(ctx, i, 1.0f);
         steer_steering s;
-        if (!steer__evaluate(ctx, c, &s)) continue;
+        if (!evaluate(ctx, c, &s)) continue;
         any = true;
         last = s;
         last_index = i;
@@ -173,8 +189,9 @@ static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     // the preferred velocity comes from the child, evaluated here into out
     // (its memory starts where ours would); the solver is a leaf
     // (reciprocal.c), called last, so the call is a jump
-    bool has = steer__evaluate(ctx, b->children[0].behaviour, out);
-    return steer__reciprocal_steer(ctx, &b->def, has, out);
+    bool has = evaluate(ctx, b->children[0].behaviour, out);
+    const steer_steering child = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return steer__reciprocal_steer(ctx, &b->def, has, child, out);
 }
 
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
@@ -183,7 +200,7 @@ static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_s
 }
 
 // Every type has its entry (test_tree walks every type through it).
-steer__evaluate_fn *const steer__evaluate_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
+static node_fn *const node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_KINEMATIC_SEEK] = node_kinematic,
     [STEER_KINEMATIC_FLEE] = node_kinematic,
     [STEER_KINEMATIC_ARRIVE] = node_kinematic,
@@ -214,14 +231,14 @@ steer__evaluate_fn *const steer__evaluate_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
 // A node whose limit overrides hold for it and everything under it.
 static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (!b->overrides) return steer__evaluate_table[b->def.type](ctx, b, out);
+    if (!b->overrides) return node_table[b->def.type](ctx, b, out);
     const steer_behaviour_def *d = &b->def;
     const steer_limits saved = ctx->lim;
     if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
     if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
     if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
     if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
-    bool has = steer__evaluate_table[d->type](ctx, b, out);
+    bool has = node_table[d->type](ctx, b, out);
     ctx->lim = saved;
     return has;
 }
@@ -238,7 +255,7 @@ static bool evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     return has;
 }
 
-bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+static bool evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     if (ctx->trace != NULL) return evaluate_traced(ctx, b, out);
     return evaluate_node(ctx, b, out);
@@ -284,7 +301,7 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
             ctx.trace = w->traces[w->slot_of[i]];
             steer__trace_begin(ctx.trace);
         }
-        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+        if (!evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         failed = ctx.failed;
         if (ctx.trace != NULL) ctx.trace->final = out;
     }
@@ -303,7 +320,7 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
+    bool has = evaluate(&ctx, b, &s) && !ctx.failed;
     *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
     return has;
 }
@@ -329,6 +346,6 @@ steer_steering steer__evaluate_body(steer_world *w, const steer_behaviour *b, co
     ctx.gathered_radius = -1.0f;
     ctx.sums.radius = -1.0f;
     steer_steering out = {{0.0f, 0.0f}, 0.0f};
-    if (!steer__evaluate(&ctx, b, &out) || !steer_vec2_is_finite(out.linear)) out.linear = steer_v2(0.0f, 0.0f);
+    if (!evaluate(&ctx, b, &out) || !steer_vec2_is_finite(out.linear)) out.linear = steer_v2(0.0f, 0.0f);
     return out;
 }

@@ -222,11 +222,11 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
     return preferred;
 }
 
-bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering *out)
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
+                             steer_steering *out)
 {
     // the preferred velocity: the child's steering applied over the step,
     // or a kinematic child's velocity (the caller evaluated the child)
-    const steer_steering child = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
     steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
