@@ -3,7 +3,7 @@
 // agents, the neighbour grid, the static geometry, formation slot targets),
 // and the services of the context (targets, neighbours, scratch). Family
 // files read everything through the view, never through the world's
-// internals; starting an evaluation is evaluate.h's.
+// internals, and start no evaluation of their own.
 #ifndef STEER_EVAL_H
 #define STEER_EVAL_H
 

@@ -146,7 +146,7 @@ static bool def_is_valid(const steer_formation_def *d)
 static bool leads_into(const steer_world *w, steer_agent_id a, const formation *target)
 {
     for (int hops = 0; hops <= w->formations->count && !steer_agent_id_is_null(a); ++hops) {
-        formation *g = membership(w, a, NULL);
+        formation *g = formation_membership(w, a, NULL);
         if (g == NULL) return false;
         if (g == target) return true;
         a = g->def.leader;
@@ -235,12 +235,12 @@ steer_formation_id steer_formation_create(steer_world *w, const steer_formation_
     f->moderation = 1.0f;
     f->anchor_rng = steer__stream_seed(w->def.seed, 0xF0F0F0F000000000ull + (uint64_t)at);
     ++fs->live;
-    return id_of(w, f);
+    return formation_id_of(w, f);
 }
 
 void steer_formation_destroy(steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (f == NULL || !STEER_CHECK(!w->stepping)) return;
     uint32_t generation = f->generation;
     // its members' slot targets go with it
@@ -256,18 +256,18 @@ void steer_formation_destroy(steer_world *w, steer_formation_id id)
     --w->formations->live;
 }
 
-bool steer_formation_is_valid(const steer_world *w, steer_formation_id id) { return get(w, id) != NULL; }
+bool steer_formation_is_valid(const steer_world *w, steer_formation_id id) { return formation_get(w, id) != NULL; }
 int steer_world_formation_count(const steer_world *w) { return w->formations ? w->formations->live : 0; }
 
 const steer_formation_def *steer_formation_get_def(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return STEER_CHECK(f != NULL) ? &f->def : NULL;
 }
 
 bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_formation_def *def)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
     if (!def_is_valid(def)) return false;
     // a member, or a cycle of formations
@@ -278,7 +278,7 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
     if (!steer_agent_id_is_null(old_leader) && steer_agent_id_is_null(def->leader)) {
         // from a leader to an anchor: the anchor starts where the leader was
         pose p;
-        if (agent_pose(w, old_leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
+        if (formation_agent_pose(w, old_leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
     }
     steer__formation_step_assign(w, f);
     return true;
@@ -288,11 +288,11 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
 
 const char *steer_formation_check_add(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (f == NULL) return "must be added to a live formation";
     if (!(steer__store_dense(w, a) >= 0)) return "must be a live agent";
     if (steer_agent_id_equal(a, f->def.leader)) return "must not be the formation's leader";
-    if (membership(w, a, NULL) != NULL) return "is already a member of a formation";
+    if (formation_membership(w, a, NULL) != NULL) return "is already a member of a formation";
     // a member that leads a formation above this one would close a cycle
     const struct steer_formations *fs = w->formations;
     for (int i = 0; i < fs->count; ++i) {
@@ -305,36 +305,36 @@ const char *steer_formation_check_add(const steer_world *w, steer_formation_id i
 
 const char *steer_formation_check_leader(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (f == NULL) return "must be set on a live formation";
     if (steer_agent_id_is_null(a)) return NULL;
     if (!(steer__store_dense(w, a) >= 0)) return "must be a live agent";
-    if (membership(w, a, NULL) == f) return "must not be a member of the formation";
+    if (formation_membership(w, a, NULL) == f) return "must not be a member of the formation";
     if (leads_into(w, a, f)) return "would make formations lead each other in a cycle";
     return NULL;
 }
 
 bool steer_formation_set_member_role(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     int m;
-    if (!STEER_CHECK(f != NULL && !w->stepping && role >= 0 && membership(w, a, &m) == f)) return false;
+    if (!STEER_CHECK(f != NULL && !w->stepping && role >= 0 && formation_membership(w, a, &m) == f)) return false;
     f->members[m].role = role;
     return true;
 }
 
 int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     int m, n = 0;
-    if (f == NULL || membership(w, a, &m) != f) return 0;
+    if (f == NULL || formation_membership(w, a, &m) != f) return 0;
     for (int s = 0; s < f->slot_count; ++s) n += isfinite(steer__formation_step_pair_cost(w, f, m, s, NULL)) != 0;
     return n;
 }
 
 bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
     if (!STEER_CHECK(role >= 0)) return false;
     if (!STEER_CHECK(steer_formation_check_add(w, id, a) == NULL)) return false;
@@ -342,7 +342,7 @@ bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a
     int cap = f->count + 1 > f->capacity ? f->capacity * 2 : f->capacity;
     if (!reserve(f, cap, slots) || !reserve_refs(w, a.index)) return false;
     f->members[f->count] = (member){a, role, -1, NULL, 0};
-    set_ref(w, f, f->count);
+    formation_set_ref(w, f, f->count);
     ++f->count;
     steer__formation_step_assign(w, f);
     return true;
@@ -350,10 +350,10 @@ bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a
 
 bool steer_formation_remove(steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
     int m;
-    if (membership(w, a, &m) != f) return false;
+    if (formation_membership(w, a, &m) != f) return false;
     steer__formation_step_remove(w, f, m);
     steer__formation_step_assign(w, f);
     return true;
@@ -361,29 +361,29 @@ bool steer_formation_remove(steer_world *w, steer_formation_id id, steer_agent_i
 
 int steer_formation_member_count(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return f != NULL ? f->count : 0;
 }
 
 steer_agent_id steer_formation_member_at(const steer_world *w, steer_formation_id id, int i)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && i >= 0 && i < f->count)) return steer_null_agent;
     return f->members[i].agent;
 }
 
 steer_formation_id steer_agent_get_formation(const steer_world *w, steer_agent_id a)
 {
-    formation *f = membership(w, a, NULL);
-    return f != NULL ? id_of(w, f) : steer_null_formation;
+    formation *f = formation_membership(w, a, NULL);
+    return f != NULL ? formation_id_of(w, f) : steer_null_formation;
 }
 
 bool steer_formation_set_member_costs(steer_world *w, steer_formation_id id, steer_agent_id a, const float *costs,
                                       int count)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     int m;
-    if (!STEER_CHECK(f != NULL && !w->stepping && membership(w, a, &m) == f)) return false;
+    if (!STEER_CHECK(f != NULL && !w->stepping && formation_membership(w, a, &m) == f)) return false;
     if (!STEER_CHECK(count >= 0 && (count == 0 || costs != NULL))) return false;
     for (int i = 0; i < count; ++i) {
         if (!STEER_CHECK(!isnan(costs[i]) && costs[i] != -INFINITY)) return false;
@@ -403,7 +403,7 @@ bool steer_formation_set_member_costs(steer_world *w, steer_formation_id id, ste
 
 void steer_formation_reassign(steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return;
     steer__formation_step_assign(w, f);
 }
@@ -412,28 +412,28 @@ void steer_formation_reassign(steer_world *w, steer_formation_id id)
 
 int steer_formation_slot_count(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return f != NULL ? f->slot_count : 0;
 }
 
 int steer_formation_slot_of(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
     int m;
-    formation *f = get(w, id);
-    if (f == NULL || membership(w, a, &m) != f) return -1;
+    formation *f = formation_get(w, id);
+    if (f == NULL || formation_membership(w, a, &m) != f) return -1;
     return f->members[m].slot;
 }
 
 steer_agent_id steer_formation_slot_holder(const steer_world *w, steer_formation_id id, int s)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (f == NULL || s < 0 || s >= f->slot_count || f->holder[s] < 0) return steer_null_agent;
     return f->members[f->holder[s]].agent;
 }
 
 steer_formation_slot steer_formation_get_slot(const steer_world *w, steer_formation_id id, int s)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && s >= 0 && s < f->slot_count)) return (steer_formation_slot){{0, 0}, 0, 0};
     return f->slots[s];
 }
@@ -441,7 +441,7 @@ steer_formation_slot steer_formation_get_slot(const steer_world *w, steer_format
 bool steer_formation_slot_target(const steer_world *w, steer_formation_id id, int s, steer_vec2 *position,
                                  float *orientation)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (f == NULL || s < 0 || s >= f->slot_count) return false;
     steer_vec2 p, v;
     float o;
@@ -454,26 +454,26 @@ bool steer_formation_slot_target(const steer_world *w, steer_formation_id id, in
 steer_agent_id steer_formation_followed(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
     int m;
-    formation *f = get(w, id);
-    if (f == NULL || membership(w, a, &m) != f) return steer_null_agent;
+    formation *f = formation_get(w, id);
+    if (f == NULL || formation_membership(w, a, &m) != f) return steer_null_agent;
     int s = f->members[m].slot;
     if (f->def.motion != STEER_MOTION_EMERGENT || s < 0) return f->def.leader;
-    int p = occupied_parent(f, s);
+    int p = formation_occupied_parent(f, s);
     return p >= 0 ? f->members[f->holder[p]].agent : f->def.leader;
 }
 
 float steer_formation_total_cost(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL)) return 0.0f;
     pose ref;
-    bool has_ref = reference_pose(w, f, &ref);
+    bool has_ref = formation_reference_pose(w, f, &ref);
     double total = 0.0;
     for (int m = 0; m < f->count; ++m) {
         int s = f->members[m].slot;
         if (s < 0) continue;
         // the distance part against the fixed-frame slot position, as assigned
-        steer_vec2 t = has_ref ? steer_add(ref.pos, rotate(f->slots[s].offset, ref.orient)) : steer_v2(0, 0);
+        steer_vec2 t = has_ref ? steer_add(ref.pos, formation_rotate(f->slots[s].offset, ref.orient)) : steer_v2(0, 0);
         total += steer__formation_step_pair_cost(w, f, m, s, NULL); // roles and extras
         if (has_ref && f->def.distance_weight > 0.0f) {
             int i = steer__store_dense(w, f->members[m].agent);
@@ -485,19 +485,19 @@ float steer_formation_total_cost(const steer_world *w, steer_formation_id id)
 
 steer_vec2 steer_formation_anchor_position(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return STEER_CHECK(f != NULL) ? f->anchor_pos : steer_v2(0.0f, 0.0f);
 }
 
 float steer_formation_anchor_orientation(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return STEER_CHECK(f != NULL) ? f->anchor_orient : 0.0f;
 }
 
 float steer_formation_anchor_moderation(const steer_world *w, steer_formation_id id)
 {
-    formation *f = get(w, id);
+    formation *f = formation_get(w, id);
     return STEER_CHECK(f != NULL) ? f->moderation : 0.0f;
 }
 

@@ -74,7 +74,7 @@ struct steer_formations {
 
 /* ---- lookup ------------------------------------------------------------------------ */
 
-static inline formation *get(const steer_world *w, steer_formation_id id)
+static inline formation *formation_get(const steer_world *w, steer_formation_id id)
 {
     const struct steer_formations *fs = w->formations;
     if (fs == NULL || id.index == 0 || id.index > (uint32_t)fs->count) return NULL;
@@ -82,13 +82,13 @@ static inline formation *get(const steer_world *w, steer_formation_id id)
     return f->alive && f->generation == id.generation ? f : NULL;
 }
 
-static inline steer_formation_id id_of(const steer_world *w, const formation *f)
+static inline steer_formation_id formation_id_of(const steer_world *w, const formation *f)
 {
     return (steer_formation_id){(uint32_t)(f - w->formations->items) + 1, f->generation};
 }
 
 // The formation and member index of an agent, or NULL.
-static inline formation *membership(const steer_world *w, steer_agent_id a, int *m)
+static inline formation *formation_membership(const steer_world *w, steer_agent_id a, int *m)
 {
     const struct steer_formations *fs = w->formations;
     if (fs == NULL || a.index == 0 || a.index > (uint32_t)fs->ref_capacity) return NULL;
@@ -100,7 +100,7 @@ static inline formation *membership(const steer_world *w, steer_agent_id a, int 
     return f;
 }
 
-static inline void set_ref(steer_world *w, formation *f, int m)
+static inline void formation_set_ref(steer_world *w, formation *f, int m)
 {
     steer_agent_id a = f->members[m].agent;
     w->formations->ref[a.index - 1] =
@@ -114,7 +114,7 @@ typedef struct pose {
     float orient, rotation;
 } pose;
 
-static inline bool agent_pose(const steer_world *w, steer_agent_id a, pose *out)
+static inline bool formation_agent_pose(const steer_world *w, steer_agent_id a, pose *out)
 {
     int i = steer__store_dense(w, a);
     if (i < 0) return false;
@@ -123,10 +123,10 @@ static inline bool agent_pose(const steer_world *w, steer_agent_id a, pose *out)
     return true;
 }
 
-static inline bool reference_pose(const steer_world *w, const formation *f, pose *out)
+static inline bool formation_reference_pose(const steer_world *w, const formation *f, pose *out)
 {
     if (!steer_agent_id_is_null(f->def.leader)) {
-        if (!agent_pose(w, f->def.leader, out)) return false;
+        if (!formation_agent_pose(w, f->def.leader, out)) return false;
         if (f->leader_seen) out->rotation = f->leader_rotation;
         return true;
     }
@@ -135,7 +135,7 @@ static inline bool reference_pose(const steer_world *w, const formation *f, pose
 }
 
 // local (x right, y forward) to world for an orientation a (heading (sin a, cos a))
-static inline steer_vec2 rotate(steer_vec2 v, float a)
+static inline steer_vec2 formation_rotate(steer_vec2 v, float a)
 {
     float s = sinf(a), c = cosf(a);
     return steer_v2(v.x * c + v.y * s, -v.x * s + v.y * c);
@@ -143,16 +143,16 @@ static inline steer_vec2 rotate(steer_vec2 v, float a)
 
 // Slot s's target from the reference pose (fixed formation); its velocity
 // includes the reference's turning: v + w * (r.y, -r.x).
-static inline void fixed_target(const formation *f, const pose *ref, int s, steer_vec2 *pos, steer_vec2 *vel, float *orient)
+static inline void formation_fixed_target(const formation *f, const pose *ref, int s, steer_vec2 *pos, steer_vec2 *vel, float *orient)
 {
-    steer_vec2 r = rotate(f->slots[s].offset, ref->orient);
+    steer_vec2 r = formation_rotate(f->slots[s].offset, ref->orient);
     *pos = steer_add(ref->pos, r);
     *vel = steer_add(ref->vel, steer_scale(steer_v2(r.y, -r.x), ref->rotation));
     *orient = steer_wrap_angle(ref->orient + f->slots[s].orientation);
 }
 
 // Emergent: the nearest occupied ancestor slot of s (-1: the reference).
-static inline int occupied_parent(const formation *f, int s)
+static inline int formation_occupied_parent(const formation *f, int s)
 {
     int p = f->parent[s];
     while (p >= 0 && f->holder[p] < 0) p = f->parent[p];

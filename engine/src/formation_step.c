@@ -81,22 +81,22 @@ bool steer__formation_step_slot_target(const steer_world *w, const formation *f,
                                        steer_vec2 *vel, float *orient)
 {
     pose ref;
-    if (!reference_pose(w, f, &ref)) return false;
+    if (!formation_reference_pose(w, f, &ref)) return false;
     if (f->def.motion != STEER_MOTION_EMERGENT) {
-        fixed_target(f, &ref, s, pos, vel, orient);
+        formation_fixed_target(f, &ref, s, pos, vel, orient);
         return true;
     }
     // emergent: an offset from the member followed, in its frame
-    int p = occupied_parent(f, s);
+    int p = formation_occupied_parent(f, s);
     pose parent = ref;
     steer_vec2 base = {0.0f, 0.0f};
     float base_o = 0.0f;
-    if (p >= 0 && agent_pose(w, f->members[f->holder[p]].agent, &parent)) {
+    if (p >= 0 && formation_agent_pose(w, f->members[f->holder[p]].agent, &parent)) {
         base = f->slots[p].offset;
         base_o = f->slots[p].orientation;
     }
     float frame = parent.orient - base_o;
-    *pos = steer_add(parent.pos, rotate(steer_sub(f->slots[s].offset, base), frame));
+    *pos = steer_add(parent.pos, formation_rotate(steer_sub(f->slots[s].offset, base), frame));
     *vel = parent.vel;
     *orient = steer_wrap_angle(frame + f->slots[s].orientation);
     return true;
@@ -127,8 +127,8 @@ float steer__formation_step_pair_cost(const steer_world *w, const formation *f, 
 static const steer_vec2 *slot_positions(const steer_world *w, formation *f, steer_vec2 *out)
 {
     pose ref;
-    if (!reference_pose(w, f, &ref)) return NULL;
-    for (int s = 0; s < f->slot_count; ++s) out[s] = steer_add(ref.pos, rotate(f->slots[s].offset, ref.orient));
+    if (!formation_reference_pose(w, f, &ref)) return NULL;
+    for (int s = 0; s < f->slot_count; ++s) out[s] = steer_add(ref.pos, formation_rotate(f->slots[s].offset, ref.orient));
     return out;
 }
 
@@ -164,14 +164,14 @@ static void fill_costs(const steer_world *w, formation *f, const steer_vec2 *tar
 // for members whose membership entry is theirs.
 static void update_targets(steer_world *w, formation *f)
 {
-    const steer_formation_id id = id_of(w, f);
+    const steer_formation_id id = formation_id_of(w, f);
     for (int m = 0; m < f->count; ++m) {
         int s = f->members[m].slot;
         f->has_target[m] = s >= 0 && steer__formation_step_slot_target(w, f, s, &f->target_pos[m],
                                                                        &f->target_vel[m], &f->target_orient[m]);
         int held;
         steer_agent_id a = f->members[m].agent;
-        if (membership(w, a, &held) != f || held != m) continue;
+        if (formation_membership(w, a, &held) != f || held != m) continue;
         w->slot_targets[a.index - 1] =
             (slot_target){id, f->has_target[m], f->target_orient[m], f->target_pos[m], f->target_vel[m]};
     }
@@ -255,7 +255,7 @@ void steer__formation_step_remove(steer_world *w, formation *f, int m)
     }
     for (int k = m; k < f->count; ++k) {
         steer_agent_id b = f->members[k].agent;
-        if (steer__store_dense(w, b) >= 0) set_ref(w, f, k);
+        if (steer__store_dense(w, b) >= 0) formation_set_ref(w, f, k);
     }
     f->dirty = true;
 }
@@ -296,7 +296,7 @@ static void move_anchor(steer_world *w, formation *f, float dt)
         if (s < 0 || i < 0) continue;
         steer_vec2 p, v;
         float o;
-        fixed_target(f, &ref, s, &p, &v, &o);
+        formation_fixed_target(f, &ref, s, &p, &v, &o);
         lag = fmaxf(lag, steer_length(steer_sub(w->state[i].position, p)));
     }
     f->moderation = lag > d->moderation_distance ? d->moderation_distance / lag : 1.0f;
@@ -322,7 +322,7 @@ static void move_anchor(steer_world *w, formation *f, float dt)
         has_goal = true;
     } else if (d->anchor_target.kind == STEER_TARGET_AGENT) {
         pose p = {{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f, 0.0f};
-        has_goal = agent_pose(w, d->anchor_target.agent, &p);
+        has_goal = formation_agent_pose(w, d->anchor_target.agent, &p);
         goal = p.pos;
     }
     steer_vec2 to = steer_sub(goal, f->anchor_pos);
@@ -357,7 +357,7 @@ static int formation_depth(const steer_world *w, const formation *f)
     int depth = 0;
     steer_agent_id a = f->def.leader;
     const formation *g;
-    while (depth <= w->formations->count && (g = membership(w, a, NULL)) != NULL) {
+    while (depth <= w->formations->count && (g = formation_membership(w, a, NULL)) != NULL) {
         ++depth;
         a = g->def.leader;
     }
@@ -379,7 +379,7 @@ void steer__formation_step_update(steer_world *w, float dt)
         pose lead;
         if (steer_agent_id_is_null(f->def.leader)) {
             move_anchor(w, f, dt);
-        } else if (agent_pose(w, f->def.leader, &lead)) {
+        } else if (formation_agent_pose(w, f->def.leader, &lead)) {
             f->leader_rotation = f->leader_seen && dt > 0.0f ? steer_wrap_angle(lead.orient - f->leader_orient) / dt
                                                              : lead.rotation;
             f->leader_orient = lead.orient;
@@ -414,12 +414,12 @@ static void place(steer_world *w, formation *f)
         }
     }
     pose ref;
-    if (!reference_pose(w, f, &ref)) return;
+    if (!formation_reference_pose(w, f, &ref)) return;
     for (int m = 0; m < f->count; ++m) {
         int i = steer__store_dense(w, f->members[m].agent), s = f->members[m].slot;
         if (i < 0 || s < 0) continue;
         steer_kinematic *k = &w->state[i];
-        fixed_target(f, &ref, s, &k->position, &k->velocity, &k->orientation);
+        formation_fixed_target(f, &ref, s, &k->position, &k->velocity, &k->orientation);
         k->rotation = ref.rotation;
     }
 }

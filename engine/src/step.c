@@ -13,16 +13,18 @@
 #include "tasks.h"
 #include "trace.h"
 
-// A step is four phases; each reads only what the phases before it wrote:
-//   prepare_step     grid rebuild (keys, bucket sorts and proxy fill on the
-//                    workers), storage order, geometry caches, formation
-//                    slots: everything evaluation reads
-//   evaluate_agents  behaviours on the workers from start-of-step state, each
-//                    agent writing only its own output, memory and stream;
-//                    then trees holding a callback, on the calling thread
-//   integrate_agents on the workers, each agent on its own
-//   contacts         resolve_contacts, then rigid formations placed, on the
-//                    calling thread
+// A step is five stages; each reads only what the stages before it wrote:
+//   prepare    grid rebuild (keys, bucket sorts and proxy fill on the
+//              workers), storage order, geometry caches, formations'
+//              update (slot targets, anchors), who avoids: everything
+//              evaluation reads
+//   evaluate   behaviours on the workers from start-of-step state, each
+//              agent writing only its own output, memory and stream;
+//              then trees holding a callback, on the calling thread
+//   integrate  on the workers, each agent on its own
+//   contacts   agent contacts, then static contacts (optional), on the
+//              calling thread
+//   place      rigid formations put their members on their slots
 // Nothing an agent computes depends on which worker ran it, nor on what ran
 // before it, so every worker count gives the same bits.
 
@@ -200,9 +202,10 @@ void steer_world_step(steer_world *w, float dt)
     prepare_step(w, dt);
     w->callback_errors = evaluate_agents(w, dt);
     integrate_agents(w, dt);
+    // contacts
     if (w->def.resolve_agent_contacts) steer__agent_contacts_resolve(w);
     if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__contacts_resolve(w);
-    // rigid formations put their members on their slots, last
+    // place: rigid formations put their members on their slots, last
     steer__formation_step_place(w);
     w->grid.dirty = true;
     ++w->steps;

@@ -1,6 +1,6 @@
 // world.h: the world object: its settings, the agent store's columns
-// (dense per-agent arrays addressed through generation-checked slots,
-// store.h), the neighbour grid, the static geometry, formations, traces and
+// (dense per-agent arrays addressed through generation-checked slots), the
+// neighbour grid, the static geometry, formations, traces and
 // the workers' scratch, and the stages the step runs after evaluation.
 #ifndef STEER_WORLD_H
 #define STEER_WORLD_H
