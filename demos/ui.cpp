@@ -233,7 +233,7 @@ static void inspector(viewer *v)
             colour = ImVec4(0.5f, 0.5f, 0.5f, 1);
         } else {
             const steer_trace_node *parent = t->parent >= 0 ? &trace[(size_t)t->parent] : nullptr;
-            if (parent != nullptr && parent->type == STEER_BLEND) colour = color_of(viewer_child_color(t->child_index));
+            if (parent != nullptr && parent->type == STEER_BLEND) colour = color_of(steer_debug_child_color(t->child_index));
             float len = sqrtf(t->output.linear.x * t->output.linear.x + t->output.linear.y * t->output.linear.y);
             if (!t->has_output) snprintf(line, sizeof line, "%s   no steering", name);
             else if (parent != nullptr && parent->type == STEER_BLEND)

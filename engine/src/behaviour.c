@@ -207,7 +207,7 @@ static bool def_is_valid(const steer_behaviour_def *d)
     return true;
 }
 
-int steer__type_memory(steer_behaviour_type type)
+int steer__behaviour_type_memory(steer_behaviour_type type)
 {
     // wander: its angle; follow_path: its progress; obstacle_avoidance: its committed side
     return type == STEER_WANDER || type == STEER_FOLLOW_PATH || type == STEER_OBSTACLE_AVOIDANCE;
@@ -226,7 +226,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->def.child_count = 0;
     b->height = 1;
     b->nodes = 1;
-    b->memory = steer__type_memory(def->type);
+    b->memory = steer__behaviour_type_memory(def->type);
     b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
     b->has_callback = def->type == STEER_CALLBACK;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
@@ -417,7 +417,7 @@ typedef struct tree_shape {
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
                            const tree_shape *pending, uint32_t epoch)
 {
-    tree_shape t = {1, 1, steer__type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
+    tree_shape t = {1, 1, steer__behaviour_type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
@@ -598,7 +598,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
 
 /* ---- memory across a change of tree ---------------------------------------------------- */
 
-void steer__copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
+void steer__behaviour_copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
                         float *to_mem)
 {
     // same place, same type: the node keeps its memory; the recursion is as
@@ -612,7 +612,7 @@ void steer__copy_memory(const steer_behaviour *from, const float *from_mem, cons
     for (int i = 0; i < to->def.child_count; ++i) {
         const steer_behaviour *t = to->children[i].behaviour;
         const steer_behaviour *f = i < from->def.child_count ? from->children[i].behaviour : NULL;
-        steer__copy_memory(f, from_mem + from_offset, t, to_mem + to_offset);
+        steer__behaviour_copy_memory(f, from_mem + from_offset, t, to_mem + to_offset);
         if (f != NULL) from_offset += f->memory;
         to_offset += t->memory;
     }

@@ -1,4 +1,5 @@
-// integrate.c: the notes' Newton-Euler update, applied to every agent.
+// integrate.c: the notes' Newton-Euler update, applied to every agent, and
+// the update of a body that is not an agent (a formation's anchor).
 #include "world.h"
 
 // Speed clamp: nothing to do in the common case; else the length clamp in
@@ -53,4 +54,14 @@ void steer__integrate(steer_world *w, float dt, int begin, int end)
         if (w->flags[i] & AGENT_FACE_VELOCITY) s->orientation = steer_new_orientation(s->orientation, s->velocity);
         s->orientation = steer_wrap_angle(s->orientation);
     }
+}
+
+void steer__integrate_body(steer_vec2 *position, steer_vec2 *velocity, steer_vec2 acceleration, float max_speed,
+                           float dt)
+{
+    // the notes' update of the position, then the velocity, in float; a
+    // body has no drag, no rotation of its own (its owner turns it) and no
+    // second-order term: pinned results (formation tests) depend on it
+    *position = steer_mul_add(*position, *velocity, dt);
+    *velocity = steer_clamp_length(steer_mul_add(*velocity, acceleration, dt), max_speed);
 }

@@ -322,6 +322,10 @@ STEER_API steer_debug_draw steer_default_debug_draw(void);
 /// Report the world to draw's callbacks (static shapes, agents, paths, and the
 /// last step's trace of traced agents, per draw->flags). Not while stepping.
 STEER_API void steer_world_draw(steer_world *world, const steer_debug_draw *draw);
+/// The colour steer_world_draw gives a blend child by its index among the
+/// parent's children (STEER_DRAW_TREE): 8 colours, repeating, so an
+/// inspector can match the drawing.
+STEER_API steer_color steer_debug_child_color(int index);
 /// Record what the agent's evaluation does from the next step on (off by
 /// default; a trace buffer is allocated when turned on). False when memory ran out.
 STEER_API bool steer_agent_set_trace(steer_world *world, steer_agent_id id, bool trace);
