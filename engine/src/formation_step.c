@@ -283,7 +283,11 @@ static void steer_anchor(steer_world *w, formation *f, float dt, float speed)
     body.memory = f->anchor_mem;
     body.rng = &f->anchor_rng;
     steer_steering out = steer__evaluate_body(w, f->def.anchor_behaviour, &body, dt);
-    steer__integrate_body(&f->anchor_pos, &f->anchor_vel, out.linear, speed, dt);
+    // moved as an agent would be; its orientation is the formation's to
+    // turn (turn_anchor), so only the position and velocity are kept
+    steer__integrate_body(w, &body.state, &body.limits, out, dt);
+    f->anchor_pos = body.state.position;
+    f->anchor_vel = body.state.velocity;
 }
 
 static void move_anchor(steer_world *w, formation *f, float dt)

@@ -84,10 +84,10 @@ bool steer__agent_kinematic_is_valid(const steer_kinematic *k);
 
 /// Integrate agents [begin, end) of the dense arrays (each independently).
 void steer__integrate(steer_world *w, float dt, int begin, int end);
-/// Integrate a body that is not an agent (a formation's anchor): position
-/// by its velocity, then velocity by the acceleration, clamped to max_speed.
-void steer__integrate_body(steer_vec2 *position, steer_vec2 *velocity, steer_vec2 acceleration, float max_speed,
-                           float dt);
+/// Integrate a body that is not an agent (a formation's anchor) by the same
+/// update, integrator, drag and clamps as an agent with those limits.
+void steer__integrate_body(const steer_world *w, steer_kinematic *state, const steer_limits *limits,
+                           steer_steering steering, float dt);
 /// Contact resolution after integration (contacts.c).
 void steer__contacts_resolve(steer_world *w);
 /// Push agent i (dense index) out of static geometry, as contacts_resolve
