@@ -36,6 +36,13 @@ void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
 /// Owned worlds (from `steer.world{}`) are destroyed.
 void steer_lua_close_world(lua_State *L, int index);
 
+/// The message Lua gives for a bad option value, for hosts that check values
+/// themselves (the viewer's tuner): "bad argument #<arg> to '<function>'
+/// (field '<field>' <phrase>, got <value>)", the value written as Lua shows
+/// the float it becomes. Returns the length it needs (as snprintf).
+size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *function, const char *field,
+                              const char *phrase, double value);
+
 #ifdef __cplusplus
 }
 #endif
