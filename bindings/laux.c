@@ -190,15 +190,6 @@ double steer_laux_float_value(float value)
 
 void steer_laux_push_float(lua_State *L, float value) { lua_pushnumber(L, (lua_Number)steer_laux_float_value(value)); }
 
-void steer_laux_push_set(lua_State *L, const char *const *names)
-{
-    lua_newtable(L);
-    for (int i = 0; names[i] != NULL; ++i) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, names[i]);
-    }
-}
-
 void steer_laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods)
 {
     luaL_newmetatable(L, tname);

@@ -68,8 +68,6 @@ void steer_laux_push_float(lua_State *L, float value);
 /// The same number as a double.
 double steer_laux_float_value(float value);
 
-/// Push a set of names (NULL-terminated): a table name -> true.
-void steer_laux_push_set(lua_State *L, const char *const *names);
 
 /// Create a metatable named tname with __name, locked (__metatable), and the
 /// given metamethods; leaves it on the stack. Every class's __index is a C

@@ -616,12 +616,15 @@ int steer_lua__options(lua_State *L)
         }
         lua_pushstring(L, f->unit);
         lua_setfield(L, -2, "unit");
+        bool whole = f->kind == STEER_FIELD_INT || f->kind == STEER_FIELD_UINT64;
         if (f->min < f->max || f->min != 0.0) {
-            lua_pushnumber(L, f->min);
+            if (whole) lua_pushinteger(L, (lua_Integer)f->min);
+            else lua_pushnumber(L, f->min);
             lua_setfield(L, -2, "min");
         }
         if (f->min < f->max) {
-            lua_pushnumber(L, f->max);
+            if (whole) lua_pushinteger(L, (lua_Integer)f->max);
+            else lua_pushnumber(L, f->max);
             lua_setfield(L, -2, "max");
         }
         if (f->choices != NULL) {
