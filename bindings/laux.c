@@ -42,14 +42,27 @@ size_t steer_laux_format_what(char *out, size_t size, const char *field, const c
     return n < 0 ? 0 : (size_t)n;
 }
 
+const char *steer_lua_format_float(double value, char *out, size_t size)
+{
+    // the shortest text that reads back as the same float: -3, 0.1, 1e+10
+    snprintf(out, size, "%.9g", value);
+    float f = (float)value;
+    for (int digits = 1; digits <= 9; ++digits) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*g", digits, value);
+        if (strtof(buf, NULL) == f) {
+            snprintf(out, size, "%s", buf);
+            break;
+        }
+    }
+    return out;
+}
+
 size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *function, const char *field,
                               const char *phrase, double value)
 {
     char got[48], what[512];
-    // the value as Lua shows it after reading the float back: -3, 0.1
-    double shown = steer_laux_float_value((float)value);
-    if (shown == floor(shown) && fabs(shown) < 1e15) snprintf(got, sizeof got, "%.0f", shown);
-    else snprintf(got, sizeof got, "%.14g", shown);
+    steer_lua_format_float(value, got, sizeof got);
     steer_laux_format_what(what, sizeof what, field, phrase, got);
     int n = snprintf(out, size, "bad argument #%d to '%s' (%s)", arg, function, what);
     return n < 0 ? 0 : (size_t)n;

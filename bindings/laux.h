@@ -68,12 +68,11 @@ void steer_laux_push_float(lua_State *L, float value);
 /// The same number as a double.
 double steer_laux_float_value(float value);
 
-
 /// Create a metatable named tname with __name, locked (__metatable), and the
 /// given metamethods; leaves it on the stack. Every class's __index is a C
-/// closure whose upvalue 1 is its method table and upvalue 2 the names of
-/// its properties (a set, or name -> index), which tools read with
-/// debug.getupvalue (tests/lua/annotations_check.lua).
+/// closure whose upvalue 1 is its method table and upvalue 2 its name table
+/// (property name -> reflected field or extra code, runtime.h), whose keys
+/// tools read with debug.getupvalue (tests/lua/annotations_check.lua).
 void steer_laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods);
 
 #endif
