@@ -192,9 +192,9 @@ const char *steer_field_check(const steer_field_info *f, double v, char *buf, si
     default: break;
     }
     if (!(f->min < f->max)) return NULL;
-    // checked as given and as the float stored: both within the range
+    // checked as the float stored (1e-3 is the float STEER_MIN_CELL_SIZE)
     float stored = (float)v;
-    if (v >= f->min && v <= f->max && stored >= f->min && stored <= f->max) return NULL;
+    if (stored >= (float)f->min && stored <= (float)f->max) return NULL;
     if (f->min > 0.0 || f->rule == STEER_RULE_FINITE)
         snprintf(buf, size, "must be in [%s, %s]", steer_format_limit(f->min, lo, sizeof lo),
                  steer_format_limit(f->max, hi, sizeof hi));

@@ -28,6 +28,11 @@ end
 
 local function round(x) return math.floor(x * 1000 + 0.5) / 1000 end
 
+-- The value read back is the value set (numbers to three decimals).
+local function same(v, got, name)
+  if type(v) == "number" then assert.are.equal(round(v), round(got), name) else assert.are.equal(v, got, name) end
+end
+
 describe("steer.options", function()
   it("lists the fields of each definition with their rules", function()
     for _, kind in ipairs{ "world", "agent", "formation" } do
@@ -56,8 +61,7 @@ describe("steer.options", function()
       if f.name == "workers" then v = 2 end
       local w = steer.world{ [f.name] = v }
       if f.live then
-        local got = w[f.name]
-        if type(v) == "number" then assert.are.equal(round(v), round(got), f.name) else assert.are.equal(v, got, f.name) end
+        same(v, w[f.name], f.name)
         w[f.name] = v
       elseif f.name == "workers" then
         assert.are.equal(2, w.workers)
@@ -68,7 +72,8 @@ describe("steer.options", function()
       assert.is_truthy(msg:find("(field '" .. f.name .. "' ", 1, true), msg)
       w:close()
     end
-    assert.are.equal("bad argument #1 to 'world' (unknown field 'cell_sise')", err(function() steer.world{ cell_sise = 1 } end))
+    assert.are.equal("bad argument #1 to 'world' (unknown field 'cell_sise')",
+                     err(function() steer.world{ cell_sise = 1 } end))
   end)
 
   it("sets every agent option from Lua, and reads each back as a property", function()
@@ -76,8 +81,7 @@ describe("steer.options", function()
     for _, f in ipairs(steer.options("agent")) do
       local v = good_value(f)
       local a = w:spawn{ [f.name] = v }
-      local got = a[f.name]
-      if type(v) == "number" then assert.are.equal(round(v), round(got), f.name) else assert.are.equal(v, got, f.name) end
+      same(v, a[f.name], f.name)
       if f.live then
         a[f.name] = v
         local ok, msg = pcall(function() a[f.name] = bad_value(f) end)
@@ -103,8 +107,7 @@ describe("steer.options", function()
       if anchor_field then options.anchor = { [anchor_field] = v } else options[f.name] = v end
       local form = steer.formation(options)
       if f.live then
-        local got = form[f.name]
-        if type(v) == "number" then assert.are.equal(round(v), round(got), f.name) else assert.are.equal(v, got, f.name) end
+        same(v, form[f.name], f.name)
         form[f.name] = v
       end
       if anchor_field then options.anchor = { [anchor_field] = bad_value(f) } else options[f.name] = bad_value(f) end
