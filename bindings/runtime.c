@@ -1,7 +1,7 @@
 // runtime.c: what every class of the module needs, in LÖVE's manner
 // (src/common/runtime): the world's core, the step protocol, one proxy
 // cache, and one reader of options and properties driven by the engine's
-// reflected tables (docs/engine.md, The Lua runtime).
+// reflected tables (docs/engine.md, Inside the Lua module).
 #include "runtime.h"
 
 #include <math.h>
