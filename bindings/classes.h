@@ -1,6 +1,6 @@
 // classes.h: what each class of the module gives the module table (its
-// class registration and its constructors); the module (steer_lua.c)
-// lists them all in one place.
+// class registration and its constructors), for the module to list them
+// all in one place.
 #ifndef STEER_CLASSES_H
 #define STEER_CLASSES_H
 

@@ -1,5 +1,5 @@
-// formation_sync.h: a formation's Lua values into the engine's tables
-// (formation_sync.c), for the steer.Formation class.
+// formation_sync.h: a formation's Lua values (pattern, slot roles, costs)
+// into the engine's tables, for the steer.Formation class.
 #ifndef STEER_FORMATION_SYNC_H
 #define STEER_FORMATION_SYNC_H
 

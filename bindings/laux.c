@@ -35,7 +35,10 @@ const char *steer_laux_describe(lua_State *L, int idx)
     }
 }
 
-size_t steer_laux_format_what(char *out, size_t size, const char *field, const char *phrase, const char *got)
+// "field '<field>' <phrase>, got <got>" (no field: "<phrase>, got <got>";
+// no got: without ", got"): what a bad argument message says in its
+// parentheses. Returns the length it needs (as snprintf).
+static size_t format_what(char *out, size_t size, const char *field, const char *phrase, const char *got)
 {
     int n = snprintf(out, size, "%s%s%s%s%s%s", field != NULL ? "field '" : "", field != NULL ? field : "",
                      field != NULL ? "' " : "", phrase, got != NULL ? ", got " : "", got != NULL ? got : "");
@@ -63,7 +66,7 @@ size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *funct
 {
     char got[48], what[512];
     steer_lua_format_float(value, got, sizeof got);
-    steer_laux_format_what(what, sizeof what, field, phrase, got);
+    format_what(what, sizeof what, field, phrase, got);
     int n = snprintf(out, size, "bad argument #%d to '%s' (%s)", arg, function, what);
     return n < 0 ? 0 : (size_t)n;
 }
@@ -73,10 +76,10 @@ size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *funct
 static int raise(lua_State *L, steer_laux_where w, const char *phrase, const char *got)
 {
     const char *field = w.tname != NULL ? NULL : w.field;
-    size_t n = steer_laux_format_what(NULL, 0, field, phrase, got);
+    size_t n = format_what(NULL, 0, field, phrase, got);
     luaL_Buffer b;
     char *p = luaL_buffinitsize(L, &b, n + 1);
-    steer_laux_format_what(p, n + 1, field, phrase, got);
+    format_what(p, n + 1, field, phrase, got);
     luaL_pushresultsize(&b, n);
     const char *what = lua_tostring(L, -1);
     if (w.tname != NULL) return luaL_error(L, "bad property '%s' of %s (%s)", w.field, w.tname, what);

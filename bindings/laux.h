@@ -35,11 +35,6 @@ typedef enum steer_laux_rule {
     LAUX_POSITIVE,
 } steer_laux_rule;
 
-/// Write "field '<field>' <phrase>, got <got>" (no field: "<phrase>, got
-/// <got>"; no got: without ", got"): what a bad argument message says in its
-/// parentheses. Returns the length it needs (as snprintf).
-size_t steer_laux_format_what(char *out, size_t size, const char *field, const char *phrase, const char *got);
-
 /// Raise "<where> <phrase>, got <value at vidx>".
 int steer_laux_error(lua_State *L, steer_laux_where w, const char *phrase, int vidx);
 /// Raise "<where> <phrase>" (no value).

@@ -17,7 +17,9 @@ const char steer_lua__behaviour_mark = 0; // metatable field of every behaviour 
 
 /* ---- the proxy cache ------------------------------------------------------------------ */
 
-void steer_lua__push_proxies(lua_State *L)
+// Push the proxy cache (weak values: world-owned objects by proxy key,
+// behaviours by C pointer).
+static void push_proxies(lua_State *L)
 {
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &proxies_key) == LUA_TTABLE) return;
     lua_pop(L, 1);
@@ -69,7 +71,7 @@ void steer_lua__attach_handle(lua_State *L, int idx, lkind kind, uint64_t id)
     void *ud = lua_touserdata(L, idx);
     lcore *core = *(lcore **)ud;
     set_handle(ud, kind, core, id);
-    steer_lua__push_proxies(L);
+    push_proxies(L);
     lua_pushvalue(L, idx);
     lua_rawseti(L, -2, steer_lua__proxy_key(core, kind, (uint32_t)(id >> 32)));
     lua_pop(L, 1);
@@ -79,7 +81,7 @@ void *steer_lua__push_handle(lua_State *L, int core_idx, lkind kind, uint64_t id
 {
     core_idx = lua_absindex(L, core_idx);
     lcore *core = lua_touserdata(L, core_idx);
-    steer_lua__push_proxies(L);
+    push_proxies(L);
     // keyed by slot: a proxy of a removed object of the same slot is
     // replaced (whoever holds it keeps a stale proxy)
     if (lua_rawgeti(L, -1, steer_lua__proxy_key(core, kind, (uint32_t)(id >> 32))) == LUA_TUSERDATA) {
@@ -102,7 +104,7 @@ void steer_lua__push_agent(lua_State *L, int core_idx, steer_agent_id id)
 
 void steer_lua__cache_behaviour(lua_State *L, lbehaviour *lb)
 {
-    steer_lua__push_proxies(L);
+    push_proxies(L);
     lua_pushvalue(L, -2);
     lua_rawsetp(L, -2, lb->b);
     lua_pop(L, 1);
@@ -127,7 +129,7 @@ const char *steer_lua__behaviour_class(steer_behaviour_type type, char *buf, siz
 
 void steer_lua__push_behaviour(lua_State *L, steer_behaviour *b)
 {
-    steer_lua__push_proxies(L);
+    push_proxies(L);
     if (lua_rawgetp(L, -1, b) == LUA_TUSERDATA) {
         lua_remove(L, -2);
         return;
@@ -255,7 +257,7 @@ void steer_lua__step_begin(lua_State *L, lstep *s, int core_idx)
     s->core_idx = core_idx;
     lua_pushcfunction(L, traceback_handler);
     s->handler_idx = lua_gettop(L);
-    steer_lua__push_proxies(L);
+    push_proxies(L);
     s->proxies_idx = lua_gettop(L);
     lua_pushnil(L);
     s->error_idx = lua_gettop(L);

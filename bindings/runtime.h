@@ -138,9 +138,6 @@ static inline lua_Integer steer_lua__proxy_key(const lcore *core, lkind kind, ui
 {
     return (lua_Integer)(((uint64_t)core->serial << 34) | ((uint64_t)index << 2) | (uint64_t)kind);
 }
-/// Push the proxy cache (weak values: world-owned objects by proxy key,
-/// behaviours by C pointer).
-void steer_lua__push_proxies(lua_State *L);
 /// Push the one proxy of a world-owned object (cached, or new: the stored
 /// id of steer_agent_id_store and its kin); core userdata at core_idx.
 void *steer_lua__push_handle(lua_State *L, int core_idx, lkind kind, uint64_t id);

@@ -11,9 +11,6 @@
 // Uservalue 1 is the world's core; uservalue 2 a table of the Lua values
 // behind the formation (pattern, slot_roles, costs, leader, anchor target
 // and path, the member behaviour).
-//
-// Words: a member's "role" is the host's role (agent.role); the formation
-// turns role names into "cost roles", the indices of its cost table.
 #include "classes.h"
 #include "formation_sync.h"
 
