@@ -5,4 +5,7 @@
 
 #include "runtime.h"
 
+/// The former name of steer_lua__stored_id (a stored id, not the agent's key).
+static inline lua_Integer steer_lua__agent_key(steer_agent_id id) { return steer_lua__stored_id(id); }
+
 #endif

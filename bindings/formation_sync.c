@@ -94,7 +94,7 @@ static int cost_role(lua_State *L, int names_idx, int vidx)
 void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id id)
 {
     lua_getiuservalue(L, core_idx, CORE_UV_ROLE);
-    if (lua_istable(L, -1)) lua_rawgeti(L, -1, steer_lua__agent_key(id));
+    if (lua_istable(L, -1)) lua_rawgeti(L, -1, steer_lua__stored_id(id));
     else lua_pushnil(L);
     lua_remove(L, -2);
 }

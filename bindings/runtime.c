@@ -318,11 +318,11 @@ lagent *steer_lua__check_agent(lua_State *L, int arg)
 void steer_lua__forget_agent(lua_State *L, int core_idx, steer_agent_id id)
 {
     core_idx = lua_absindex(L, core_idx);
-    lua_Integer key = steer_lua__agent_key(id);
+    lua_Integer stored = steer_lua__stored_id(id);
     for (int uv = 1; uv <= CORE_UV_COUNT; ++uv) {
         if (lua_getiuservalue(L, core_idx, uv) == LUA_TTABLE) {
             lua_pushnil(L);
-            lua_rawseti(L, -2, key);
+            lua_rawseti(L, -2, stored);
         }
         lua_pop(L, 1);
     }
@@ -337,7 +337,7 @@ void steer_lua__set_steering(lua_State *L, int core_idx, steer_agent_id id, int 
     // mirror first (may raise on memory), then the engine
     lua_getiuservalue(L, core_idx, CORE_UV_STEERING);
     lua_pushvalue(L, idx);
-    lua_rawseti(L, -2, steer_lua__agent_key(id));
+    lua_rawseti(L, -2, steer_lua__stored_id(id));
     lua_pop(L, 1);
     steer_agent_set_behaviour(core->world, id, lb != NULL ? lb->b : NULL, keep_memory);
 }

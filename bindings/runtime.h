@@ -34,8 +34,8 @@ typedef struct lcore {
     uint32_t serial; ///< tells cores apart in the proxy cache's keys
 } lcore;
 
-/// Uservalues of a core: the Lua values the world's agents keep, by agent
-/// key (steer_agent_id_store).
+/// Uservalues of a core: the Lua values the world's agents keep, by stored
+/// id (steer_lua__stored_id).
 enum {
     CORE_UV_STEERING = 1, ///< behaviour userdata: mirrors the C references
     CORE_UV_ROLE = 2,     ///< the host's role of an agent (a string)
@@ -169,8 +169,9 @@ lagent *steer_lua__check_agent(lua_State *L, int arg);
 void steer_lua__forget_agent(lua_State *L, int core_idx, steer_agent_id id);
 /// Set an agent's behaviour (value at idx: behaviour or nil); core at core_idx.
 void steer_lua__set_steering(lua_State *L, int core_idx, steer_agent_id id, int idx, bool keep_memory);
-/// The key of an agent in the core's tables (its stored id).
-static inline lua_Integer steer_lua__agent_key(steer_agent_id id) { return (lua_Integer)steer_agent_id_store(id); }
+/// An agent's index in the core's tables: its stored id (steer_agent_id_store;
+/// not its key, steer_agent_get_key, which names its random stream).
+static inline lua_Integer steer_lua__stored_id(steer_agent_id id) { return (lua_Integer)steer_agent_id_store(id); }
 
 /// A behaviour userdata (any class) or NULL.
 lbehaviour *steer_lua__test_behaviour(lua_State *L, int idx);

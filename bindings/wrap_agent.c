@@ -159,11 +159,11 @@ static int agent_index(lua_State *L)
             return 1;
         }
         // the value Lua gave (same userdata), unless the host set another in C
-        push_side_table(L, CORE_UV_STEERING, steer_lua__agent_key(a->id));
+        push_side_table(L, CORE_UV_STEERING, steer_lua__stored_id(a->id));
         lbehaviour *lb = steer_lua__test_behaviour(L, -1);
         if (lb == NULL || lb->b != b) steer_lua__push_behaviour(L, b);
     } else {
-        push_side_table(L, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG, steer_lua__agent_key(a->id));
+        push_side_table(L, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG, steer_lua__stored_id(a->id));
     }
     return 1;
 }
@@ -202,7 +202,7 @@ static int agent_newindex(lua_State *L)
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steer_laux_error(L, where, "must be a string or nil", 3);
         lua_getiuservalue(L, 4, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG);
         lua_pushvalue(L, 3);
-        lua_rawseti(L, -2, steer_lua__agent_key(a->id));
+        lua_rawseti(L, -2, steer_lua__stored_id(a->id));
     }
     return 0;
 }

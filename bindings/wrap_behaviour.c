@@ -346,7 +346,7 @@ static int make_agent_proxy(lua_State *L)
     lua_getiuservalue(L, 1, CORE_UV_ANCHOR);
     if (lua_istable(L, -1)) {
         lua_pushvalue(L, -2);
-        lua_rawseti(L, -2, steer_lua__agent_key(id));
+        lua_rawseti(L, -2, steer_lua__stored_id(id));
     }
     lua_pop(L, 1);
     return 1;

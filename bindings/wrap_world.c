@@ -85,12 +85,12 @@ static int world_spawn(lua_State *L)
     steer_agent_id id = steer_agent_create(core->world, &def);
     if (steer_agent_id_is_null(id)) return luaL_error(L, "not enough memory");
     steer_lua__attach_handle(L, 7, LKIND_AGENT, steer_agent_id_store(id));
-    lua_Integer key = steer_lua__agent_key(id);
+    lua_Integer stored = steer_lua__stored_id(id);
     for (int slot = 3; slot <= 5; ++slot) {
         if (lua_isnil(L, slot)) continue;
         lua_getiuservalue(L, 6, slot == 3 ? CORE_UV_STEERING : slot == 4 ? CORE_UV_ROLE : CORE_UV_TAG);
         lua_pushvalue(L, slot);
-        lua_rawseti(L, -2, key);
+        lua_rawseti(L, -2, stored);
         lua_pop(L, 1);
     }
     // a role without steering: the host (if any) gives the role's behaviour
