@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+// Most offsets a pattern lists (a bound on the work of a sync).
+#define MAX_OFFSETS (1 << 16)
+
 static const char *const pattern_names[] = {"line", "column", "v", "circle", "defensive_circle", "grid", NULL};
 static const char *const pattern_phrase = "must be one of 'line', 'column', 'v', 'circle', 'defensive_circle', "
                                           "'grid', a list of offsets or a function";
@@ -46,7 +49,7 @@ void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vi
     if (lua_type(L, vidx) != LUA_TTABLE) steer_laux_error(L, w, pattern_phrase, vidx);
     lua_Integer n = (lua_Integer)lua_rawlen(L, vidx);
     if (n < 1) steer_laux_error_plain(L, w, "must list at least one offset {dx, dy[, orientation]}");
-    if (n > 1 << 16) steer_laux_error_plain(L, w, "must list at most 65536 offsets");
+    if (n > MAX_OFFSETS) steer_laux_error_plain(L, w, lua_pushfstring(L, "must list at most %d offsets", MAX_OFFSETS));
     for (lua_Integer i = 1; i <= n; ++i) {
         char name[48];
         snprintf(name, sizeof name, "%s[%d]", w.field, (int)i);
