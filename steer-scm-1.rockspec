@@ -19,9 +19,9 @@ weighted blends and priorities. The engine is C11; every behaviour is a C
 object that Lua sees as userdata with live, typed properties. The rock
 installs the `steer` C module and its Lua language-server annotations.
 ]],
-   -- no public home page and no licence file yet: nothing is claimed
+   -- no public home page yet
    homepage = "",
-   license = "none stated (no LICENSE file in the source tree yet)",
+   license = "MIT",
    labels = { "gameai", "steering", "ai" },
 }
 dependencies = {

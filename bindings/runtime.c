@@ -10,7 +10,7 @@
 #include <string.h>
 
 _Thread_local lstep *steer_lua__active = NULL;
-const char steer_lua__role_hook_key = 0;
+static const char spawn_hook_key = 0; // registry: the spawn hook (a function) or nil
 static const char proxies_key = 0; // registry: the proxy cache
 static const char serial_key = 0;  // registry: the last core serial given
 const char steer_lua__behaviour_mark = 0; // metatable field of every behaviour class
@@ -340,6 +340,28 @@ void steer_lua__set_steering(lua_State *L, int core_idx, steer_agent_id id, int 
     lua_rawseti(L, -2, steer_lua__stored_id(id));
     lua_pop(L, 1);
     steer_agent_set_behaviour(core->world, id, lb != NULL ? lb->b : NULL, keep_memory);
+}
+
+/* ---- the spawn hook ------------------------------------------------------------------------ */
+
+void steer_lua_set_spawn_hook(lua_State *L, int index)
+{
+    lua_pushvalue(L, index);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &spawn_hook_key);
+}
+
+void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx)
+{
+    agent_idx = lua_absindex(L, agent_idx);
+    role_idx = lua_absindex(L, role_idx);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &spawn_hook_key) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        return;
+    }
+    lua_pushvalue(L, agent_idx);
+    lua_pushvalue(L, role_idx);
+    lua_call(L, 2, 1);
 }
 
 /* ---- paths --------------------------------------------------------------------------------- */

@@ -84,10 +84,10 @@ typedef struct lpath {
     steer_path *path;
 } lpath;
 
-/// Registry key (light userdata &steer_lua__role_hook_key) of an optional
-/// function (agent, role) -> behaviour or nil that world:spawn{role = ...}
-/// without steering calls: the script host maps roles to behaviours there.
-extern const char steer_lua__role_hook_key;
+/// Push what the spawn hook (steer_lua_set_spawn_hook) gives the agent at
+/// agent_idx spawned with the role at role_idx: its result, or nil when no
+/// hook is set.
+void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx);
 
 /// Push a new world proxy and its core (the proxy at -1, its core as uservalue 1).
 lworld *steer_lua__new_world(lua_State *L);

@@ -93,12 +93,9 @@ static int world_spawn(lua_State *L)
         lua_rawseti(L, -2, stored);
         lua_pop(L, 1);
     }
-    // a role without steering: the host (if any) gives the role's behaviour
-    if (lua_isnil(L, 3) && !lua_isnil(L, 4) &&
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &steer_lua__role_hook_key) == LUA_TFUNCTION) {
-        lua_pushvalue(L, 7);
-        lua_pushvalue(L, 4);
-        lua_call(L, 2, 1);
+    // a role without steering: the spawn hook (if any) gives the role's behaviour
+    if (lua_isnil(L, 3) && !lua_isnil(L, 4)) {
+        steer_lua__push_spawn_steering(L, 7, 4);
         if (!lua_isnil(L, -1)) {
             if (steer_lua__test_behaviour(L, -1) == NULL)
                 return luaL_error(L, "the behaviour of role '%s' is not a behaviour", lua_tostring(L, 4));

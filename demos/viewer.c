@@ -93,13 +93,15 @@ static void line_px(float x0, float y0, float x1, float y1, float width, SDL_Col
     tri(x0 + nx, y0 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny, c);
 }
 
-void viewer_to_screen(const viewer *v, float x, float y, float *sx, float *sy)
+// World to screen and back with the viewer's camera (y up in the world,
+// down on screen).
+static void viewer_to_screen(const viewer *v, float x, float y, float *sx, float *sy)
 {
     *sx = (float)v->width * 0.5f + (x - v->cam_x) * v->zoom;
-    *sy = (float)v->height * 0.5f - (y - v->cam_y) * v->zoom; // y up in the world
+    *sy = (float)v->height * 0.5f - (y - v->cam_y) * v->zoom;
 }
 
-void viewer_to_world(const viewer *v, float sx, float sy, float *x, float *y)
+static void viewer_to_world(const viewer *v, float sx, float sy, float *x, float *y)
 {
     *x = v->cam_x + (sx - (float)v->width * 0.5f) / v->zoom;
     *y = v->cam_y - (sy - (float)v->height * 0.5f) / v->zoom;

@@ -36,9 +36,6 @@ typedef struct viewer {
     char last_error[1024]; ///< kept until the next good load or reload
 } viewer;
 
-/// World to screen and back with the viewer's camera.
-void viewer_to_screen(const viewer *v, float x, float y, float *sx, float *sy);
-void viewer_to_world(const viewer *v, float sx, float sy, float *x, float *y);
 /// Colour of a blend child in the debug draw (engine order, 0xRRGGBBAA).
 uint32_t viewer_child_color(int index);
 

@@ -14,6 +14,14 @@
 --   lua depgraph.lua prefixes PREFIXES STATIC_LIB...
 --       fails when a static library defines a global symbol whose name starts
 --       with none of PREFIXES (a comma-separated list).
+--   lua depgraph.lua forbid PATTERN LABEL OBJ...
+--       fails when an object uses (leaves undefined) a symbol matching the
+--       Lua PATTERN (e.g. "^steer_lua__": the host uses only the module's
+--       public functions).
+--   lua depgraph.lua lines MAX FILE...
+--       fails when a source file has more than MAX lines.
+--   lua depgraph.lua count WORD MAX FILE...
+--       fails when WORD occurs more than MAX times in the files together.
 --   lua depgraph.lua edges LABEL OBJ...
 --       prints the graph (one "A -> B: sym, sym" line per edge), for reading.
 -- Object names are shown without directories and the ".c.o" suffix.
@@ -170,7 +178,40 @@ elseif cmd == "prefixes" then
   end
   print(string.format("%d global symbols, %d without a prefix (%s)", n, bad, arg[2]))
   os.exit(bad == 0 and 0 or 1)
+elseif cmd == "forbid" then
+  local pattern, label = arg[2], arg[3]
+  local objs = read_objects(table.move(arg, 4, #arg, 1, {}))
+  local bad = 0
+  for _, o in ipairs(objs) do
+    for _, sym in ipairs(o.refs) do
+      if sym:find(pattern) then bad = bad + 1; print(label .. ": " .. o.name .. " uses " .. sym) end
+    end
+  end
+  print(string.format("%s: %d uses of symbols matching '%s'", label, bad, pattern))
+  os.exit(bad == 0 and 0 or 1)
+elseif cmd == "lines" then
+  local max, bad = tonumber(arg[2]), 0
+  for i = 3, #arg do
+    local n = 0
+    for _ in io.lines(arg[i]) do n = n + 1 end
+    if n > max then bad = bad + 1; print(string.format("%s: %d lines (at most %d)", arg[i], n, max)) end
+  end
+  print(string.format("%d files, %d over %d lines", #arg - 2, bad, max))
+  os.exit(bad == 0 and 0 or 1)
+elseif cmd == "count" then
+  local word, max, total = arg[2], tonumber(arg[3]), 0
+  for i = 4, #arg do
+    local f = assert(io.open(arg[i]))
+    local text = f:read("a")
+    f:close()
+    local n = select(2, text:gsub(word:gsub("%p", "%%%0"), ""))
+    if n > 0 then print(string.format("%s: %d", arg[i], n)) end
+    total = total + n
+  end
+  print(string.format("'%s' %d times in %d files (at most %d)", word, total, #arg - 3, max))
+  os.exit(total <= max and 0 or 1)
 else
-  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes ... (see the file's opening comment)\n")
+  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes|forbid|lines|count ...\n"
+    .. "(see the file's opening comment)\n")
   os.exit(2)
 end

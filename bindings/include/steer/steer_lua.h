@@ -36,6 +36,44 @@ void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
 /// Owned worlds (from `steer.world{}`) are destroyed.
 void steer_lua_close_world(lua_State *L, int index);
 
+/* ---- for programs that drive scripts (a game loop, a script runner) ------------ */
+
+/// world:step(dt) from C for the steer.World at world_index: Lua behaviours
+/// run under the same protocol (protected, errors raised after the step as
+/// world:step raises them). dt in seconds, 0 <= dt <= 10000. Raises on a
+/// closed world or a world already stepping.
+void steer_lua_step(lua_State *L, int world_index, float dt);
+
+/// True when the value at index is a steer behaviour (steer.seek{}, ...).
+bool steer_lua_isbehaviour(lua_State *L, int index);
+
+/// Push the one steer.Agent proxy of the agent id of the world whose
+/// steer.World is at world_index (the cached proxy, or a new one).
+void steer_lua_pushagent(lua_State *L, int world_index, steer_agent_id id);
+
+/// Push the role of the agent id (`world:spawn{role = ...}`, `agent.role`)
+/// of the world at world_index: a string, or nil when it has none. Returns
+/// the pushed value's type (LUA_TSTRING or LUA_TNIL).
+int steer_lua_pushrole(lua_State *L, int world_index, steer_agent_id id);
+
+/// Set the steering of the steer.Agent at agent_index to the behaviour at
+/// behaviour_index (or nil), keeping the agent's memory node by node where
+/// the trees match (hot reload). Raises when the values are not an agent and
+/// a behaviour or nil, while the world steps, or when memory runs out,
+/// always before changing anything; replacing the steering of an agent that
+/// has one never allocates. Does nothing for a removed agent.
+void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
+
+/// The spawn hook: a function (agent, role) -> behaviour or nil that
+/// `world:spawn{role = name}` calls when the spawn gives a role and no
+/// steering; a behaviour it returns becomes the agent's steering (anything
+/// else but nil raises "the behaviour of role 'name' is not a behaviour").
+/// One per Lua state, for every world of it. Sets it to the value at index
+/// (a function, or nil for none).
+void steer_lua_set_spawn_hook(lua_State *L, int index);
+
+/* ---- for tools that check values themselves ------------------------------------ */
+
 /// Write a number as the shortest text that reads back as the same float
 /// (-3, 0.1, 1e+10): how the module and its tools show a float. Returns out.
 const char *steer_lua_format_float(double value, char *out, size_t size);

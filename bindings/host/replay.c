@@ -1,28 +1,19 @@
-// record.c: record and replay of a host's run (steer/host.h,
-// docs/embedding.md "Record and replay").
-//
-// A recording is a tape of two interleaved streams. Events are what the
-// embedder did to the host, in order: load, reload, reset, and runs of
-// frames with their dt and input, each event with the world hash after it
-// (frames: every hash_every frames). Values are what the script got from
-// outside in the order it asked: the text of each file it read, os.clock,
-// os.time, a math.randomseed() without arguments. A replay makes a host
-// with the recorded definition, performs the events, hands the script the
-// recorded values instead of the outside world's, and compares the hashes.
-#include "host_internal.h"
-
+// replay.c: a replay of a recording (steer/host.h, docs/embedding.md
+// "Record and replay"). It reads the file the tape wrote, makes a host with
+// the recorded definition, performs the recorded events (load, reload,
+// reset, frames with their input) through the public host API, hands the
+// tape the recorded values so the script gets them instead of the outside
+// world's, and compares the world hashes. Over the host: it uses steer/host.h
+// and the tape's playback, never the host's insides.
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <lauxlib.h>
-#include <lualib.h>
-
-#define TAPE_MAGIC "steerrec 1"
+#include "steer/host.h"
+#include "tape.h"
 
 typedef enum ev_kind { EV_LOAD, EV_RELOAD, EV_RESET, EV_INPUT, EV_FRAMES, EV_END } ev_kind;
 
@@ -39,57 +30,24 @@ typedef struct tape_event {
     const char *path;   ///< load
 } tape_event;
 
-typedef enum value_kind { VAL_READ, VAL_CLOCK, VAL_TIME, VAL_SEED } value_kind;
-
-static const char *const value_names[] = {"a file read", "os.clock()", "os.time()", "math.randomseed()"};
-
-/// One value the script got from outside.
-typedef struct tape_value {
-    value_kind kind;
-    int line;
-    int blob;           ///< read: index of the text, -1 when the file was missing
-    const char *path;   ///< read
-    double number;      ///< clock
-    long long integer;  ///< time
-    long long seed[2];  ///< seed
-} tape_value;
-
-/// The text of a file, stored once however often it is read.
-typedef struct tape_blob {
-    const char *data;
-    size_t len;
-} tape_blob;
-
-struct host_tape {
-    bool replay;
-    // recording
-    FILE *out;
-    char out_path[HOST_PATH_MAX];
-    int hash_every;
-    long frames;         ///< frames recorded so far
-    long pending;        ///< frames not yet written (same input)
-    float dt;            ///< the input of the pending frames
-    steer_host_input in;
-    bool have_input;
-    bool write_failed;
-    // both: the texts (recording: copies owned here, to store each once;
-    // replay: pointers into the file's text)
-    tape_blob *blobs;
-    int blob_count, blob_cap;
-    // replay
+/// A recording read back: its events, and the values the tape hands the
+/// script (pointing into the file's text).
+typedef struct replay_tape {
     char *text;          ///< the whole file (paths and blobs point into it)
-    const char *name;    ///< the recording's path, for messages
     tape_event *events;
     int event_count, event_cap;
-    tape_value *values;
-    int value_count, value_cap, value_next;
-    bool value_diverged;  ///< the script asked for something else than recorded
-    char value_message[HOST_ERROR_MAX];
-};
+    steer_host__value *values;
+    int value_count, value_cap;
+    steer_host__blob *blobs;
+    int blob_count, blob_cap;
+    steer_host__playback playback;
+} replay_tape;
 
 struct steer_replay {
     steer_host *host;
-    host_tape *tape;
+    replay_tape *tape;
+    steer_host_log_fn *log; ///< the replay's own lines go where the host's do
+    void *log_context;
     int next;            ///< the next event
     long left;           ///< frames left of the current frames event
     float dt;
@@ -103,30 +61,11 @@ struct steer_replay {
     char root[HOST_PATH_MAX]; ///< the recorded script root (the host's def points here)
 };
 
-/* ---- growing arrays ---------------------------------------------------------------- */
-
-static bool grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap) return true;
-    int n = *cap > 0 ? *cap * 2 : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, (size_t)n * size);
-    if (q == NULL) return false;
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 static uint64_t host_hash(const steer_host *h) { return steer_world_hash(steer_host_world(h)); }
 
-/* ---- recording ----------------------------------------------------------------------- */
-
-static void tape_free(host_tape *t)
+static void tape_free(replay_tape *t)
 {
     if (t == NULL) return;
-    if (t->out != NULL) fclose(t->out);
-    if (!t->replay)
-        for (int i = 0; i < t->blob_count; ++i) free((char *)t->blobs[i].data);
     free(t->blobs);
     free(t->events);
     free(t->values);
@@ -134,347 +73,16 @@ static void tape_free(host_tape *t)
     free(t);
 }
 
-static void put(host_tape *t, const char *fmt, ...)
+// A warning of the replay itself, as the host logs its lines.
+static void warn(const steer_replay *r, const char *fmt, ...)
 {
-    if (t->write_failed) return;
+    if (r->log == NULL) return;
+    char line[HOST_ERROR_MAX + 256];
     va_list ap;
     va_start(ap, fmt);
-    if (vfprintf(t->out, fmt, ap) < 0) t->write_failed = true;
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-}
-
-// Write the frames not yet written, with the hash when one is due.
-static void flush_frames(steer_host *h, bool with_hash)
-{
-    host_tape *t = h->tape;
-    if (t->pending == 0) return;
-    if (with_hash)
-        put(t, "frames %ld %016" PRIx64 "\n", t->pending, host_hash(h));
-    else
-        put(t, "frames %ld\n", t->pending);
-    t->pending = 0;
-    // a crash of the game leaves a recording that replays up to here
-    if (fflush(t->out) != 0) t->write_failed = true;
-}
-
-int steer_host_record(steer_host *host, const char *path, int hash_every)
-{
-    if (host->tape != NULL) {
-        host_set_error(host, host->tape->replay ? "steer_host_record: the host is replaying a recording"
-                                                : "steer_host_record: already recording");
-        return -1;
-    }
-    if (host->version > 0) {
-        host_set_error(host, "steer_host_record: start recording before the first steer_host_load");
-        return -1;
-    }
-    if (hash_every < 1) {
-        host_set_error(host, "steer_host_record: hash_every must be at least 1");
-        return -1;
-    }
-    if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
-        host_set_error(host, "steer_host_record: path missing or too long");
-        return -1;
-    }
-    host_tape *t = calloc(1, sizeof *t);
-    if (t == NULL) {
-        host_set_error(host, "steer_host_record: not enough memory");
-        return -1;
-    }
-    t->out = fopen(path, "wb");
-    if (t->out == NULL) {
-        char msg[HOST_PATH_MAX + 64];
-        snprintf(msg, sizeof msg, "steer_host_record: cannot create %s", path);
-        host_set_error(host, msg);
-        free(t);
-        return -1;
-    }
-    snprintf(t->out_path, sizeof t->out_path, "%s", path);
-    t->hash_every = hash_every;
-    host->tape = t;
-    const steer_host_def *d = &host->def;
-    const steer_world_def *w = &d->world;
-    put(t, "%s\n", TAPE_MAGIC);
-    put(t, "engine %s\n", steer_version());
-    put(t, "world seed=%" PRIu64 " integrator=%d cell_size=%a agent_capacity=%d resolve_contacts=%d "
-           "resolve_agent_contacts=%d workers=%d\n",
-        w->seed, (int)w->integrator, (double)w->cell_size, w->agent_capacity, (int)w->resolve_contacts,
-        (int)w->resolve_agent_contacts, w->worker_count);
-    put(t, "host trusted=%d memory_cap=%zu instruction_budget=%" PRId64 "\n", (int)d->trusted, d->memory_cap,
-        d->instruction_budget);
-    if (d->script_root != NULL)
-        put(t, "root %s\n", d->script_root);
-    else
-        put(t, "root\n");
-    put(t, "hash_every %d\n", hash_every);
-    if (t->write_failed || fflush(t->out) != 0) {
-        host->tape = NULL;
-        tape_free(t);
-        host_set_error(host, "steer_host_record: cannot write the recording");
-        return -1;
-    }
-    return 0;
-}
-
-int steer_host_record_end(steer_host *host)
-{
-    host_tape *t = host->tape;
-    if (t == NULL || t->replay) {
-        host_set_error(host, "steer_host_record_end: not recording");
-        return -1;
-    }
-    flush_frames(host, false);
-    put(t, "end %ld %016" PRIx64 "\n", t->frames, host_hash(host));
-    bool failed = t->write_failed || fflush(t->out) != 0;
-    failed = fclose(t->out) != 0 || failed;
-    t->out = NULL;
-    char path[HOST_PATH_MAX];
-    memcpy(path, t->out_path, sizeof path);
-    host->tape = NULL;
-    tape_free(t);
-    if (failed) {
-        char msg[HOST_PATH_MAX + 64];
-        snprintf(msg, sizeof msg, "steer_host_record_end: writing %s failed", path);
-        host_set_error(host, msg);
-        return -1;
-    }
-    return 0;
-}
-
-void host_tape_destroy(steer_host *host)
-{
-    if (host->tape == NULL) return;
-    if (!host->tape->replay) {
-        steer_host_record_end(host);
-    } else {
-        // the replay owns its tape
-        host->tape = NULL;
-    }
-}
-
-bool host_recording(const steer_host *host) { return host->tape != NULL && !host->tape->replay; }
-
-bool host_replaying(const steer_host *host) { return host->tape != NULL && host->tape->replay; }
-
-void host_tape_event(steer_host *host, const char *event, int rc, const char *path)
-{
-    if (!host_recording(host)) return;
-    host_tape *t = host->tape;
-    flush_frames(host, false);
-    put(t, "%s %d %016" PRIx64 "%s%s\n", event, rc, host_hash(host), path != NULL ? " " : "",
-        path != NULL ? path : "");
-    if (fflush(t->out) != 0) t->write_failed = true;
-}
-
-void host_tape_frame(steer_host *host, float dt, const steer_host_input *input)
-{
-    if (!host_recording(host)) return;
-    host_tape *t = host->tape;
-    static const steer_host_input none;
-    const steer_host_input *in = input != NULL ? input : &none;
-    bool same = t->have_input && memcmp(&t->dt, &dt, sizeof dt) == 0 &&
-                memcmp(&t->in.mouse_x, &in->mouse_x, sizeof in->mouse_x) == 0 &&
-                memcmp(&t->in.mouse_y, &in->mouse_y, sizeof in->mouse_y) == 0 && t->in.buttons == in->buttons &&
-                t->in.keys == in->keys;
-    if (!same) {
-        flush_frames(host, false);
-        // %a: every bit of the float, readable back exactly
-        put(t, "input %a %a %a %" PRIu32 " %" PRIu64 "\n", (double)dt, (double)in->mouse_x, (double)in->mouse_y,
-            in->buttons, in->keys);
-        t->dt = dt;
-        t->in = *in;
-        t->have_input = true;
-    }
-    ++t->pending;
-    ++t->frames;
-    if (t->frames % t->hash_every == 0) flush_frames(host, true);
-}
-
-// The index of this text among those written, writing it when new.
-static int record_blob(host_tape *t, const char *data, size_t len)
-{
-    for (int i = 0; i < t->blob_count; ++i)
-        if (t->blobs[i].len == len && memcmp(t->blobs[i].data, data, len) == 0) return i;
-    if (!grow((void **)&t->blobs, &t->blob_cap, t->blob_count + 1, sizeof *t->blobs)) return -2;
-    char *copy = malloc(len + 1);
-    if (copy == NULL) return -2;
-    memcpy(copy, data, len);
-    int id = t->blob_count++;
-    t->blobs[id] = (tape_blob){copy, len};
-    put(t, "blob %d %zu\n", id, len);
-    if (!t->write_failed && len > 0 && fwrite(data, 1, len, t->out) != len) t->write_failed = true;
-    put(t, "\n");
-    return id;
-}
-
-/* ---- replay: the values ------------------------------------------------------------- */
-
-// The next recorded value, which must be of this kind; raises (and marks
-// the replay diverged) otherwise.
-static const tape_value *next_value(lua_State *L, steer_host *h, value_kind kind, const char *path)
-{
-    host_tape *t = h->tape;
-    const tape_value *v = t->value_next < t->value_count ? &t->values[t->value_next] : NULL;
-    if (v == NULL || v->kind != kind || (kind == VAL_READ && strcmp(v->path, path) != 0)) {
-        char got[HOST_PATH_MAX + 64];
-        if (v == NULL)
-            snprintf(got, sizeof got, "nothing more");
-        else if (v->kind == VAL_READ)
-            snprintf(got, sizeof got, "a read of '%s' (line %d)", v->path, v->line);
-        else
-            snprintf(got, sizeof got, "%s (line %d)", value_names[v->kind], v->line);
-        char want[HOST_PATH_MAX + 64];
-        if (kind == VAL_READ)
-            snprintf(want, sizeof want, "read '%s'", path);
-        else
-            snprintf(want, sizeof want, "called %s", value_names[kind]);
-        if (!t->value_diverged) {
-            t->value_diverged = true;
-            snprintf(t->value_message, sizeof t->value_message, "the script %.400s where the recording has %.400s", want,
-                     got);
-        }
-        luaL_error(L, "replay: %s", t->value_message);
-    }
-    ++t->value_next;
-    return v;
-}
-
-/* ---- what the script gets from outside -------------------------------------------- */
-
-bool host_read_file(lua_State *L, const char *path, const char *name)
-{
-    steer_host *h = host_of(L);
-    if (host_replaying(h)) {
-        const tape_value *v = next_value(L, h, VAL_READ, path);
-        if (v->blob < 0) return false;
-        lua_pushlstring(L, h->tape->blobs[v->blob].data, h->tape->blobs[v->blob].len);
-        return true;
-    }
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        if (host_recording(h)) put(h->tape, "read - %s\n", path);
-        return false;
-    }
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    size_t n;
-    do {
-        char *p = luaL_prepbuffer(&b);
-        n = fread(p, 1, LUAL_BUFFERSIZE, f);
-        luaL_addsize(&b, n);
-    } while (n == LUAL_BUFFERSIZE);
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) luaL_error(L, "cannot read %s", name);
-    luaL_pushresult(&b);
-    if (host_recording(h)) {
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        int id = record_blob(h->tape, s, len);
-        if (id == -2) luaL_error(L, "not enough memory to record %s", name);
-        put(h->tape, "read %d %s\n", id, path);
-    }
-    return true;
-}
-
-// os.clock(): the recorded value in a replay.
-static int tape_clock(lua_State *L)
-{
-    steer_host *h = host_of(L);
-    if (host_replaying(h)) {
-        lua_pushnumber(L, next_value(L, h, VAL_CLOCK, NULL)->number);
-        return 1;
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_call(L, 0, 1);
-    if (host_recording(h)) put(h->tape, "clock %a\n", (double)lua_tonumber(L, -1));
-    return 1;
-}
-
-// The current time as os.time() gives it: the recorded value in a replay.
-static void push_now(lua_State *L, steer_host *h, int real_time)
-{
-    if (host_replaying(h)) {
-        lua_pushinteger(L, (lua_Integer)next_value(L, h, VAL_TIME, NULL)->integer);
-        return;
-    }
-    lua_pushvalue(L, real_time);
-    lua_call(L, 0, 1);
-    if (host_recording(h)) put(h->tape, "time %lld\n", (long long)lua_tointeger(L, -1));
-}
-
-// os.time([t]): only the current time (no argument) is recorded.
-static int tape_time(lua_State *L)
-{
-    if (!lua_isnoneornil(L, 1)) {
-        lua_pushvalue(L, lua_upvalueindex(1));
-        lua_insert(L, 1);
-        lua_call(L, lua_gettop(L) - 1, 1);
-        return 1;
-    }
-    push_now(L, host_of(L), lua_upvalueindex(1));
-    return 1;
-}
-
-// os.date([format [, t]]): without t, the recorded current time.
-static int tape_date(lua_State *L)
-{
-    if (lua_isnoneornil(L, 2)) {
-        if (lua_isnone(L, 1)) lua_pushliteral(L, "%c");
-        lua_settop(L, 1);
-        push_now(L, host_of(L), lua_upvalueindex(1));
-    }
-    lua_settop(L, 2);
-    lua_pushvalue(L, lua_upvalueindex(2));
-    lua_insert(L, 1);
-    lua_call(L, 2, 1);
-    return 1;
-}
-
-// math.randomseed(): the seed Lua picked, recorded; with arguments as is.
-static int tape_randomseed(lua_State *L)
-{
-    steer_host *h = host_of(L);
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    if (n == 0 && host_replaying(h)) {
-        const tape_value *v = next_value(L, h, VAL_SEED, NULL);
-        lua_pushinteger(L, (lua_Integer)v->seed[0]);
-        lua_pushinteger(L, (lua_Integer)v->seed[1]);
-        n = 2;
-    }
-    lua_call(L, n, LUA_MULTRET);
-    int results = lua_gettop(L);
-    if (n == 0 && host_recording(h)) {
-        // Lua 5.4.4 and later return the two seed parts
-        long long s0 = results >= 1 ? (long long)lua_tointeger(L, 1) : 0;
-        long long s1 = results >= 2 ? (long long)lua_tointeger(L, 2) : 0;
-        put(h->tape, "seed %lld %lld\n", s0, s1);
-        if (results < 2) luaL_error(L, "math.randomseed(): cannot record the seed with this Lua version");
-    }
-    return results;
-}
-
-void host_wrap_outside(lua_State *L)
-{
-    lua_getglobal(L, LUA_OSLIBNAME);
-    lua_getfield(L, -1, "clock");
-    lua_pushcclosure(L, tape_clock, 1);
-    lua_setfield(L, -2, "clock");
-    lua_getfield(L, -1, "time"); // the real os.time, for both wrappers
-    lua_pushvalue(L, -1);
-    lua_getfield(L, -3, "date");
-    lua_pushcclosure(L, tape_date, 2);
-    lua_setfield(L, -3, "date");
-    lua_pushcclosure(L, tape_time, 1);
-    lua_setfield(L, -2, "time");
-    lua_pop(L, 1);
-    lua_getglobal(L, LUA_MATHLIBNAME);
-    lua_getfield(L, -1, "randomseed");
-    lua_pushcclosure(L, tape_randomseed, 1);
-    lua_setfield(L, -2, "randomseed");
-    lua_pop(L, 1);
+    r->log(r->log_context, STEER_HOST_LOG_WARNING, line);
 }
 
 /* ---- replay: reading a recording -------------------------------------------------- */
@@ -532,26 +140,26 @@ static bool parse_hash(const char *s, uint64_t *out)
 // Append an item (its line set) to a growing array.
 static bool append(parser *ps, void **items, int *count, int *cap, const void *item, size_t size)
 {
-    if (!grow(items, cap, *count + 1, size)) return fail(ps, "not enough memory");
+    if (!steer_host__grow(items, cap, *count + 1, size)) return fail(ps, "not enough memory");
     memcpy((char *)*items + (size_t)*count * size, item, size);
     ++*count;
     return true;
 }
 
-static bool add_event(host_tape *t, parser *ps, tape_event e)
+static bool add_event(replay_tape *t, parser *ps, tape_event e)
 {
     e.line = ps->line;
     return append(ps, (void **)&t->events, &t->event_count, &t->event_cap, &e, sizeof e);
 }
 
-static bool add_value(host_tape *t, parser *ps, tape_value v)
+static bool add_value(replay_tape *t, parser *ps, steer_host__value v)
 {
     v.line = ps->line;
     return append(ps, (void **)&t->values, &t->value_count, &t->value_cap, &v, sizeof v);
 }
 
 // An event line: "load RC HASH PATH", "reload RC HASH", "reset RC HASH".
-static bool parse_call(host_tape *t, parser *ps, ev_kind kind, char *args)
+static bool parse_call(replay_tape *t, parser *ps, ev_kind kind, char *args)
 {
     tape_event e = {.kind = kind};
     char *end;
@@ -573,7 +181,7 @@ static bool parse_call(host_tape *t, parser *ps, ev_kind kind, char *args)
     return add_event(t, ps, e);
 }
 
-static bool parse_body(host_tape *t, parser *ps)
+static bool parse_body(replay_tape *t, parser *ps)
 {
     char *line;
     bool ended = false;
@@ -638,15 +246,15 @@ static bool parse_body(host_tape *t, parser *ps)
             if (len > (unsigned long long)(ps->end - ps->p) || (size_t)(ps->end - ps->p) - len < 1 ||
                 ps->p[len] != '\n')
                 return fail(ps, "the blob's %llu bytes and a newline do not follow", len);
-            if (!grow((void **)&t->blobs, &t->blob_cap, t->blob_count + 1, sizeof *t->blobs))
+            if (!steer_host__grow((void **)&t->blobs, &t->blob_cap, t->blob_count + 1, sizeof *t->blobs))
                 return fail(ps, "not enough memory");
-            t->blobs[t->blob_count++] = (tape_blob){ps->p, (size_t)len};
+            t->blobs[t->blob_count++] = (steer_host__blob){ps->p, (size_t)len};
             // the blob's lines still count, so later messages name the right line
             for (size_t i = 0; i < len; ++i) ps->line += ps->p[i] == '\n';
             ps->p += len + 1;
             ++ps->line;
         } else if (kw == 4 && memcmp(line, "read", 4) == 0) {
-            tape_value v = {.kind = VAL_READ, .blob = -1};
+            steer_host__value v = {.kind = STEER_HOST__VALUE_READ, .blob = -1};
             if (args[0] == '-') {
                 end = args + 1;
             } else {
@@ -659,17 +267,17 @@ static bool parse_body(host_tape *t, parser *ps)
             v.path = end + 1;
             if (!add_value(t, ps, v)) return false;
         } else if (kw == 5 && memcmp(line, "clock", 5) == 0) {
-            tape_value v = {.kind = VAL_CLOCK};
+            steer_host__value v = {.kind = STEER_HOST__VALUE_CLOCK};
             v.number = strtod(args, &end);
             if (end == args || *end != '\0') return fail(ps, "expected 'clock SECONDS'");
             if (!add_value(t, ps, v)) return false;
         } else if (kw == 4 && memcmp(line, "time", 4) == 0) {
-            tape_value v = {.kind = VAL_TIME};
+            steer_host__value v = {.kind = STEER_HOST__VALUE_TIME};
             v.integer = strtoll(args, &end, 10);
             if (end == args || *end != '\0') return fail(ps, "expected 'time SECONDS'");
             if (!add_value(t, ps, v)) return false;
         } else if (kw == 4 && memcmp(line, "seed", 4) == 0) {
-            tape_value v = {.kind = VAL_SEED};
+            steer_host__value v = {.kind = STEER_HOST__VALUE_SEED};
             v.seed[0] = strtoll(args, &end, 10);
             char *s = end;
             v.seed[1] = strtoll(s, &end, 10);
@@ -687,8 +295,8 @@ static bool parse_header(parser *ps, steer_host_def *def, char *root, size_t roo
                          char *engine, size_t engine_size)
 {
     char *line = next_line(ps);
-    if (line == NULL || strcmp(line, TAPE_MAGIC) != 0)
-        return fail(ps, "not a steer recording (the first line must be '%s')", TAPE_MAGIC);
+    if (line == NULL || strcmp(line, STEER_HOST__TAPE_MAGIC) != 0)
+        return fail(ps, "not a steer recording (the first line must be '%s')", STEER_HOST__TAPE_MAGIC);
     line = next_line(ps);
     if (line == NULL || strncmp(line, "engine ", 7) != 0) return fail(ps, "expected 'engine VERSION'");
     snprintf(engine, engine_size, "%s", line + 7);
@@ -798,7 +406,7 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
         return NULL;
     }
     steer_replay *r = calloc(1, sizeof *r);
-    host_tape *t = calloc(1, sizeof *t);
+    replay_tape *t = calloc(1, sizeof *t);
     if (r == NULL || t == NULL) {
         free(r);
         free(t);
@@ -807,9 +415,9 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
     }
     r->tape = t;
     r->divergent = -1;
-    t->replay = true;
+    r->log = opt.log;
+    r->log_context = opt.log_context;
     snprintf(r->path, sizeof r->path, "%s", path);
-    t->name = r->path;
     size_t len = 0;
     t->text = read_whole(path, &len, error, error_size);
     if (t->text == NULL) {
@@ -847,10 +455,12 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
         steer_replay_close(r);
         return NULL;
     }
-    r->host->tape = t;
+    t->playback.values = t->values;
+    t->playback.value_count = t->value_count;
+    t->playback.blobs = t->blobs;
+    steer_host__tape_play(r->host, &t->playback);
     if (strcmp(engine, steer_version()) != 0)
-        host_log(r->host, STEER_HOST_LOG_WARNING, "%s was recorded by steer %s, this is steer %s", r->path, engine,
-                 steer_version());
+        warn(r, "%s was recorded by steer %s, this is steer %s", r->path, engine, steer_version());
     return r;
 }
 
@@ -865,9 +475,9 @@ static int diverge(steer_replay *r, long frame, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const host_tape *t = r->tape;
-    snprintf(r->message, sizeof r->message, "%.500s%s%.500s", msg, t->value_diverged ? ": " : "",
-             t->value_diverged ? t->value_message : "");
+    const steer_host__playback *p = &r->tape->playback;
+    snprintf(r->message, sizeof r->message, "%.500s%s%.500s", msg, p->diverged ? ": " : "",
+             p->diverged ? p->message : "");
     return -1;
 }
 
@@ -875,7 +485,7 @@ static int diverge(steer_replay *r, long frame, const char *fmt, ...)
 // the world hash (when e has one) is the recorded one.
 static int check(steer_replay *r, const tape_event *e, const char *what, bool hash)
 {
-    if (r->tape->value_diverged) return diverge(r, r->frame, "frame %ld (%s, line %d)", r->frame, what, e->line);
+    if (r->tape->playback.diverged) return diverge(r, r->frame, "frame %ld (%s, line %d)", r->frame, what, e->line);
     if (!hash) return 0;
     uint64_t got = host_hash(r->host);
     if (got == e->hash) return 0;
@@ -886,13 +496,12 @@ static int check(steer_replay *r, const tape_event *e, const char *what, bool ha
 int steer_replay_step(steer_replay *r)
 {
     if (r->ended) return r->message[0] != '\0' ? -1 : 0;
-    host_tape *t = r->tape;
+    replay_tape *t = r->tape;
     while (r->left == 0) {
         if (r->next >= t->event_count) {
             // no end line: the recording program stopped early (a crash, a kill)
-            host_log(r->host, STEER_HOST_LOG_WARNING,
-                     "%s ends without its end line (the recording stopped early); %ld frames replayed", r->path,
-                     r->frame);
+            warn(r, "%s ends without its end line (the recording stopped early); %ld frames replayed", r->path,
+                 r->frame);
             r->ended = true;
             return 0;
         }
@@ -924,17 +533,19 @@ int steer_replay_step(steer_replay *r)
         case EV_FRAMES:
             r->left = e->count;
             break;
-        case EV_END:
+        case EV_END: {
             r->ended = true;
             if (e->count != r->frame)
                 return diverge(r, r->frame, "line %d: the recording ends after %ld frames, the replay ran %ld",
                                e->line, e->count, r->frame);
             if (check(r, e, "end", true) != 0) return -1;
-            if (t->value_next < t->value_count)
+            const steer_host__playback *p = &t->playback;
+            if (p->value_next < p->value_count)
                 return diverge(r, r->frame, "the replay ended with %d recorded values unused (the first, %s, line %d)",
-                               t->value_count - t->value_next, value_names[t->values[t->value_next].kind],
-                               t->values[t->value_next].line);
+                               p->value_count - p->value_next, steer_host__value_name(p->values[p->value_next].kind),
+                               p->values[p->value_next].line);
             return 0;
+        }
         }
     }
     steer_host_update(r->host, r->dt, &r->in);
@@ -959,7 +570,7 @@ void steer_replay_close(steer_replay *r)
 {
     if (r == NULL) return;
     if (r->host != NULL) {
-        r->host->tape = NULL;
+        steer_host__tape_play(r->host, NULL);
         steer_host_destroy(r->host);
     }
     tape_free(r->tape);

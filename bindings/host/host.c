@@ -1,23 +1,22 @@
 // host.c: the script host (steer/host.h). One Lua state, one world, one
 // script; versions of the script load as transactions (prepare, then a
 // commit that cannot fail half-way), and one place runs a frame (update,
-// then step), where a recorder can hook in later.
+// then step) and tells the tape about it. The module is reached only
+// through steer/steer_lua.h.
 #include "host_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "bind.h"
+#include "steer/steer_lua.h"
 
 static const char *const host_fields[] = {
     HOST_F_WORLD, HOST_F_SCRIPT, HOST_F_ENV, HOST_F_STEER, HOST_F_INPUT, HOST_F_FILES,
-    "new_world", "new_script", "new_env", "plan", "fresh", "removed", NULL,
+    "new_world", "new_script", "new_env", "plan", "removed", NULL,
 };
 
 static const char *const key_names[STEER_HOST_KEY_COUNT] = {
@@ -35,7 +34,7 @@ typedef struct txn {
     const char *callback;  ///< run_callback: the script's field
     float dt;              ///< update and step
     const steer_host_input *input;
-    bool undo;             ///< p_mirror: remove what it added
+    bool undo;             ///< p_fresh: take back what it set
 } txn;
 
 steer_host_def steer_host_default_def(void)
@@ -51,28 +50,6 @@ steer_host_def steer_host_default_def(void)
     return d;
 }
 
-void host_log(steer_host *host, steer_host_log_level level, const char *fmt, ...)
-{
-    if (host->def.log == NULL) return;
-    char line[HOST_ERROR_MAX + 256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    host->def.log(host->def.log_context, level, line);
-}
-
-// Keep `file:line: message`: tracebacks of Lua behaviours are cut off.
-void host_set_error(steer_host *h, const char *msg)
-{
-    if (msg == NULL) msg = "unknown error";
-    size_t n = strcspn(msg, "\n");
-    if (n >= sizeof h->error) n = sizeof h->error - 1;
-    memcpy(h->error, msg, n);
-    h->error[n] = '\0';
-    h->has_error = true;
-}
-
 // Errors of update and Lua behaviours: once per distinct message per
 // simulated second.
 static void report_frame_error(steer_host *h)
@@ -84,7 +61,7 @@ static void report_frame_error(steer_host *h)
     }
     h->recent[h->recent_next] = (host_recent){hash, h->sim_time};
     h->recent_next = (h->recent_next + 1) % HOST_RECENT_ERRORS;
-    host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+    steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
 }
 
 // Message handler: strings as they are (they carry file:line).
@@ -107,27 +84,10 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
-    if (status != LUA_OK) host_set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    if (status != LUA_OK) steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
     lua_settop(L, top);
-    host_budget_end(h);
+    steer_host__budget_end(h);
     return status;
-}
-
-// Push host[field].
-static void push_field(lua_State *L, steer_host *h, const char *field)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
-    lua_getfield(L, -1, field);
-    lua_remove(L, -2);
-}
-
-// host[field] = value at -1 (popped). Fields exist from creation on.
-static void set_field(lua_State *L, steer_host *h, const char *field)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
-    lua_insert(L, -2);
-    lua_setfield(L, -2, field);
-    lua_pop(L, 1);
 }
 
 // Push t[name] without metamethods (a script's tables may have any): no
@@ -160,19 +120,20 @@ static void resolve_role(lua_State *L, int vidx, int aidx, const char *name)
         lua_pushvalue(L, vidx);
         lua_pushvalue(L, aidx);
         lua_call(L, 1, 1);
-        if (steer_lua__test_behaviour(L, -1) == NULL)
+        if (!steer_lua_isbehaviour(L, -1))
             luaL_error(L, "role '%s' must return a behaviour, got %s", name, luaL_typename(L, -1));
     } else {
         lua_pushvalue(L, vidx);
     }
 }
 
-// Registry hook of world:spawn{role = name} without steering: (agent, role)
-// -> the current version's behaviour for it, or nil.
+// The spawn hook (steer_lua_set_spawn_hook) of world:spawn{role = name}
+// without steering: (agent, role) -> the current version's behaviour for
+// it, or nil.
 static int role_hook(lua_State *L)
 {
-    steer_host *h = host_of(L);
-    push_field(L, h, HOST_F_SCRIPT);
+    steer_host *h = steer_host__of(L);
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1)) return 0;
     if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
     lua_pushvalue(L, 2);
@@ -204,7 +165,7 @@ static void validate(lua_State *L, steer_host *h, int idx)
         while (lua_next(L, -2) != 0) {
             if (lua_type(L, -2) != LUA_TSTRING)
                 luaL_error(L, "%s: roles must be named by strings, got %s", h->name, luaL_typename(L, -2));
-            if (!lua_isfunction(L, -1) && steer_lua__test_behaviour(L, -1) == NULL)
+            if (!lua_isfunction(L, -1) && !steer_lua_isbehaviour(L, -1))
                 luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->name,
                            lua_tostring(L, -2), luaL_typename(L, -1));
             lua_pop(L, 1);
@@ -222,98 +183,78 @@ static int p_prepare(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
-    lua_newtable(L);
-    set_field(L, h, HOST_F_FILES);
-    host_push_env(L, h); // 2
-    host_budget_begin(h, "loading");
-    host_load_file(L, h->path, 2);
+    steer_host__watch_begin_version(L, h);
+    steer_host__push_env(L, h); // 2
+    steer_host__budget_begin(h, "loading");
+    steer_host__load_file(L, h->path, 2);
     lua_call(L, 0, 1); // 3
     validate(L, h, 3);
-    host_budget_end(h);
+    steer_host__budget_end(h);
     lua_pushvalue(L, 3);
-    set_field(L, h, "new_script");
+    steer_host__set_field(L, h, "new_script");
     lua_pushvalue(L, 2);
-    set_field(L, h, "new_env");
+    steer_host__set_field(L, h, "new_env");
     if (t->fresh) return 0;
-    lua_newtable(L);                       // 4: plan, behaviour by agent key
-    lua_newtable(L);                       // 5: agent keys whose mirror entry is new
-    lua_newtable(L);                       // 6: removed roles, agent count by name
-    push_field(L, h, HOST_F_WORLD);        // 7
-    lua_getiuservalue(L, 7, 1);            // 8: core
-    lua_getiuservalue(L, 8, CORE_UV_ROLE); // 9
-    lua_getiuservalue(L, 8, CORE_UV_STEERING); // 10
-    raw_field(L, 3, "roles");              // 11: new roles (or nil)
-    push_field(L, h, HOST_F_SCRIPT);
+    lua_newtable(L);                   // 4: plan: triples agent, behaviour, fresh (had none)
+    lua_newtable(L);                   // 5: removed roles, agent count by name
+    steer_host__push_field(L, h, HOST_F_WORLD); // 6
+    raw_field(L, 3, "roles");          // 7: new roles (or nil)
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (lua_istable(L, -1)) raw_field(L, -1, "roles"); else lua_pushnil(L);
-    lua_remove(L, -2);                     // 12: old roles (or nil)
+    lua_remove(L, -2);                 // 8: old roles (or nil)
     // ids first: a role function may spawn, which reorders storage
     int n = steer_world_agent_count(h->world);
-    lua_createtable(L, n, 0); // 13
+    steer_agent_id *ids = lua_newuserdatauv(L, (size_t)n * sizeof *ids, 0); // 9
+    for (int i = 0; i < n; ++i) ids[i] = steer_world_agent_at(h->world, i);
+    lua_Integer planned = 0;
     for (int i = 0; i < n; ++i) {
-        steer_agent_id id = steer_world_agent_at(h->world, i);
-        lua_pushinteger(L, steer_lua__agent_key(id));
-        lua_rawseti(L, 13, i + 1);
-    }
-    for (int i = 1; i <= n; ++i) {
-        lua_settop(L, 13);
-        lua_rawgeti(L, 13, i);
-        lua_Integer key = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        steer_agent_id id = {(uint32_t)((uint64_t)key >> 32), (uint32_t)key};
-        // 14: the role (kept on the stack: a role function may change it)
-        if (!steer_agent_is_valid(h->world, id) || lua_rawgeti(L, 9, key) != LUA_TSTRING) continue;
-        const char *role = lua_tostring(L, 14);
-        if (!lua_istable(L, 11) || raw_field(L, 11, role) == LUA_TNIL) { // 15
-            if (lua_istable(L, 12) && raw_field(L, 12, role) != LUA_TNIL) {
-                raw_field(L, 6, role);
+        lua_settop(L, 9);
+        steer_agent_id id = ids[i];
+        // 10: the role (kept on the stack: a role function may change it)
+        if (!steer_agent_is_valid(h->world, id) || steer_lua_pushrole(L, 6, id) != LUA_TSTRING) continue;
+        const char *role = lua_tostring(L, 10);
+        if (!lua_istable(L, 7) || raw_field(L, 7, role) == LUA_TNIL) { // 11
+            if (lua_istable(L, 8) && raw_field(L, 8, role) != LUA_TNIL) {
+                raw_field(L, 5, role);
                 lua_pushinteger(L, luaL_optinteger(L, -1, 0) + 1);
-                lua_setfield(L, 6, role);
+                lua_setfield(L, 5, role);
             }
             continue;
         }
         snprintf(h->scope_buf, sizeof h->scope_buf, "role '%s'", role);
-        steer_lua__push_agent(L, 8, id); // 16
-        host_budget_begin(h, h->scope_buf);
-        resolve_role(L, 15, 16, role); // 17
-        host_budget_end(h);
-        lua_rawseti(L, 4, key);
-        if (lua_rawgeti(L, 10, key) == LUA_TNIL) {
-            lua_pushboolean(L, 1);
-            lua_rawseti(L, 5, key);
-        }
+        steer_lua_pushagent(L, 6, id); // 12
+        steer_host__budget_begin(h, h->scope_buf);
+        resolve_role(L, 11, 12, role); // 13
+        steer_host__budget_end(h);
+        bool fresh = steer_agent_is_valid(h->world, id) && steer_agent_get_behaviour(h->world, id) == NULL;
+        lua_pushvalue(L, 12);
+        lua_rawseti(L, 4, ++planned);
+        lua_pushvalue(L, 13);
+        lua_rawseti(L, 4, ++planned);
+        lua_pushboolean(L, fresh);
+        lua_rawseti(L, 4, ++planned);
     }
-    lua_settop(L, 13);
+    lua_settop(L, 9);
     lua_pushvalue(L, 4);
-    set_field(L, h, "plan");
+    steer_host__set_field(L, h, "plan");
     lua_pushvalue(L, 5);
-    set_field(L, h, "fresh");
-    lua_pushvalue(L, 6);
-    set_field(L, h, "removed");
+    steer_host__set_field(L, h, "removed");
     return 0;
 }
 
-// Commit, step 1 (may allocate): mirror entries for agents that had no
-// behaviour, their new behaviour. With t->undo (after a failure) the
-// entries are removed again (assigning nil never allocates).
-static int p_mirror(lua_State *L)
+// Commit, step 1 (may allocate): the new behaviour of agents that had none
+// (their entries in the module's tables are new). With t->undo (after a
+// failure) they have none again (setting nil never allocates).
+static int p_fresh(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
-    push_field(L, t->h, "fresh");   // 2
-    push_field(L, t->h, "plan");    // 3
-    push_field(L, t->h, HOST_F_WORLD);
-    lua_getiuservalue(L, -1, 1);
-    lua_getiuservalue(L, -1, CORE_UV_STEERING); // 6
-    lua_pushnil(L);
-    while (lua_next(L, 2) != 0) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        if (t->undo) {
-            lua_pushnil(L);
-        } else {
-            lua_pushvalue(L, -1);
-            lua_rawget(L, 3);
-        }
-        lua_rawset(L, 6);
+    steer_host__push_field(L, t->h, "plan"); // 2
+    lua_pushnil(L);                          // 3: nil, for the undo
+    for (lua_Integer i = 1; lua_rawgeti(L, 2, i) != LUA_TNIL; i += 3) { // 4: agent
+        lua_rawgeti(L, 2, i + 1);                                        // 5: behaviour
+        if (lua_rawgeti(L, 2, i + 2) == LUA_TBOOLEAN && lua_toboolean(L, -1))
+            steer_lua_set_steering(L, 4, t->undo ? 3 : 5);
+        lua_settop(L, 3);
     }
     return 0;
 }
@@ -322,10 +263,10 @@ static int p_mirror(lua_State *L)
 static int p_clear(lua_State *L)
 {
     steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
-    static const char *const tmp[] = {"new_world", "new_script", "new_env", "plan", "fresh", "removed"};
-    for (int i = 0; i < 6; ++i) {
+    static const char *const tmp[] = {"new_world", "new_script", "new_env", "plan", "removed"};
+    for (int i = 0; i < 5; ++i) {
         lua_pushboolean(L, 0);
-        set_field(L, h, tmp[i]);
+        steer_host__set_field(L, h, tmp[i]);
     }
     return 0;
 }
@@ -337,29 +278,25 @@ static int p_commit(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     if (!t->fresh) {
-        push_field(L, h, "plan");       // 2
-        push_field(L, h, HOST_F_WORLD); // 3
-        lua_getiuservalue(L, 3, 1);     // 4: core
-        lua_pushnil(L);
-        while (lua_next(L, 2) != 0) {
-            lua_Integer key = lua_tointeger(L, -2);
-            steer_agent_id id = {(uint32_t)((uint64_t)key >> 32), (uint32_t)key};
-            steer_lua__set_steering(L, 4, id, -1, true);
-            lua_pop(L, 1);
+        steer_host__push_field(L, h, "plan"); // 2
+        for (lua_Integer i = 1; lua_rawgeti(L, 2, i) != LUA_TNIL; i += 3) { // 3: agent
+            lua_rawgeti(L, 2, i + 1);                                        // 4: behaviour
+            if (lua_rawgeti(L, 2, i + 2) != LUA_TBOOLEAN || !lua_toboolean(L, -1)) steer_lua_set_steering(L, 3, 4);
+            lua_settop(L, 2);
         }
-        push_field(L, h, "removed");
+        steer_host__push_field(L, h, "removed");
         lua_pushnil(L);
         while (lua_next(L, -2) != 0) {
-            host_log(h, STEER_HOST_LOG_WARNING,
-                     "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour", h->name,
-                     lua_tostring(L, -2), (int)lua_tointeger(L, -1));
+            steer_host__log(h, STEER_HOST_LOG_WARNING,
+                            "%s: role '%s' is not in the new version: its %d agent(s) keep their old behaviour",
+                            h->name, lua_tostring(L, -2), (int)lua_tointeger(L, -1));
             lua_pop(L, 1);
         }
     }
-    push_field(L, h, "new_script");
-    set_field(L, h, HOST_F_SCRIPT);
-    push_field(L, h, "new_env");
-    set_field(L, h, HOST_F_ENV);
+    steer_host__push_field(L, h, "new_script");
+    steer_host__set_field(L, h, HOST_F_SCRIPT);
+    steer_host__push_field(L, h, "new_env");
+    steer_host__set_field(L, h, HOST_F_ENV);
     return 0;
 }
 
@@ -368,23 +305,11 @@ static int p_callback(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
-    push_field(L, h, HOST_F_SCRIPT);
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1) || raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
-    push_field(L, h, HOST_F_WORLD);
-    host_budget_begin(h, t->callback);
+    steer_host__push_field(L, h, HOST_F_WORLD);
+    steer_host__budget_begin(h, t->callback);
     lua_call(L, 1, 0);
-    return 0;
-}
-
-// The watcher's list of files: those the version just committed loaded.
-static int p_watch_files(lua_State *L)
-{
-    steer_host *h = ((txn *)lua_touserdata(L, 1))->h;
-    push_field(L, h, HOST_F_FILES);
-    const char *paths[HOST_WATCH_FILES];
-    int n = 0;
-    for (int i = 1; n < HOST_WATCH_FILES && lua_rawgeti(L, 2, i) == LUA_TSTRING; ++i) paths[n++] = lua_tostring(L, -1);
-    host_watch_files(h, paths, n);
     return 0;
 }
 
@@ -413,10 +338,10 @@ static int commit_version(steer_host *h, txn *t)
 {
     int status = LUA_OK;
     if (!t->fresh) {
-        status = host_pcall(h, p_mirror, t);
+        status = host_pcall(h, p_fresh, t);
         if (status != LUA_OK) {
             t->undo = true;
-            cleanup_pcall(h, p_mirror, t);
+            cleanup_pcall(h, p_fresh, t);
         }
     }
     if (status == LUA_OK) status = host_pcall(h, p_commit, t);
@@ -424,7 +349,7 @@ static int commit_version(steer_host *h, txn *t)
     if (status != LUA_OK) return -1;
     ++h->version;
     h->has_error = false;
-    if (h->watch.backend != STEER_HOST_WATCH_NONE) host_pcall(h, p_watch_files, t);
+    if (h->watch.backend != STEER_HOST_WATCH_NONE) host_pcall(h, steer_host__watch_version, t);
     return 0;
 }
 
@@ -434,28 +359,28 @@ static int p_new_world(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_lua_pushworld(L, t->world);
-    set_field(L, t->h, "new_world");
+    steer_host__set_field(L, t->h, "new_world");
     return 0;
 }
 
 static int p_forget_world(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
-    push_field(L, t->h, "new_world");
+    steer_host__push_field(L, t->h, "new_world");
     if (lua_isuserdata(L, -1)) steer_lua_close_world(L, -1);
     lua_pushboolean(L, 0);
-    set_field(L, t->h, "new_world");
+    steer_host__set_field(L, t->h, "new_world");
     return 0;
 }
 
 static int p_swap_world(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
-    push_field(L, t->h, HOST_F_WORLD);
-    push_field(L, t->h, "new_world");
-    set_field(L, t->h, HOST_F_WORLD);
+    steer_host__push_field(L, t->h, HOST_F_WORLD);
+    steer_host__push_field(L, t->h, "new_world");
+    steer_host__set_field(L, t->h, HOST_F_WORLD);
     lua_pushboolean(L, 0);
-    set_field(L, t->h, "new_world");
+    steer_host__set_field(L, t->h, "new_world");
     // the old proxies (and the agents' behaviours) let go of the old world
     steer_lua_close_world(L, -1);
     return 0;
@@ -466,7 +391,7 @@ static int replace_world(steer_host *h)
 {
     txn t = {.h = h, .world = steer_world_create(&h->def.world)};
     if (t.world == NULL) {
-        host_set_error(h, "not enough memory for a new world");
+        steer_host__set_error(h, "not enough memory for a new world");
         return -1;
     }
     if (host_pcall(h, p_new_world, &t) != LUA_OK || host_pcall(h, p_swap_world, &t) != LUA_OK) {
@@ -484,7 +409,7 @@ static int run_callback(steer_host *h, const char *name)
 {
     txn t = {.h = h, .callback = name};
     if (host_pcall(h, p_callback, &t) != LUA_OK) {
-        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
         return -1;
     }
     return 0;
@@ -501,9 +426,9 @@ static int p_init(lua_State *L)
         lua_setfield(L, -2, *f);
     }
     h->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    host_open_libs(L);
+    steer_host__open_libs(L);
     steer_lua_pushworld(L, h->world);
-    set_field(L, h, HOST_F_WORLD);
+    steer_host__set_field(L, h, HOST_F_WORLD);
     lua_createtable(L, 0, 4);
     lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
     for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
@@ -511,9 +436,10 @@ static int p_init(lua_State *L)
         lua_setfield(L, -2, key_names[k]);
     }
     lua_setfield(L, -2, "keys");
-    set_field(L, h, HOST_F_INPUT);
+    steer_host__set_field(L, h, HOST_F_INPUT);
     lua_pushcfunction(L, role_hook);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &steer_lua__role_hook_key);
+    steer_lua_set_spawn_hook(L, -1);
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -527,14 +453,14 @@ steer_host *steer_host_create(const steer_host_def *def)
     h->table_ref = LUA_NOREF;
     h->watch.fd = -1;
     h->world = steer_world_create(&d.world);
-    if (h->world != NULL) h->L = lua_newstate(host_alloc, h);
+    if (h->world != NULL) h->L = lua_newstate(steer_host__alloc, h);
     if (h->L == NULL) {
         steer_host_destroy(h);
         return NULL;
     }
     lua_pushcfunction(h->L, p_init);
     lua_pushlightuserdata(h->L, h);
-    if (lua_pcall(h->L, 1, 0, 0) != LUA_OK || host_watch_start(h) != 0) {
+    if (lua_pcall(h->L, 1, 0, 0) != LUA_OK || steer_host__watch_start(h) != 0) {
         steer_host_destroy(h);
         return NULL;
     }
@@ -544,8 +470,8 @@ steer_host *steer_host_create(const steer_host_def *def)
 void steer_host_destroy(steer_host *host)
 {
     if (host == NULL) return;
-    host_tape_destroy(host);
-    host_watch_stop(host);
+    steer_host__tape_destroy(host);
+    steer_host__watch_stop(host);
     // the Lua state first: its proxies never own the world
     if (host->L != NULL) lua_close(host->L);
     if (host->world != NULL) steer_world_destroy(host->world);
@@ -571,14 +497,14 @@ static int load_script(steer_host *host, const char *path);
 int steer_host_load(steer_host *host, const char *path)
 {
     int rc = load_script(host, path);
-    host_tape_event(host, "load", rc, path);
+    steer_host__tape_event(host, "load", rc, path);
     return rc;
 }
 
 static int load_script(steer_host *host, const char *path)
 {
     if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
-        host_set_error(host, "steer_host_load: path missing or too long");
+        steer_host__set_error(host, "steer_host_load: path missing or too long");
         return -1;
     }
     char old_path[HOST_PATH_MAX], old_root[HOST_PATH_MAX];
@@ -608,10 +534,10 @@ static int load_script(steer_host *host, const char *path)
         memcpy(host->path, old_path, sizeof old_path);
         memcpy(host->root, old_root, sizeof old_root);
         memcpy(host->name, old_name, sizeof old_name);
-        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         return -1;
     }
-    host_log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
+    steer_host__log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
     return run_callback(host, "setup");
 }
 
@@ -619,76 +545,66 @@ static int load_script(steer_host *host, const char *path)
 static int finish_reload(steer_host *h, txn *t)
 {
     if (commit_version(h, t) != 0) {
-        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
         return -1;
     }
-    host_log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
+    steer_host__log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
     return run_callback(h, "on_reload");
 }
 
 int steer_host_reload(steer_host *host)
 {
     if (host->version == 0) {
-        host_set_error(host, "steer_host_reload: no script loaded");
+        steer_host__set_error(host, "steer_host_reload: no script loaded");
         return -1;
     }
     txn t = {.h = host, .fresh = false};
     int rc;
     if (prepare_version(host, &t) != 0) {
-        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         rc = -1;
     } else {
         rc = finish_reload(host, &t);
     }
-    host_tape_event(host, "reload", rc, NULL);
+    steer_host__tape_event(host, "reload", rc, NULL);
     return rc;
 }
 
 int steer_host_reset(steer_host *host)
 {
     if (host->version == 0) {
-        host_set_error(host, "steer_host_reset: no script loaded");
+        steer_host__set_error(host, "steer_host_reset: no script loaded");
         return -1;
     }
     txn t = {.h = host};
     host_pcall(host, p_seed_random, &t);
     int rc;
     if (replace_world(host) != 0) {
-        host_log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         rc = -1;
     } else {
         host->has_error = false;
         rc = run_callback(host, "setup");
     }
-    host_tape_event(host, "reset", rc, NULL);
+    steer_host__tape_event(host, "reset", rc, NULL);
     return rc;
 }
 
-// A change the watcher saw: an empty file is not ready (an editor is
-// between truncating and writing), nor is one that ends mid-chunk for a
-// few debounce periods; anything else is applied or reported.
+// A change the watcher saw: applied, reported, or (watch.c's rule: the
+// editor is still writing) tried again later.
 static void apply_change(steer_host *h)
 {
-    struct stat st;
-    if (stat(h->path, &st) != 0 || st.st_size == 0) {
-        host_watch_done(h, true);
-        return;
-    }
+    if (!steer_host__watch_script_ready(h)) return;
     txn t = {.h = h, .fresh = false};
     // a recording sees the same reload as steer_host_reload: prepare (the
     // files read), then, when it worked, the commit
     if (prepare_version(h, &t) != 0) {
-        host_tape_event(h, "reload", -1, NULL);
-        if (strstr(h->error, "<eof>") != NULL && h->watch.retries < 3) {
-            host_watch_done(h, true);
-            return;
-        }
-        host_watch_done(h, false);
-        host_log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        steer_host__tape_event(h, "reload", -1, NULL);
+        if (steer_host__watch_applied(h, true)) steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
         return;
     }
-    host_watch_done(h, false);
-    host_tape_event(h, "reload", finish_reload(h, &t), NULL);
+    steer_host__watch_applied(h, false);
+    steer_host__tape_event(h, "reload", finish_reload(h, &t), NULL);
 }
 
 // Fill the input table (reused every frame) and call update(world, dt, input).
@@ -696,11 +612,11 @@ static int p_update(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
-    push_field(L, h, HOST_F_SCRIPT);
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1) || raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
-    push_field(L, h, HOST_F_WORLD);
+    steer_host__push_field(L, h, HOST_F_WORLD);
     lua_pushnumber(L, t->dt);
-    push_field(L, h, HOST_F_INPUT);
+    steer_host__push_field(L, h, HOST_F_INPUT);
     static const steer_host_input none;
     const steer_host_input *in = t->input != NULL ? t->input : &none;
     int input = lua_gettop(L);
@@ -723,31 +639,29 @@ static int p_update(lua_State *L)
         raw_set_field(L, -2, key_names[k]);
     }
     lua_pop(L, 1);
-    host_budget_begin(h, "update");
+    steer_host__budget_begin(h, "update");
     lua_call(L, 3, 0);
     return 0;
 }
 
-// world:step(dt), so Lua behaviours run under the bindings' protocol.
+// The step as world:step(dt) does it, so Lua behaviours run under the
+// module's protocol.
 static int p_step(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
-    push_field(L, t->h, HOST_F_WORLD);
-    lua_getfield(L, -1, "step");
-    lua_insert(L, -2);
-    lua_pushnumber(L, t->dt);
-    host_budget_begin(t->h, "a Lua behaviour");
-    lua_call(L, 2, 0);
+    steer_host__push_field(L, t->h, HOST_F_WORLD);
+    steer_host__budget_begin(t->h, "a Lua behaviour");
+    steer_lua_step(L, -1, t->dt);
     return 0;
 }
 
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
 {
     if (!(dt >= 0.0f && dt <= 1.0e4f)) {
-        host_set_error(host, "steer_host_update: dt must be in [0, 10000]");
+        steer_host__set_error(host, "steer_host_update: dt must be in [0, 10000]");
         return -1;
     }
-    if (host->version > 0 && host_watch_ready(host)) apply_change(host);
+    if (host->version > 0 && steer_host__watch_ready(host)) apply_change(host);
     txn t = {.h = host, .dt = dt, .input = input};
     int rc = 0;
     if (host_pcall(host, p_update, &t) != LUA_OK) {
@@ -759,7 +673,7 @@ int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
         rc = -1;
     }
     host->sim_time += dt;
-    host_tape_frame(host, dt, input);
+    steer_host__tape_frame(host, dt, input);
     return rc;
 }
 

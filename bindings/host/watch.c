@@ -1,31 +1,33 @@
-// watch.c: noticing that a script changed. inotify on the directories of
-// the running version's files, or stat polling on (mtime ns, size, inode)
-// of each file; either way a change is applied once nothing has changed for
-// the debounce time. Editors that write a new file and rename it over the
-// old one, and editors that truncate and rewrite in place, both end in an
-// event we watch (IN_MOVED_TO, IN_CLOSE_WRITE) or a new stat key.
+// watch.c: noticing that a script changed, and which files make a version.
+// inotify on the directories of the running version's files, or stat
+// polling on (mtime ns, size, inode) of each file; either way a change is
+// applied once nothing has changed for the debounce time, and a change that
+// is not ready yet (the editor is still writing) is tried again a few
+// times. Editors that write a new file and rename it over the old one, and
+// editors that truncate and rewrite in place, both end in an event we watch
+// (IN_MOVED_TO, IN_CLOSE_WRITE) or a new stat key.
 #define _GNU_SOURCE
 #include "host_internal.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-// "Not ready" (empty file, chunk ending early) retries before giving up
-// until the next change.
-#define WATCH_RETRIES 4
+// How often a change that is not ready yet (an empty script, a chunk that
+// ends early) is tried again, a debounce period apart, before it is given
+// up (until the next change) or reported.
+#define WATCH_RETRIES 3
 
-double host_now(void)
+static double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int host_watch_start(steer_host *host)
+int steer_host__watch_start(steer_host *host)
 {
     host_watch *w = &host->watch;
     w->backend = STEER_HOST_WATCH_NONE;
@@ -43,7 +45,7 @@ int host_watch_start(steer_host *host)
     return 0;
 }
 
-void host_watch_stop(steer_host *host)
+void steer_host__watch_stop(steer_host *host)
 {
     if (host->watch.fd >= 0) close(host->watch.fd);
     host->watch.fd = -1;
@@ -63,7 +65,7 @@ static void stat_key(host_file *f)
     f->inode = (uint64_t)st.st_ino;
 }
 
-void host_watch_files(steer_host *host, const char *const *paths, int count)
+static void watch_files(steer_host *host, const char *const *paths, int count)
 {
     host_watch *w = &host->watch;
     if (w->backend == STEER_HOST_WATCH_INOTIFY) {
@@ -115,11 +117,11 @@ static void seen(host_watch *w, double now)
     w->retries = 0;
 }
 
-bool host_watch_ready(steer_host *host)
+bool steer_host__watch_ready(steer_host *host)
 {
     host_watch *w = &host->watch;
     if (w->backend == STEER_HOST_WATCH_NONE) return false;
-    double now = host_now();
+    double now = now_seconds();
     if (w->backend == STEER_HOST_WATCH_INOTIFY) {
         _Alignas(struct inotify_event) char buf[4096];
         for (;;) {
@@ -145,13 +147,66 @@ bool host_watch_ready(steer_host *host)
     return w->pending && now - w->pending_since >= (double)host->def.debounce_ms * 1e-3;
 }
 
-void host_watch_done(steer_host *host, bool not_ready)
+// The pending change is done with (applied, reported or given up).
+static void done(host_watch *w)
 {
-    host_watch *w = &host->watch;
-    if (not_ready && ++w->retries < WATCH_RETRIES) {
-        w->pending_since = host_now();
-        return;
-    }
     w->pending = false;
     w->retries = 0;
+}
+
+// A change not ready yet: true when it will be tried again a debounce
+// period from now, false when it is given up.
+static bool retry(host_watch *w)
+{
+    if (w->retries < WATCH_RETRIES) {
+        ++w->retries;
+        w->pending_since = now_seconds();
+        return true;
+    }
+    done(w);
+    return false;
+}
+
+bool steer_host__watch_script_ready(steer_host *host)
+{
+    struct stat st;
+    if (stat(host->path, &st) == 0 && st.st_size > 0) return true;
+    retry(&host->watch);
+    return false;
+}
+
+bool steer_host__watch_applied(steer_host *host, bool failed)
+{
+    if (failed && strstr(host->error, "<eof>") != NULL && retry(&host->watch)) return false;
+    done(&host->watch);
+    return failed;
+}
+
+/* ---- the files of a version ------------------------------------------------------------ */
+
+void steer_host__watch_begin_version(lua_State *L, steer_host *host)
+{
+    lua_newtable(L);
+    steer_host__set_field(L, host, HOST_F_FILES);
+}
+
+void steer_host__watch_remember(lua_State *L, const char *path)
+{
+    steer_host__push_field(L, steer_host__of(L), HOST_F_FILES);
+    lua_pushstring(L, path);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
+}
+
+int steer_host__watch_version(lua_State *L)
+{
+    steer_host *h = steer_host__of(L);
+    steer_host__push_field(L, h, HOST_F_FILES);
+    int list = lua_gettop(L);
+    const char *paths[HOST_WATCH_FILES];
+    int n = 0;
+    for (int i = 1; n < HOST_WATCH_FILES && lua_rawgeti(L, list, i) == LUA_TSTRING; ++i)
+        paths[n++] = lua_tostring(L, -1);
+    watch_files(h, paths, n);
+    return 0;
 }

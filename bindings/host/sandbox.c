@@ -21,16 +21,9 @@
 // matcher runs in C, where the instruction budget cannot stop it.
 #define PATTERN_SUBJECT_MAX (64 * 1024)
 
-steer_host *host_of(lua_State *L)
-{
-    void *ud = NULL;
-    lua_getallocf(L, &ud);
-    return ud;
-}
-
 /* ---- memory ------------------------------------------------------------------ */
 
-void *host_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     steer_host *h = ud;
     size_t old = ptr != NULL ? osize : 0;
@@ -55,7 +48,7 @@ void *host_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    steer_host *h = host_of(L);
+    steer_host *h = steer_host__of(L);
     int count = lua_gethookcount(L);
     if (h->scope == NULL || h->def.instruction_budget <= 0) return;
     h->used += count;
@@ -79,26 +72,18 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     }
 }
 
-void host_budget_begin(steer_host *host, const char *scope)
+void steer_host__budget_begin(steer_host *host, const char *scope)
 {
     host->scope = scope;
     host->used = 0;
 }
 
-void host_budget_end(steer_host *host)
+void steer_host__budget_end(steer_host *host)
 {
     host->scope = NULL;
 }
 
 /* ---- functions of the environments ------------------------------------------------------ */
-
-static void push_host_field(lua_State *L, const char *field)
-{
-    steer_host *h = host_of(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
-    lua_getfield(L, -1, field);
-    lua_remove(L, -2);
-}
 
 // print(...): one line to the host's log, arguments separated by tabs.
 static int host_print(lua_State *L)
@@ -112,7 +97,7 @@ static int host_print(lua_State *L)
         luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
-    host_log(host_of(L), STEER_HOST_LOG_PRINT, "%s", lua_tostring(L, -1));
+    steer_host__log(steer_host__of(L), STEER_HOST_LOG_PRINT, "%s", lua_tostring(L, -1));
     return 0;
 }
 
@@ -120,7 +105,7 @@ static int host_print(lua_State *L)
 // could leave the root.
 static const char *root_path(lua_State *L, const char *rel, const char *what)
 {
-    steer_host *h = host_of(L);
+    steer_host *h = steer_host__of(L);
     bool ok = rel[0] != '\0' && rel[0] != '/';
     for (const char *p = rel; ok && *p != '\0'; ++p) {
         char c = *p;
@@ -138,7 +123,7 @@ static const char *root_path(lua_State *L, const char *rel, const char *what)
 // is there (Lua cuts long chunk names to 60 characters).
 static const char *display_name(lua_State *L, const char *path)
 {
-    steer_host *h = host_of(L);
+    steer_host *h = steer_host__of(L);
     size_t rl = strlen(h->root);
     if (strcmp(h->root, ".") != 0 && strncmp(path, h->root, rl) == 0 && path[rl] == '/') path += rl + 1;
     return lua_pushfstring(L, "@%s", path);
@@ -150,7 +135,7 @@ static const char *display_name(lua_State *L, const char *path)
 static int load_text_file(lua_State *L, const char *path)
 {
     const char *name = display_name(L, path);
-    if (!host_read_file(L, path, name + 1)) {
+    if (!steer_host__read_file(L, path, name + 1)) {
         lua_pushfstring(L, "cannot open %s", name + 1);
         lua_remove(L, -2);
         return LUA_ERRFILE;
@@ -163,20 +148,10 @@ static int load_text_file(lua_State *L, const char *path)
     return status;
 }
 
-// A file of the version being loaded, for the watcher (remembered before it
-// loads: a file that fails to load is still part of the version).
-static void remember_file(lua_State *L, const char *path)
-{
-    push_host_field(L, HOST_F_FILES);
-    lua_pushstring(L, path);
-    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-    lua_pop(L, 1);
-}
-
-void host_load_file(lua_State *L, const char *path, int env_idx)
+void steer_host__load_file(lua_State *L, const char *path, int env_idx)
 {
     env_idx = lua_absindex(L, env_idx);
-    remember_file(L, path);
+    steer_host__watch_remember(L, path);
     if (load_text_file(L, path) != LUA_OK) lua_error(L);
     lua_pushvalue(L, env_idx);
     lua_setupvalue(L, -2, 1);
@@ -238,7 +213,7 @@ static int host_require(lua_State *L)
     const char *name = luaL_checkstring(L, 1);
     lua_settop(L, 1);
     if (strcmp(name, "steer") == 0) {
-        push_host_field(L, HOST_F_STEER);
+        steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
         return 1;
     }
     if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
@@ -256,12 +231,12 @@ static int host_require(lua_State *L)
         luaL_addgsub(&b, name, ".", "/");
         luaL_addstring(&b, ".lua");
         luaL_pushresult(&b); // 2: relative path
-        const char *path = lua_pushfstring(L, "%s/%s", host_of(L)->root, lua_tostring(L, 2)); // 3
+        const char *path = lua_pushfstring(L, "%s/%s", steer_host__of(L)->root, lua_tostring(L, 2)); // 3
         // a module that cannot be opened is looked for elsewhere (trusted) or
         // reported as not found; the read is part of a recording either way
         const char *chunk = display_name(L, path); // 4
-        if (host_read_file(L, path, chunk + 1)) { // 5: the text
-            remember_file(L, path);
+        if (steer_host__read_file(L, path, chunk + 1)) { // 5: the text
+            steer_host__watch_remember(L, path);
             size_t len;
             const char *text = lua_tolstring(L, 5, &len);
             if (luaL_loadbufferx(L, text, len, chunk, "t") != LUA_OK) return lua_error(L);
@@ -345,9 +320,9 @@ static const luaL_Reg sandbox_libs[] = {
     {LUA_OSLIBNAME, luaopen_os},     {LUA_DBLIBNAME, luaopen_debug},   {NULL, NULL},
 };
 
-int host_open_libs(lua_State *L)
+int steer_host__open_libs(lua_State *L)
 {
-    steer_host *h = host_of(L);
+    steer_host *h = steer_host__of(L);
     if (h->def.trusted) {
         luaL_openlibs(L);
     } else {
@@ -375,7 +350,7 @@ int host_open_libs(lua_State *L)
         lua_pop(L, 2);
     }
     // before any environment copies them
-    host_wrap_outside(L);
+    steer_host__wrap_outside(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
     luaL_requiref(L, "steer", luaopen_steer, 0);
     lua_setfield(L, -2, HOST_F_STEER);
@@ -408,7 +383,7 @@ static void copy_lib(lua_State *L, int env, const char *name)
     lua_pop(L, 1);
 }
 
-void host_push_env(lua_State *L, steer_host *host)
+void steer_host__push_env(lua_State *L, steer_host *host)
 {
     lua_newtable(L);
     int env = lua_gettop(L);
@@ -457,7 +432,7 @@ void host_push_env(lua_State *L, steer_host *host)
     }
     lua_pushcfunction(L, host_print);
     lua_setfield(L, env, "print");
-    push_host_field(L, HOST_F_STEER);
+    steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
     lua_setfield(L, env, "steer");
     lua_pushvalue(L, env);
     lua_newtable(L);

@@ -1,0 +1,148 @@
+// host_internal.h: what the files of the script host share: the host
+// object, the host table in the Lua registry, and the services each floor
+// offers the floors above it (logging and the error slot; the tape and the
+// outside world; change detection; the sandbox). The host reaches the
+// module only through steer/steer_lua.h. Not installed.
+#ifndef STEER_HOST_INTERNAL_H
+#define STEER_HOST_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "steer/host.h"
+#include "tape.h"
+
+#define HOST_WATCH_FILES 64
+#define HOST_RECENT_ERRORS 16
+
+/// A file of the running version, as the polling watcher last saw it.
+typedef struct host_file {
+    char path[HOST_PATH_MAX];
+    int64_t mtime_ns;
+    int64_t size;
+    uint64_t inode;
+} host_file;
+
+/// Change detection.
+typedef struct host_watch {
+    steer_host_watch backend; ///< NONE, INOTIFY or POLL in use
+    int fd;                   ///< inotify descriptor, -1 when none
+    host_file files[HOST_WATCH_FILES];
+    int file_count;
+    bool pending;         ///< a change was seen and not yet applied
+    double pending_since; ///< monotonic seconds of the last change seen
+    int retries;          ///< "not ready" retries of the pending change
+} host_watch;
+
+/// An error already reported, for the once-per-second rule.
+typedef struct host_recent {
+    uint64_t hash;
+    double time;
+} host_recent;
+
+/// A recording being written (the tape's).
+typedef struct steer_host__tape steer_host__tape;
+
+struct steer_host {
+    steer_host_def def;
+    steer_host__tape *tape;         ///< the recording being written, or NULL
+    steer_host__playback *playback; ///< a replay's recorded values (not owned), or NULL
+    lua_State *L;
+    steer_world *world;
+    int table_ref; ///< registry ref of the host table (fields below, preallocated)
+    size_t bytes;  ///< bytes held by the Lua state
+    // instruction budget of the callback in progress
+    int64_t used;
+    const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
+    char scope_buf[96]; ///< the name of a role function's scope
+    char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
+    char root[HOST_PATH_MAX]; ///< script root, no trailing slash
+    char name[HOST_PATH_MAX]; ///< the script as errors name it (its path under the root)
+    char error[HOST_ERROR_MAX];
+    bool has_error;
+    int version;
+    double sim_time; ///< simulated seconds (sum of dt), the error clock
+    host_recent recent[HOST_RECENT_ERRORS];
+    int recent_next;
+    host_watch watch;
+};
+
+/// Fields of the host table (registry), all present from creation on so that
+/// replacing them never allocates.
+#define HOST_F_WORLD "world"     ///< the world proxy
+#define HOST_F_SCRIPT "script"   ///< the running version's table
+#define HOST_F_ENV "env"         ///< its environment
+#define HOST_F_STEER "steer"     ///< the steer module
+#define HOST_F_INPUT "input"     ///< the input table handed to update
+#define HOST_F_FILES "files"     ///< files of the version being loaded (list)
+
+/// Push host[field].
+static inline void steer_host__push_field(lua_State *L, steer_host *h, const char *field)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    lua_getfield(L, -1, field);
+    lua_remove(L, -2);
+}
+
+/// host[field] = the value at -1 (popped). Fields exist from creation on.
+static inline void steer_host__set_field(lua_State *L, steer_host *h, const char *field)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->table_ref);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, field);
+    lua_pop(L, 1);
+}
+
+/* ---- the host of a state, logging and the error slot ------------------------------------ */
+/// The host of a Lua state (its allocator's user data).
+steer_host *steer_host__of(lua_State *L);
+/// Write a log line (printf format), whole.
+void steer_host__log(steer_host *host, steer_host_log_level level, const char *fmt, ...);
+/// last_error = msg (its first line).
+void steer_host__set_error(steer_host *host, const char *msg);
+
+/* ---- change detection and the reload's files ------------------------------------------ */
+/// Start watching with the def's backend; returns 0 or -1 (INOTIFY unavailable).
+int steer_host__watch_start(steer_host *host);
+/// Close the inotify descriptor.
+void steer_host__watch_stop(steer_host *host);
+/// A version starts loading: its list of files is empty.
+void steer_host__watch_begin_version(lua_State *L, steer_host *host);
+/// A file of the version being loaded (remembered before it loads: a file
+/// that fails to load is still part of the version).
+void steer_host__watch_remember(lua_State *L, const char *path);
+/// Watch the files the version just committed loaded, forgetting those of
+/// the previous version. A lua_CFunction for a protected call (its argument
+/// is ignored; the host is the state's).
+int steer_host__watch_version(lua_State *L);
+/// True when a change is ready to apply (seen, debounced). Cheap.
+bool steer_host__watch_ready(steer_host *host);
+/// Before applying a ready change: false when the script is not ready yet
+/// (empty or missing: an editor between truncating and writing), the change
+/// then tried again later or dropped.
+bool steer_host__watch_script_ready(steer_host *host);
+/// The change was applied (failed: with host->error set). Returns true when
+/// a failure is to be reported now, false when it will be tried again (a
+/// chunk cut short, still being written).
+bool steer_host__watch_applied(steer_host *host, bool failed);
+
+/* ---- the sandbox ------------------------------------------------------------------------ */
+/// The allocator of the host's Lua state (cap, count, test failures).
+void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/// Open the libraries (all when trusted; otherwise those the sandbox copies
+/// from), the steer module, the string metatable guard. Protected call.
+int steer_host__open_libs(lua_State *L);
+/// Push a fresh environment for a new version (sandbox or trusted).
+void steer_host__push_env(lua_State *L, steer_host *host);
+/// Load a text chunk from a file under the root into env at env_idx; pushes
+/// the function. Raises `name:line: message` on failure (name: the path
+/// under the root). Records the file.
+void steer_host__load_file(lua_State *L, const char *path, int env_idx);
+/// Start a callback scope with a fresh instruction budget.
+void steer_host__budget_begin(steer_host *host, const char *scope);
+/// End it (the hook stays installed; counting restarts at the next begin).
+void steer_host__budget_end(steer_host *host);
+
+#endif
