@@ -22,6 +22,26 @@ const char *steer_behaviour_type_name(steer_behaviour_type type)
     return type_names[type];
 }
 
+// What each type takes besides numbers (steer_behaviour_type_inputs).
+#define TARGET STEER_INPUT_TARGET
+static const unsigned char type_inputs[STEER_BEHAVIOUR_TYPE_COUNT] = {
+    [STEER_KINEMATIC_SEEK] = TARGET, [STEER_KINEMATIC_FLEE] = TARGET, [STEER_KINEMATIC_ARRIVE] = TARGET,
+    [STEER_SEEK] = TARGET,           [STEER_FLEE] = TARGET,           [STEER_ARRIVE] = TARGET,
+    [STEER_ALIGN] = TARGET,          [STEER_VELOCITY_MATCH] = TARGET, [STEER_PURSUE] = TARGET,
+    [STEER_EVADE] = TARGET,          [STEER_FACE] = TARGET,
+    [STEER_FOLLOW_PATH] = STEER_INPUT_PATH,
+    [STEER_BLEND] = STEER_INPUT_CHILDREN, [STEER_PRIORITY] = STEER_INPUT_CHILDREN,
+    [STEER_CALLBACK] = STEER_INPUT_CALLBACK,
+    [STEER_FORMATION_SLOT] = STEER_INPUT_FORMATION,
+    [STEER_RECIPROCAL_AVOIDANCE] = STEER_INPUT_PREFERRED,
+};
+#undef TARGET
+
+unsigned steer_behaviour_type_inputs(steer_behaviour_type type)
+{
+    return (unsigned)type < STEER_BEHAVIOUR_TYPE_COUNT ? type_inputs[type] : 0u;
+}
+
 static const char *const law_names[] = {"inverse_square", "linear", NULL};
 static const char *const ray_names[] = {"single", "whiskers", "parallel", NULL};
 
@@ -132,7 +152,11 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     if (!isfinite(v)) return "must be a finite number";
     // (a margin below FLT_MAX, so sums of two parameters stay finite floats)
     // (compared with the float bound: 3e38 itself rounds to a float a bit above 3e38)
-    if (fabs(v) > (double)(float)STEER_MAX_PARAM) return "must be at most 3e38 in magnitude";
+    if (fabs(v) > (double)(float)STEER_MAX_PARAM) {
+        char limit[32];
+        snprintf(buf, size, "must be at most %s in magnitude", steer_format_limit(STEER_MAX_PARAM, limit, sizeof limit));
+        return buf;
+    }
     switch (p->rule) {
     case STEER_RULE_FINITE: break;
     case STEER_RULE_NONNEGATIVE:
@@ -162,8 +186,10 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     }
     if (strcmp(p->name, "whisker_angle") == 0 && v > 0.5 * STEER_PI + 1e-6) return "must be at most pi/2";
     // reciprocal_avoidance keeps its half-planes on the stack: a fixed cap
-    if (strcmp(p->name, "max_neighbours") == 0 && (v != floor(v) || v > STEER_MAX_AVOID_NEIGHBOURS))
-        return "must be a whole number in [1, 64]";
+    if (strcmp(p->name, "max_neighbours") == 0 && (v != floor(v) || v > STEER_MAX_AVOID_NEIGHBOURS)) {
+        snprintf(buf, size, "must be a whole number in [1, %d]", STEER_MAX_AVOID_NEIGHBOURS);
+        return buf;
+    }
     return NULL;
 }
 
