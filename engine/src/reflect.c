@@ -133,30 +133,6 @@ void steer_def_set_integer(void *def, const steer_field_info *f, int64_t v)
     else steer_def_set_field(def, f, (double)v);
 }
 
-const char *steer_format_limit(double v, char *buf, size_t size)
-{
-    int e;
-    if (v == floor(v) && fabs(v) < 1e6) {
-        snprintf(buf, size, "%.0f", v);
-    } else if (v == floor(v) && v >= 65536.0 && v < 9.0e15 && frexp(v, &e) == 0.5) {
-        snprintf(buf, size, "2^%d", e - 1);
-    } else {
-        // "1e+09" -> "1e9", "3.4e+38" -> "3.4e38"
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "%.2g", v);
-        char *x = strchr(tmp, 'e');
-        if (x != NULL) {
-            char *d = x + 1;
-            bool minus = *d == '-';
-            if (*d == '+' || *d == '-') ++d;
-            while (*d == '0' && d[1] != '\0') ++d;
-            snprintf(x + 1, sizeof tmp - (size_t)(x + 1 - tmp), "%s%s", minus ? "-" : "", d);
-        }
-        snprintf(buf, size, "%s", tmp);
-    }
-    return buf;
-}
-
 const char *steer_field_check(const steer_field_info *f, double v, char *buf, size_t size)
 {
     char lo[32], hi[32];
