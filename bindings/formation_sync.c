@@ -182,7 +182,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         } else {
             lua_rawgeti(L, sr, i + 1);
         }
-        slots[i].role = cost_role(L, names, -1);
+        slots[i].cost_role = cost_role(L, names, -1);
         lua_pop(L, 1);
     }
     // costs by cost role: costs[member_role][slot_role]
@@ -204,7 +204,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     for (int m = 0; m < n; ++m) {
         steer_agent_id a = steer_formation_member_at(world, lf->id, m);
         steer_lua__formation_member_role(L, core_idx, a);
-        steer_formation_set_member_role(world, lf->id, a, cost_role(L, names, -1));
+        steer_formation_set_member_cost_role(world, lf->id, a, cost_role(L, names, -1));
         lua_pop(L, 1);
     }
     lua_getfield(L, names, "#");
@@ -228,8 +228,8 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     }
     def.slots = slots;
     def.slot_count = slot_count;
-    def.role_costs = table;
-    def.role_count = rc;
+    def.cost_role_costs = table;
+    def.cost_role_count = rc;
     if (!steer_formation_set_def(world, lf->id, &def)) luaL_error(L, "not enough memory");
     // a costs function: per member, per slot, evaluated now
     if (t == LUA_TFUNCTION) {
