@@ -395,6 +395,14 @@ int steer_lua__new_path(lua_State *L, int arg)
         lua_rawgeti(L, arg, i);
         steer_laux_point(L, steer_laux_field(arg, name), -1, &p[i - 1].x, &p[i - 1].y);
         lua_pop(L, 1);
+        // within the path bounds, so lengths and params stay finite floats
+        if (fabsf(p[i - 1].x) > STEER_MAX_PATH_COORDINATE || fabsf(p[i - 1].y) > STEER_MAX_PATH_COORDINATE) {
+            char lo[32], hi[32];
+            steer_laux_error_plain(L, steer_laux_field(arg, name),
+                                   lua_pushfstring(L, "must have coordinates within [%s, %s]",
+                                                   steer_format_limit(-STEER_MAX_PATH_COORDINATE, lo, sizeof lo),
+                                                   steer_format_limit(STEER_MAX_PATH_COORDINATE, hi, sizeof hi)));
+        }
         if (i > 1 && p[i - 1].x == p[i - 2].x && p[i - 1].y == p[i - 2].y)
             steer_laux_error_plain(L, steer_laux_field(arg, name), "repeats the point before it");
     }

@@ -48,6 +48,20 @@ describe("agents", function()
     assert.are.equal("steer.Agent has no property 'hp'", err(function() a.hp = 1 end))
   end)
 
+  it("clamps a set velocity to max_speed, so no speed overflows", function()
+    -- (issue 20: a velocity of 3e38 on each axis had an infinite speed, and
+    -- the next step's clamp turned it into NaN for ever)
+    local w = steer.world{}
+    local a = w:spawn{ max_speed = 4, steering = steer.seek{ target = { 10, 0 } } }
+    a:set_velocity(3e38, 3e38)
+    assert.is_true(math.abs(a.speed - 4) < 1e-5)
+    assert.is_near(a.vx, a.vy, 1e-6)
+    for _ = 1, 10 do w:step(1 / 60) end
+    assert.is_true(a.speed <= 4 and a.x == a.x and a.vx == a.vx)
+    a:set_velocity(1, -2) -- under the limit: unchanged
+    assert.are.equal(1, a.vx); assert.are.equal(-2, a.vy)
+  end)
+
   it("set position, velocity, orientation and steering", function()
     local w = steer.world{}
     local a = w:spawn{ max_speed = 100 }
