@@ -557,6 +557,34 @@ static void test_anchor_moves_as_an_agent(void)
     steer_world_destroy(w);
 }
 
+static void test_reused_index_keeps_its_membership(void)
+{
+    // a member removed from the world, its index reused by a new agent that
+    // joins another formation before the next step: the first formation's
+    // cleanup must not erase the new agent's membership (issue 20, item 5)
+    steer_world *w = make_world(3);
+    steer_formation_def d = steer_default_formation_def();
+    steer_formation_id f = steer_formation_create(w, &d);
+    d.anchor_position = steer_v2(20.0f, 0.0f);
+    steer_formation_id g = steer_formation_create(w, &d);
+    steer_agent_id a[3], b[2];
+    for (int i = 0; i < 3; ++i) steer_formation_add(w, f, a[i] = spawn_at(w, (float)i, 0.0f, NULL), 0);
+    for (int i = 0; i < 2; ++i) steer_formation_add(w, g, b[i] = spawn_at(w, 20.0f + (float)i, 0.0f, NULL), 0);
+    steer_world_step(w, 1.0f / 60.0f);
+    steer_agent_destroy(w, a[1]);
+    steer_agent_id c = spawn_at(w, 21.0f, 3.0f, NULL);
+    CHECK(c.index == a[1].index && c.generation != a[1].generation); // the index is reused
+    CHECK(steer_formation_add(w, g, c, 0));
+    for (int k = 0; k < 3; ++k) steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_formation_member_count(w, f) == 2);
+    CHECK(steer_formation_member_count(w, g) == 3);
+    CHECK(steer_formation_id_equal(steer_agent_get_formation(w, c), g));
+    CHECK(steer_formation_slot_of(w, g, c) >= 0);
+    // and it is still refused elsewhere, as a member should be
+    CHECK(steer_formation_check_add(w, f, c) != NULL);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -651,6 +679,7 @@ int main(void)
     RUN(test_changes_refused_mid_step);
     RUN(test_anchor_behaviour);
     RUN(test_anchor_moves_as_an_agent);
+    RUN(test_reused_index_keeps_its_membership);
     RUN(test_slot_targets_follow_membership);
     return TEST_RESULT();
 }
