@@ -585,6 +585,45 @@ static void test_reused_index_keeps_its_membership(void)
     steer_world_destroy(w);
 }
 
+static void test_anchored_member_leads_a_sub_formation(void)
+{
+    // two levels with an anchor at the top: a member of an anchored
+    // formation leads a sub-formation (issue 20, item 4: the cycle check
+    // took the anchored formation's missing leader for a cycle)
+    steer_world *w = make_world(4);
+    steer_formation_def top = steer_default_formation_def();
+    top.anchor_target.kind = STEER_TARGET_POINT;
+    top.anchor_target.point = steer_v2(0.0f, 30.0f);
+    steer_formation_id f = steer_formation_create(w, &top);
+    steer_behaviour *fb = slot_behaviour(f);
+    steer_agent_id captain = spawn_at(w, 0.0f, -1.0f, fb);
+    CHECK(steer_formation_add(w, f, captain, 0));
+    steer_formation_add(w, f, spawn_at(w, 2.0f, -1.0f, fb), 0);
+    steer_formation_def sub = steer_default_formation_def();
+    sub.leader = captain;
+    sub.pattern = STEER_PATTERN_V;
+    steer_formation_id g = steer_formation_create(w, &sub);
+    CHECK(!steer_formation_id_is_null(g));
+    CHECK(steer_formation_check_leader(w, g, captain) == NULL);
+    steer_behaviour *gb = slot_behaviour(g);
+    for (int i = 0; i < 3; ++i) CHECK(steer_formation_add(w, g, spawn_at(w, (float)i, -4.0f, gb), 0));
+    // set later too
+    sub.leader = steer_null_agent;
+    CHECK(steer_formation_set_def(w, g, &sub));
+    sub.leader = captain;
+    CHECK(steer_formation_set_def(w, g, &sub));
+    // a real cycle is still refused: the anchored formation cannot be led
+    // by a member of the sub-formation below it
+    top.leader = steer_formation_member_at(w, g, 0);
+    CHECK(steer_formation_check_leader(w, f, top.leader) != NULL);
+    for (int k = 0; k < 60 * 10; ++k) steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_formation_anchor_position(w, f).y > 10.0f);
+    CHECK(worst_slot_error(w, g) < 1.0f);
+    steer_behaviour_release(fb);
+    steer_behaviour_release(gb);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -680,6 +719,7 @@ int main(void)
     RUN(test_anchor_behaviour);
     RUN(test_anchor_moves_as_an_agent);
     RUN(test_reused_index_keeps_its_membership);
+    RUN(test_anchored_member_leads_a_sub_formation);
     RUN(test_slot_targets_follow_membership);
     return TEST_RESULT();
 }
