@@ -230,5 +230,8 @@ void steer_agent_set_user_data(steer_world *w, steer_agent_id id, void *user_dat
 steer_steering steer_agent_get_last_steering(const steer_world *w, steer_agent_id id)
 {
     AGENT_OR(w, id, zero_steering());
-    return w->out[i];
+    // during a step (a behaviour written in Lua asking), the step before's:
+    // this step's outputs are being written in an order that depends on the
+    // workers
+    return w->stepping ? w->last_out[i] : w->out[i];
 }

@@ -155,6 +155,8 @@ STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id 
 STEER_API void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
 /// The steering the last step applied to the agent (zero before any step).
+/// During a step (a callback behaviour asking) it is still the step
+/// before's, whatever the worker count and evaluation order.
 STEER_API steer_steering steer_agent_get_last_steering(const steer_world *world, steer_agent_id id);
 
 /* ---- behaviours ------------------------------------------------------------- */
