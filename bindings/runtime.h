@@ -5,9 +5,7 @@
 #ifndef STEER_RUNTIME_H
 #define STEER_RUNTIME_H
 
-#include <lauxlib.h>
-#include <lua.h>
-
+#include "compat.h" // first: the version shim
 #include "laux.h"
 #include "steer/steer.h"
 #include "steer/steer_lua.h"

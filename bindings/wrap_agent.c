@@ -222,7 +222,7 @@ static int agent_tostring(lua_State *L)
         return 1;
     }
     steer_vec2 p = steer_agent_get_position(a->core->world, a->id);
-    lua_pushfstring(L, "steer.Agent{key=%I, x=%f, y=%f}", (LUAI_UACINT)steer_agent_get_key(a->core->world, a->id),
+    lua_pushfstring(L, "steer.Agent{key=" STEER_LUA_IFMT ", x=%f, y=%f}", STEER_LUA_IARG(steer_agent_get_key(a->core->world, a->id)),
                     (LUAI_UACNUMBER)steer_laux_float_value(p.x), (LUAI_UACNUMBER)steer_laux_float_value(p.y));
     return 1;
 }

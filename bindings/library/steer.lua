@@ -131,8 +131,10 @@ function World:agents() end
 function World:query(x, y, radius) end
 
 ---A digest of every agent's state, behaviour memory and random stream (order-independent).
----@return integer
-function World:hash() end
+---"hex": the 64 bits as 16 hexadecimal digits, exact under every Lua (before 5.3 a number is a double).
+---@param format? "integer"|"hex"
+---@return integer|string
+function World:hash(format) end
 
 ---Destroys the world now; its agents' proxies then raise.
 function World:close() end
