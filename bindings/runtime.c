@@ -209,6 +209,7 @@ void steer_lua__check_mutable(lua_State *L, lcore *core)
 {
     if (core->world == NULL) luaL_error(L, "attempt to use a closed world");
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to modify a world while it is stepping");
+    if (core->drawing) luaL_error(L, "attempt to modify a world while it is drawn");
 }
 
 /* ---- the step protocol ----------------------------------------------------------------- */

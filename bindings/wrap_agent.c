@@ -3,6 +3,7 @@
 // properties are the reflected agent definition's fields (the live ones
 // writable) plus what the binding adds.
 #include "classes.h"
+#include "draw.h"
 #include "runtime.h"
 
 #include <string.h>
@@ -237,6 +238,7 @@ static const luaL_Reg agent_methods[] = {
     {"set_position", agent_set_position},
     {"set_steering", agent_set_steering},
     {"set_velocity", agent_set_velocity},
+    {"trace_tree", steer_lua__agent_trace_tree},
     {"velocity", agent_velocity},
     {NULL, NULL},
 };

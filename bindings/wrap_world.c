@@ -2,6 +2,7 @@
 // engine's reflected world and agent definitions, spawning, stepping,
 // queries, static geometry, and the host's side of a world.
 #include "classes.h"
+#include "draw.h"
 #include "runtime.h"
 
 #include <math.h>
@@ -512,6 +513,7 @@ static const luaL_Reg world_methods[] = {
     {"agents", world_agents},
     {"close", world_close},
     {"count", world_count},
+    {"draw", steer_lua__world_draw},
     {"hash", world_hash},
     {"path", world_path},
     {"query", world_query},

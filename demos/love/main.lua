@@ -4,7 +4,8 @@
 -- also run think.lua, a Lua behaviour reloaded whenever the file changes.
 -- D: the debug layers (world:draw, the traced boid's tree). Space: pause.
 -- `love . --test <dir>`: 600 scripted frames, then <dir>/result.txt (the world
--- hash, the agents' screen positions checked in a screenshot) and shot.png.
+-- hash, the agents' screen positions checked in a screenshot) and shot.png
+-- (--debug: with the debug layers on).
 local steer = require "steer"
 local scene = require "scene"
 
@@ -37,6 +38,7 @@ end
 function love.load(args)
   for i = 1, #args do
     if args[i] == "--test" then game.test = { dir = args[i + 1] or ".", frames = 600 } end
+    if args[i] == "--debug" then game.debug = true end
   end
   load_think()
   game.scene = scene.new(steer, game.think)
@@ -65,33 +67,40 @@ function love.keypressed(key)
   if key == "escape" then love.event.quit() end
 end
 
--- the debug layers: what world:draw reports, in love.graphics calls
-local draw_callbacks = {
-  segment = function(x1, y1, x2, y2, r, g, b)
-    love.graphics.setColor(r, g, b)
-    local ax, ay = to_screen(x1, y1)
-    local bx, by = to_screen(x2, y2)
-    love.graphics.line(ax, ay, bx, by)
-  end,
-  circle = function(x, y, radius, r, g, b)
-    love.graphics.setColor(r, g, b)
+-- the debug layers: what world:draw reports (the game draws agents and pillars itself)
+local function line(x1, y1, x2, y2, r, g, b, a)
+  love.graphics.setColor(r, g, b, a)
+  local ax, ay = to_screen(x1, y1)
+  local bx, by = to_screen(x2, y2)
+  love.graphics.line(ax, ay, bx, by)
+end
+local layers = {
+  flags = { "paths", "velocity", "steering", "tree", "rays", "marks" },
+  segment = line,
+  arrow = function(x, y, dx, dy, r, g, b, a) line(x, y, x + dx, y + dy, r, g, b, a) end,
+  circle = function(x, y, radius, r, g, b, a)
+    love.graphics.setColor(r, g, b, a)
     local sx, sy = to_screen(x, y)
     love.graphics.circle("line", sx, sy, radius * SCALE)
   end,
 }
 
+-- the traced boid's tree (agent:trace_tree), one line per node
+local function tree_lines(node, indent, out)
+  local o = node.output
+  out[#out + 1] = string.format("%s%s x%.1f %s%s", indent, node.type, node.weight,
+    o and string.format("(%.1f, %.1f)", o[1], o[2]) or "(none)",
+    node.winner_linear and ("  winner " .. node.winner_linear) or "")
+  for _, child in ipairs(node.children) do tree_lines(child, indent .. "  ", out) end
+  return out
+end
+
 local function draw_debug(s)
-  if s.world.draw then
-    s.world:draw(draw_callbacks)
-  else
-    -- (a steer without world:draw) each agent's last steering, as a line
-    love.graphics.setColor(1, 0.8, 0.2)
-    for agent in s.world:agents() do
-      local lx, ly = agent:last_steering()
-      local ax, ay = to_screen(agent.x, agent.y)
-      local bx, by = to_screen(agent.x + lx * 0.2, agent.y + ly * 0.2)
-      love.graphics.line(ax, ay, bx, by)
-    end
+  s.world:draw(layers)
+  local tree = s.traced:trace_tree()
+  if tree then
+    love.graphics.setColor(1, 1, 1)
+    love.graphics.print(table.concat(tree_lines(tree, "", {}), "\n"), 8, 28)
   end
 end
 
