@@ -7,6 +7,12 @@
 #include <string.h>
 
 #if LUA_VERSION_NUM < 503
+// compat-5.3.c defines its own lua_tointegerx and lua_isinteger (which the
+// module does not use: compat.h replaces them)
+#undef lua_tointegerx
+#define lua_tointegerx COMPAT53_CONCAT(COMPAT53_PREFIX, _tointegerx_53)
+#undef lua_isinteger
+#define lua_isinteger COMPAT53_CONCAT(COMPAT53_PREFIX, _isinteger)
 #include <compat-5.3.c>
 #endif
 

@@ -14,8 +14,36 @@
 #include <string.h>
 
 #if LUA_VERSION_NUM < 503
+#include <math.h>
 #define COMPAT53_PREFIX steer_compat53
 #include <compat-5.3.h>
+
+// lua-compat-5.3's lua_tointegerx converts any double to lua_Integer to test
+// it, which is undefined for NaN, infinities and numbers out of range
+// (UBSan: "outside the range of representable values"): range first.
+static inline lua_Integer steer_compat_tointegerx(lua_State *L, int i, int *isnum)
+{
+    int ok = 0;
+    lua_Number n = lua_tonumberx(L, i, &ok);
+    const lua_Number lim = ldexp(1.0, (int)sizeof(lua_Integer) * 8 - 1);
+    if (ok && n >= -lim && n < lim && (lua_Number)(lua_Integer)n == n) {
+        if (isnum) *isnum = 1;
+        return (lua_Integer)n;
+    }
+    if (isnum) *isnum = 0;
+    return 0;
+}
+static inline int steer_compat_isinteger(lua_State *L, int i)
+{
+    int ok = 0;
+    if (lua_type(L, i) != LUA_TNUMBER) return 0;
+    steer_compat_tointegerx(L, i, &ok);
+    return ok;
+}
+#undef lua_tointegerx
+#define lua_tointegerx steer_compat_tointegerx
+#undef lua_isinteger
+#define lua_isinteger steer_compat_isinteger
 #endif
 
 /* ---- integers in messages ------------------------------------------------------------- */
