@@ -166,6 +166,7 @@ local callers = {
   ["steer.world"] = function(o) return steer.world(o) end,
   ["steer.path"] = function(o) return steer.path(o) end,
   ["steer.World:spawn"] = function(o) return world:spawn(o) end,
+  ["steer.World:draw"] = function(o) return world:draw(o) end,
   ["steer.World:path"] = function(o) return world:path(o) end,
   ["steer.World:add_polyline"] = function(o) return world:add_polyline(o) end,
   ["steer.World:raycast"] = function(o) return world:raycast(0, 0, 1, 0, 1, o) end,
