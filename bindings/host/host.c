@@ -496,6 +496,12 @@ static int load_script(steer_host *host, const char *path);
 
 int steer_host_load(steer_host *host, const char *path)
 {
+    // a recording is line-based: a path it cannot hold is refused before
+    // anything changes (and so is not recorded either)
+    if (host->tape != NULL && path != NULL && strpbrk(path, "\r\n") != NULL) {
+        steer_host__set_error(host, "steer_host_load: a path with a line break cannot be recorded");
+        return -1;
+    }
     int rc = load_script(host, path);
     steer_host__tape_event(host, "load", rc, path);
     return rc;

@@ -106,6 +106,11 @@ int steer_host_record(steer_host *host, const char *path, int hash_every)
         steer_host__set_error(host, "steer_host_record: path missing or too long");
         return -1;
     }
+    if (host->def.script_root != NULL && strpbrk(host->def.script_root, "\r\n") != NULL) {
+        steer_host__set_error(host, "steer_host_record: the script root has a line break, which a recording "
+                                    "cannot hold");
+        return -1;
+    }
     steer_host__tape *t = calloc(1, sizeof *t);
     if (t == NULL) {
         steer_host__set_error(host, "steer_host_record: not enough memory");
@@ -286,8 +291,14 @@ bool steer_host__read_file(lua_State *L, const char *path, const char *name)
     } while (n == LUAL_BUFFERSIZE);
     bool failed = ferror(f) != 0;
     fclose(f);
-    if (failed) luaL_error(L, "cannot read %s", name);
     luaL_pushresult(&b);
+    if (failed) {
+        // a directory, or a file that cannot be read: as a missing file, so
+        // loadfile returns nil and a message, and a replay sees the same
+        lua_pop(L, 1);
+        if (h->tape != NULL) put(h->tape, "read - %s\n", path);
+        return false;
+    }
     if (h->tape != NULL) {
         size_t len;
         const char *s = lua_tolstring(L, -1, &len);

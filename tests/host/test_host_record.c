@@ -371,6 +371,20 @@ static void test_mutated_recordings(void)
     free(text);
 }
 
+// Open and run a recording with options; returns the last step's status, or
+// -2 with the open's error in msg.
+static int replay_with(const char *path, const steer_replay_options *opt, char *msg, size_t msg_size)
+{
+    steer_replay *r = steer_replay_open(path, opt, msg, msg_size);
+    if (r == NULL) return -2;
+    int status;
+    while ((status = steer_replay_step(r)) == 1) {
+    }
+    snprintf(msg, msg_size, "%s", steer_replay_error(r) != NULL ? steer_replay_error(r) : "");
+    steer_replay_close(r);
+    return status;
+}
+
 static void test_refusals(void)
 {
     write_in_place(test_path(dir, "main.lua"), v1);
@@ -385,6 +399,24 @@ static void test_refusals(void)
     CHECK(steer_host_record(h, test_path(dir, "x.steerrec"), 1) == -1);
     CHECK(strstr(steer_host_last_error(h), "before the first steer_host_load") != NULL);
     steer_host_destroy(h);
+    // a recording is line-based: line breaks in a root or a loaded path are
+    // refused with a message instead of writing a file that does not parse
+    steer_host_def nl = quiet_def();
+    nl.script_root = "scripts\nend 0 0";
+    h = steer_host_create(&nl);
+    CHECK(steer_host_record(h, test_path(dir, "nl.steerrec"), 1) == -1);
+    CHECK(strstr(steer_host_last_error(h), "line break") != NULL);
+    steer_host_destroy(h);
+    nl = quiet_def();
+    h = steer_host_create(&nl);
+    CHECK(steer_host_record(h, test_path(dir, "nl.steerrec"), 1) == 0);
+    CHECK(steer_host_load(h, "main\n.lua") == -1);
+    CHECK(strstr(steer_host_last_error(h), "line break") != NULL);
+    CHECK(steer_host_load(h, test_path(dir, "main.lua")) == 0);
+    CHECK(steer_host_record_end(h) == 0);
+    steer_host_destroy(h);
+    char msg[512];
+    CHECK(replay_with(test_path(dir, "nl.steerrec"), NULL, msg, sizeof msg) == 0);
     steer_replay_options opt = steer_replay_default_options();
     opt.worker_count = -1;
     char err[256];
@@ -407,20 +439,6 @@ static void spit_replaced(const char *path, const char *text, const char *from, 
     memcpy(out + head + m, at + n, len - head - n + 1);
     spit(path, out, len - n + m);
     free(out);
-}
-
-// Open and run a recording with options; returns the last step's status, or
-// -2 with the open's error in msg.
-static int replay_with(const char *path, const steer_replay_options *opt, char *msg, size_t msg_size)
-{
-    steer_replay *r = steer_replay_open(path, opt, msg, msg_size);
-    if (r == NULL) return -2;
-    int status;
-    while ((status = steer_replay_step(r)) == 1) {
-    }
-    snprintf(msg, msg_size, "%s", steer_replay_error(r) != NULL ? steer_replay_error(r) : "");
-    steer_replay_close(r);
-    return status;
 }
 
 // A recording is untrusted input: its header cannot grant itself io and

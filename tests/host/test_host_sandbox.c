@@ -129,6 +129,7 @@ static void test_what_is_there(void)
     steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
     const char *dir = test_dir("there");
     const char *path = test_path(dir, "main.lua");
+    mkdir(test_path(dir, "sub"), 0755);
     write_in_place(path, "assert(steer == require 'steer')\n"
                          "assert(type(os.clock()) == 'number' and os.time() and os.date('%Y'))\n"
                          "assert(type(debug.traceback()) == 'string')\n"
@@ -136,6 +137,9 @@ static void test_what_is_there(void)
                          "assert(load('return 1 + 1')() == 2)\n"
                          "assert(('abc'):find('b') == 2 and math.floor(2.5) == 2 and table.concat({1, 2}) == '12')\n"
                          "assert(getmetatable('') == false)\n"
+                         "local f, msg = loadfile('sub')\n" // a directory: nil and a message, as a missing file
+                         "assert(f == nil and msg:find('cannot open sub', 1, true), msg)\n"
+                         "assert(select('#', loadfile('nothing.lua')) == 2)\n"
                          "local t = setmetatable({}, { __index = function() return 5 end })\n"
                          "assert(t.x == 5 and _G == _ENV)\n"
                          "return { setup = function() print('ok', 1, nil) end }\n");
