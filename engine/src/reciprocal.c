@@ -26,7 +26,6 @@
 #include "eval.h"
 #include "geometry.h"
 #include "orca_lp.h"
-#include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
 /// radians (a consistent side preference: two agents meeting head-on both
@@ -102,9 +101,9 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 // (issue 21). With the floor the share moves by at most about |dv| / floor
 // for a change dv of either velocity: below the floor (0.3 m/s for two
 // agents of max speed 1.5) it tends to half as the pair slows down, and a
-// noise of a few cm/s moves it by a few percent instead of flipping it. At speed (the sum
-// of the speeds above the floor) nothing changes, so a moving queue keeps
-// its right of way.
+// noise of a few cm/s moves it by a few percent instead of flipping it. At
+// speed (the sum of the speeds above the floor) nothing changes, so a
+// moving queue keeps its right of way.
 // An idle agent (its preferred velocity near zero: arrived) raises its own
 // share to at least half: the two shares then add up to more than 1, which
 // only avoids more. Without it, agents standing on their goals kept the
@@ -176,7 +175,7 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 {
     obstacle_query *q = context;
     steer_vec2 point, n;
-    float d = steer__prim_closest(q->g, prim, q->p, &point, &n);
+    float d = steer__geometry_closest(q->g, prim, q->p, &point, &n);
     if (d > q->reach) return;
     // v . n >= k: approach the part no faster than the gap closes in the
     // horizon; inside it (d < radius), leave within the step, at a bounded
@@ -203,10 +202,10 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 
 static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
 {
-    if (!steer__geometry_present(ctx->world)) return 0;
+    if (ctx->view->geometry == NULL) return 0;
     float gaps[ORCA_MAX_OBSTACLE_LINES];
     obstacle_query q;
-    q.g = ctx->world->geometry;
+    q.g = ctx->view->geometry;
     q.p = p;
     q.radius = ctx->lim.radius * ORCA_CLEARANCE;
     // what can be reached within the horizon at full speed
@@ -218,7 +217,7 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.gap = gaps;
     q.count = 0;
     steer_vec2 ext = steer_v2(q.reach, q.reach);
-    steer__geometry_overlap(ctx->world, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
     return q.count;
 }
 
@@ -241,14 +240,11 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
     return preferred;
 }
 
-bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
+                             steer_steering *out)
 {
-    const steer_behaviour_def *d = &b->def;
     // the preferred velocity: the child's steering applied over the step,
-    // or a kinematic child's velocity (its memory starts where ours would)
-    steer_steering child;
-    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
-    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    // or a kinematic child's velocity (the caller evaluated the child)
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
     steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
@@ -268,7 +264,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     int count = hard;
 
     orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
-    int found = steer__gather_neighbours(ctx, d->radius);
+    int found = steer__context_gather(ctx, d->radius);
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
@@ -280,7 +276,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p);
-        // the floor of the right of way: the pair's mean max speed
+        // the floor of the right of way: a fraction of the pair's mean max speed
         float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (max_speed + ctx->view->limits[j].max_speed);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj, floor_speed) : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
@@ -304,7 +300,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
-    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred, give);
+    steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
     if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);

@@ -211,6 +211,7 @@ elseif cmd == "count" then
   print(string.format("'%s' %d times in %d files (at most %d)", word, total, #arg - 3, max))
   os.exit(total <= max and 0 or 1)
 else
-  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes|forbid|lines|count ... (see the file's opening comment)\n")
+  io.stderr:write("usage: lua depgraph.lua cycles|edges|apart|exports|prefixes|forbid|lines|count ...\n"
+    .. "(see the file's opening comment)\n")
   os.exit(2)
 end
