@@ -12,7 +12,7 @@
 #include "grid.h"
 
 /// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
-/// reciprocal_avoidance node and it is not kinematic); refreshed before
+/// reciprocal_avoidance node, kinematic or not); refreshed before
 /// every evaluation pass (step.c).
 /// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
 enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };

@@ -8,10 +8,10 @@
 // radius (rA + rB)/tau around (pB - pA)/tau. u is the smallest change of
 // the relative velocity that leaves it, n the outward normal there. ORCA
 // permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1
-// when B does not avoid (a player, a kinematic agent, any agent whose tree
-// has no reciprocal avoidance); when B avoids too, the two shares add up to
-// 1, and the agent behind (along the pair's mean velocity) takes more of it
-// (see avoid_share).
+// when B does not avoid (a player, any agent whose tree has no reciprocal
+// avoidance); when B avoids too (kinematic or not), the two shares add up
+// to 1, and the agent behind (along the pair's mean velocity) takes more of
+// it (see avoid_share).
 // Static geometry gives one half-plane per part within reach: do not close
 // in on its nearest point faster than the gap closes in the obstacle time
 // horizon. The velocity chosen is the permitted one nearest the preferred
@@ -51,6 +51,14 @@
 /// is idle (arrived, waiting): it takes at least half of every avoidance,
 /// whatever the right of way says (see avoid_share).
 #define ORCA_IDLE_SPEED 0.1f
+/// Right of way: the pair's speeds count as at least this fraction of their
+/// mean max speed, so that at a crawl velocity noise cannot flip the shares
+/// (see avoid_share). Measured in the bottleneck (scripts/scenarios,
+/// bottleneck_500, orca): 0.2 gives 499 of 500 home, 1,475 contacts, 4.7 cm
+/// at most (none: 499, 1,851, 5.4 cm); 0.4 gives 486 and 11 cm, 1.0 489 and
+/// 16 cm: the press at the gap is slow, and there the right of way is what
+/// keeps the front from being crushed.
+#define ORCA_SHARE_FLOOR 0.2f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -86,14 +94,24 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 // a queue then does not push its front, and the front of a crowd at a gap
 // drains instead of being pressed into the walls. Head-on (velocities
 // cancelling) or at rest, both take half, as in the paper. speed is |v|.
+// The pair's speeds count as at least floor_speed (ORCA_SHARE_FLOOR of their
+// mean max speed): at a crawl the direction of two velocities of a few cm/s
+// is noise, and divided by their own sum it redrew the shares from 0 to 1
+// every step, so that a slow jam never formed lanes and never drained
+// (issue 21). With the floor the share moves by at most about |dv| / floor
+// for a change dv of either velocity: below the floor (0.3 m/s for two
+// agents of max speed 1.5) it tends to half as the pair slows down, and a
+// noise of a few cm/s moves it by a few percent instead of flipping it. At
+// speed (the sum of the speeds above the floor) nothing changes, so a
+// moving queue keeps its right of way.
 // An idle agent (its preferred velocity near zero: arrived) raises its own
 // share to at least half: the two shares then add up to more than 1, which
 // only avoids more. Without it, agents standing on their goals kept the
 // right of way over those walking up behind them and walled them off from
 // goals further in (the bottleneck's and the blocks' fields of goals).
-static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj)
+static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj, float floor_speed)
 {
-    float speeds = speed + steer_length(vj), d = steer_length(rel_pos);
+    float speeds = steer_maxf(speed + steer_length(vj), floor_speed), d = steer_length(rel_pos);
     if (!(speeds > 0.0f && d > 0.0f) || !isfinite(speeds * d)) return 0.5f;
     float ahead = steer_dot(rel_pos, steer_add(v, vj)) / (d * speeds); // in [-1, 1]
     if (!isfinite(ahead)) return 0.5f;
@@ -258,7 +276,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj) : 1.0f;
+        // the floor of the right of way: a fraction of the pair's mean max speed
+        float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (max_speed + ctx->view->limits[j].max_speed);
+        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj, floor_speed) : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);

@@ -79,7 +79,10 @@ static void flag_range(int start, int end, int worker, void *context)
     steer_world *w = context;
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
-        bool avoids = b != NULL && b->avoids && !(w->flags[i] & AGENT_KINEMATIC);
+        // a kinematic agent that runs reciprocal avoidance shares it too: two
+        // of them that each took all of it locked (issue 21, a crowd driven
+        // by setting velocities)
+        bool avoids = b != NULL && b->avoids;
         w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];

@@ -2,6 +2,10 @@
 -- total, so that two versions or two brains can be compared:
 --
 --   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [case ...]
+--   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
+--     [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1] [layout ...]
+--
+-- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua).
 --
 -- Brains: `notes` is the notes' behaviours alone (priority of obstacle
 -- avoidance, then a blend of arrive, separation and collision avoidance);
@@ -19,6 +23,14 @@ local steer = require "steer"
 
 local script = arg and arg[0] or "scripts/scenarios/run.lua"
 local scenario_dir = script:match("^(.*[/\\])") or "./"
+
+-- the matrix of issue 21 (matrix.lua): run.lua --matrix [--small|--large] [--quick] [--check] ...
+for _, a in ipairs(arg or {}) do
+  if a == "--matrix" then
+    assert(loadfile(scenario_dir .. "matrix.lua"))()(arg, scenario_dir)
+    return
+  end
+end
 -- a case file gets the directory as its argument (the circles share a layout)
 local function load_case(name) return assert(loadfile(scenario_dir .. name .. ".lua"))(scenario_dir) end
 

@@ -146,6 +146,47 @@ static void non_avoider_is_avoided_fully(void)
     steer_world_destroy(w);
 }
 
+static void kinematic_avoiders_share(void)
+{
+    // two kinematic agents that both run reciprocal avoidance (velocity set
+    // directly, RVO2's way) share it: both are avoiders, they pass without
+    // touching, and each moves aside by a comparable amount (before, each
+    // counted the other as a non-avoider and took all of it)
+    steer_world *w = make_world(4);
+    steer_agent_id id[2];
+    steer_behaviour *b[2];
+    float aside[2] = {0.0f, 0.0f};
+    for (int i = 0; i < 2; ++i) {
+        float x = i == 0 ? -10.0f : 10.0f;
+        steer_child c = {make(def_at(STEER_KINEMATIC_SEEK, -x, 0.0f)), 1.0f};
+        steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+        r.children = &c;
+        r.child_count = 1;
+        r.radius = 6.0f;
+        b[i] = make(r);
+        steer_behaviour_release(c.behaviour);
+        steer_agent_def d = steer_default_agent_def();
+        d.state.position = steer_v2(x, 0.0f);
+        d.limits.max_speed = 1.5f;
+        d.kinematic = true;
+        d.behaviour = b[i];
+        d.key = (uint64_t)i + 1;
+        id[i] = steer_agent_create(w, &d);
+    }
+    float closest = 100.0f;
+    for (int s = 0; s < 150; ++s) {
+        steer_world_step(w, 0.1f);
+        closest = steer_minf(closest, distance(w, id[0], id[1]));
+        for (int i = 0; i < 2; ++i) aside[i] = steer_maxf(aside[i], steer_absf(steer_agent_get_position(w, id[i]).y));
+    }
+    for (int i = 0; i < 2; ++i) CHECK((w->flags[steer__store_dense(w, id[i])] & AGENT_AVOIDS) != 0);
+    CHECK(closest >= 1.0f - 1e-3f);
+    CHECK(aside[0] > 0.2f && aside[1] > 0.2f);
+    CHECK(aside[0] < 2.0f * aside[1] && aside[1] < 2.0f * aside[0]);
+    for (int i = 0; i < 2; ++i) steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+}
+
 static void circle_resolves_and_ignores_spawn_order(void)
 {
     // 16 agents on a circle swapping to the antipodes, spawned in two orders
@@ -423,6 +464,7 @@ int main(void)
     RUN(lp_jam_gives_towards_preferred);
     RUN(head_on_pair_passes_keeping_right);
     RUN(non_avoider_is_avoided_fully);
+    RUN(kinematic_avoiders_share);
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
     RUN(alone_at_a_block_slides_past_its_corner);

@@ -1,0 +1,389 @@
+-- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix"), run by
+-- `run.lua --matrix`. Every layout of scripts/scenarios/matrix/ over world
+-- seeds, preferred behaviours (arrive, seek), time horizons, max
+-- accelerations (times max speed) and steps, each with contact resolution
+-- off and on; one table row per setting (worst case over seeds and the two
+-- contact settings) and a summary per layout.
+local steer = require "steer"
+
+local SPEED, CONTACT, ARRIVED = 1.5, 1e-3, 0.5
+local FULL = { seeds = { 1, 2, 3, 4, 5 }, prefs = { "arrive", "seek" }, taus = { 1, 2, 5 },
+  accels = { 3, 10, 100 }, dts = { 0.05, 0.1 } }
+local SMALL = { "contend_2", "contend_3", "hallway_shared_20", "junction_20", "exit_12", "gather_12",
+  "kinematic", "random_12" }
+local LARGE = { "hallway_shared", "junction", "exit", "gather_100", "gather_r2", "random_60" }
+
+local function load_layout(dir, name, seed)
+  local c = assert(loadfile(dir .. "matrix/" .. name .. ".lua"))(dir)
+  if c.random then
+    -- starts and goals from the world seed, at least 2.5 m apart
+    local s = seed * 7919 + 17
+    local function rnd() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
+    local function draw(list)
+      while true do
+        local x, y = (rnd() - 0.5) * c.random.side, (rnd() - 0.5) * c.random.side
+        local ok = true
+        for _, p in ipairs(list) do
+          if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < 2.5 * 2.5 then ok = false; break end
+        end
+        if ok then list[#list + 1] = { x, y }; return x, y end
+      end
+    end
+    local starts, goals = {}, {}
+    c.agents = {}
+    for _ = 1, c.random.n do
+      local x, y = draw(starts)
+      local gx, gy = draw(goals)
+      c.agents[#c.agents + 1] = { x = x, y = y, gx = gx, gy = gy }
+    end
+  end
+  return c
+end
+
+local function preferred(kind, kinematic, gx, gy)
+  if kinematic then
+    if kind == "seek" then return steer.kinematic_seek{ target = { gx, gy } } end
+    return steer.kinematic_arrive{ target = { gx, gy }, radius = 0.1, time_to_target = 0.5 }
+  end
+  if kind == "seek" then return steer.seek{ target = { gx, gy } } end
+  return steer.arrive{ target = { gx, gy }, target_radius = 0.1, slow_radius = 2, time_to_target = 0.5 }
+end
+
+-- One run of one layout with one setting. Returns the metrics.
+local function run_one(c, s)
+  local world = steer.world{ seed = s.seed, cell_size = 6, resolve_agent_contacts = s.contacts,
+    resolve_contacts = s.contacts }
+  for _, w in ipairs(c.walls or {}) do world:add_wall(w[1], w[2], w[3], w[4]) end
+  for _, b in ipairs(c.boxes or {}) do world:add_box(b[1], b[2], b[3], b[4]) end
+  local maxr, list, by_key = 0.5, {}, {}
+  for _, d in ipairs(c.agents) do maxr = math.max(maxr, d.radius or 0.5) end
+  for k, d in ipairs(c.agents) do
+    local r = d.radius or 0.5
+    local pref = preferred(s.pref, d.kinematic, d.gx, d.gy)
+    local brain = pref
+    if not d.player then
+      brain = steer.reciprocal_avoidance{ preferred = pref, radius = math.max(6, 2 * SPEED * s.tau + 2 * maxr),
+        time_horizon = s.tau, obstacle_time_horizon = 1, max_neighbours = 10 }
+    end
+    local agent = world:spawn{ x = d.x, y = d.y, radius = r, max_speed = d.player and 1 or SPEED,
+      max_acceleration = s.accel * SPEED, kinematic = d.kinematic or false, steering = brain, key = k }
+    local e = { agent = agent, d = d, r = r, pref = pref, key = k, vx = 0, vy = 0, player = d.player }
+    list[#list + 1] = e
+    by_key[k] = e
+  end
+  local n = 0
+  for _, e in ipairs(list) do if not e.player then n = n + 1 end end
+  local m = { agents = n, home = 0, contacts = 0, overlap = 0, wait = 0, jam_dv = 0, jam_v = 0, arrivals = {} }
+  local touching = {}
+  local t, dt = 0, s.dt
+  local gather = c.mode == "gather"
+  local rhex = gather and 1.05 * list[1].r * math.sqrt(n) or 0
+  local window = nil
+  local holder, settle = nil, 0
+  local function sample(record_jam)
+    local now = {}
+    local live = 0
+    for _, e in ipairs(list) do
+      if e.agent:alive() then
+        live = live + 1
+        local a = e.agent
+        local x, y = a:position()
+        local vx, vy = a:velocity()
+        e.x, e.y = x, y
+        local near = 0
+        for _, o in ipairs(world:query(x, y, e.r + maxr + 0.5)) do
+          local f = by_key[o.key]
+          if f ~= e then
+            local ox, oy = o:position()
+            local dist = math.sqrt((x - ox) ^ 2 + (y - oy) ^ 2)
+            local overlap = e.r + f.r - dist
+            if dist < e.r + f.r + 0.5 then near = near + 1 end
+            if o.key > e.key then
+              if overlap > m.overlap then m.overlap = overlap end
+              if window and overlap > window.overlap then window.overlap = overlap end
+              if overlap > CONTACT then
+                local pair = e.key * 65536 + o.key
+                now[pair] = true
+                if not touching[pair] then m.contacts = m.contacts + 1 end
+              end
+            end
+          end
+        end
+        if record_jam and not e.done and near >= 3 then
+          m.jam_dv = m.jam_dv + math.sqrt((vx - e.vx) ^ 2 + (vy - e.vy) ^ 2)
+          m.jam_v = m.jam_v + math.sqrt(vx * vx + vy * vy)
+        end
+        e.vx, e.vy = vx, vy
+      end
+    end
+    touching = now
+    return live
+  end
+  -- phase 1: until everyone is home (joined, for a gathering) or time is up
+  local remaining = n
+  while t < c.time_limit and remaining > 0 do
+    world:step(dt)
+    t = t + dt
+    sample(not gather)
+    for _, e in ipairs(list) do
+      if not e.player and not e.done and e.agent:alive() then
+        local dist = math.sqrt((e.x - e.d.gx) ^ 2 + (e.y - e.d.gy) ^ 2)
+        if gather then
+          if dist <= 1.3 * rhex then e.done = true end
+        elseif dist < ARRIVED then
+          e.done = true
+          m.arrivals[#m.arrivals + 1] = t
+          if c.mode == "exit" then e.agent:remove() end
+          if c.mode == "contend" then holder = holder or e; m.first = m.first or t end
+        end
+        if e.done then remaining = remaining - 1; m.home = m.home + 1 end
+      end
+    end
+    if c.mode == "contend" then
+      for _, e in ipairs(list) do
+        if e ~= holder and math.sqrt(e.vx * e.vx + e.vy * e.vy) >= 0.02 then settle = t end
+      end
+      -- run on for 20 s after the first arrival, to watch the others stop
+      if holder and t >= m.first + 20 then break end
+      remaining = 1
+    end
+  end
+  m.time = t
+  if c.mode == "contend" then
+    m.settle = settle
+    m.first = m.first or math.huge
+  elseif #m.arrivals > 0 then
+    -- the longest wait for an arrival, from the first on, while agents remain
+    local last = m.arrivals[1]
+    for _, a in ipairs(m.arrivals) do m.wait = math.max(m.wait, a - last); last = a end
+    if m.home < n then m.wait = math.max(m.wait, t - last) end
+  end
+  if gather and remaining == 0 then
+    -- phase 2: settle for 15 s, then 60 s of watching speeds
+    local joined_last = t
+    local sum_mean, steps = 0, 0
+    m.mean_speed, m.max_speed = 0, 0
+    while t < joined_last + 75 do
+      world:step(dt)
+      t = t + dt
+      if t > joined_last + 15 and not window then window = { overlap = 0 } end
+      sample(false)
+      if window then
+        local sum, top = 0, 0
+        for _, e in ipairs(list) do
+          local sp = math.sqrt(e.vx * e.vx + e.vy * e.vy)
+          sum, top = sum + sp, math.max(top, sp)
+        end
+        m.mean_speed = math.max(m.mean_speed, sum / n)
+        m.max_speed = math.max(m.max_speed, top)
+        sum_mean, steps = sum_mean + sum / n, steps + 1
+      end
+    end
+    m.rest_overlap = window.overlap
+    -- spread and rest gaps of the heap as it stands
+    m.spread, m.gap = 0, 0
+    for _, e in ipairs(list) do
+      m.spread = math.max(m.spread, math.sqrt(e.x * e.x + e.y * e.y) / rhex)
+      local nearest = math.huge
+      for _, f in ipairs(list) do
+        if f ~= e then nearest = math.min(nearest, math.sqrt((e.x - f.x) ^ 2 + (e.y - f.y) ^ 2) - e.r - f.r) end
+      end
+      m.gap = math.max(m.gap, nearest)
+    end
+    -- phase 3: a new order 20 m away; time until the mean speed is half the max speed
+    for _, e in ipairs(list) do e.pref.target = { 20 * e.r / 0.5, 0 } end
+    local t0 = t
+    m.restart = math.huge
+    while t < t0 + 10 do
+      world:step(dt)
+      t = t + dt
+      sample(false)
+      local sum = 0
+      for _, e in ipairs(list) do sum = sum + math.sqrt(e.vx * e.vx + e.vy * e.vy) end
+      if sum / n >= 0.5 * SPEED then m.restart = t - t0; break end
+    end
+  end
+  m.jam = m.jam_v > 0 and m.jam_dv / m.jam_v or 0
+  world:close()
+  return m
+end
+
+-- The targets of issue 21 that apply to a layout's run; a list of failures.
+-- Stated reasons: with `seek` an agent has no way to stop (alone, it
+-- oscillates through its goal), so the settling targets of a gathering and
+-- the stopping of the losers of a contention apply to `arrive` only; of
+-- agents contending for one spot only one can hold it.
+local function failures(name, c, m, contacts, pref)
+  local f = {}
+  local function need(ok, what) if not ok then f[#f + 1] = what end end
+  if c.mode == "contend" then
+    local straight = 6 / SPEED
+    if name == "contend_2" then need(m.first <= straight + 3, "first") end
+    if name == "contend_3" then need(m.first <= 5, "first") end
+    if pref == "arrive" then need(m.settle <= m.first + 5, "settle") end
+  else
+    need(m.home == m.agents, "home")
+  end
+  if m.agents < 20 then need(m.contacts == 0, "contacts") end
+  need(m.overlap <= (contacts and 0.01 or 0.05), "overlap")
+  if c.mode ~= "contend" and c.mode ~= "gather" then need(m.wait <= 30, "wait") end
+  need(m.jam < 0.5, "jam")
+  if c.mode == "gather" and m.mean_speed and pref == "arrive" then
+    if m.agents >= 100 then
+      need(m.mean_speed < 0.02 and m.max_speed < 0.05, "rest")
+      need(m.spread <= 1.3, "spread")
+    end
+    need(m.rest_overlap <= 0.01, "rest_overlap")
+    need(m.gap <= 0.05, "gap")
+    need(m.restart <= 3, "restart")
+  end
+  return f
+end
+
+-- Targets not met yet (docs/crowds.md, "What the matrix says"): --check
+-- passes a layout whose failures are all listed here, and prints them.
+-- The rest of the targets are held: a regression on them fails the check.
+local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
+local NOT_YET = {
+  contend_2 = set("first", "settle"),         -- a standoff either side of the spot, or an orbit
+  contend_3 = set("first"),                   -- three at 0.65 m never resolve
+  hallway_shared_20 = set("wait"),            -- the shared goal point is a slow sink (a few runs)
+  junction_20 = set("wait"),
+  gather_12 = set("gap", "rest", "rest_overlap", "restart"), -- the 10% clearance, and jiggling
+  hallway_shared = set("home", "wait", "jam", "overlap"),
+  junction = set("home", "wait", "jam", "overlap"),
+  exit = set("home", "wait", "jam", "overlap"),
+  gather_100 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
+  gather_r2 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
+}
+
+local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
+
+return function(args, dir)
+  local sel = { seeds = FULL.seeds, prefs = FULL.prefs, taus = FULL.taus, accels = FULL.accels, dts = FULL.dts }
+  local names, check, detail, quick = {}, false, false, false
+  local i = 1
+  local function list_of(s, f)
+    local t = {}
+    for v in s:gmatch("[^,]+") do t[#t + 1] = f(v) end
+    return t
+  end
+  while args[i] do
+    local a = args[i]
+    if a == "--seeds" then sel.seeds = list_of(args[i + 1], tonumber); i = i + 1
+    elseif a == "--pref" then sel.prefs = list_of(args[i + 1], tostring); i = i + 1
+    elseif a == "--tau" then sel.taus = list_of(args[i + 1], tonumber); i = i + 1
+    elseif a == "--accel" then sel.accels = list_of(args[i + 1], tonumber); i = i + 1
+    elseif a == "--dt" then sel.dts = list_of(args[i + 1], tonumber); i = i + 1
+    elseif a == "--small" then for _, n in ipairs(SMALL) do names[#names + 1] = n end
+    elseif a == "--large" then for _, n in ipairs(LARGE) do names[#names + 1] = n end
+    elseif a == "--quick" then quick = true
+    elseif a == "--check" then check = true
+    elseif a == "--detail" then detail = true
+    elseif a == "--if-env" then
+      -- the large layouts under ctest: skipped (77) unless STEER_SCENARIOS is set
+      if not os.getenv("STEER_SCENARIOS") then print("skipped: set STEER_SCENARIOS=1 (make scenarios)"); os.exit(77) end
+    elseif a ~= "--matrix" then names[#names + 1] = a end
+    i = i + 1
+  end
+  if #names == 0 then
+    for _, n in ipairs(SMALL) do names[#names + 1] = n end
+    for _, n in ipairs(LARGE) do names[#names + 1] = n end
+  end
+  if quick then
+    -- the corners of the matrix: extremes of each setting, one seed
+    sel.seeds, sel.taus, sel.accels = { sel.seeds[1] }, { 1, 5 }, { 3, 100 }
+  end
+  print(string.format("matrix: seeds %s; preferred %s; time horizon %s s; max acceleration %s x max speed; dt %s s",
+    table.concat(sel.seeds, ","), table.concat(sel.prefs, ","), table.concat(sel.taus, ","),
+    table.concat(sel.accels, ","), table.concat(sel.dts, ",")))
+  print("columns: home (worst run) / agents; contact episodes (most); deepest overlap m, contact resolution off / on;")
+  print("longest wait for an arrival s; jam velocity change per step over mean speed; ok: runs meeting every target")
+  local bad = {}
+  print(string.format("%-18s %-6s %4s %4s %5s | %9s %5s %13s %6s %5s %s", "layout", "pref", "tau", "acc", "dt",
+    "home", "cont", "overlap", "wait", "jam", "ok   extra"))
+  for _, name in ipairs(names) do
+    local sum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, agents = 0,
+      extra = {}, fails = {} }
+    for _, pref in ipairs(sel.prefs) do
+      local psum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, extra = {} }
+      for _, tau in ipairs(sel.taus) do
+        for _, accel in ipairs(sel.accels) do
+          for _, dt in ipairs(sel.dts) do
+            local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0,
+              extra = {} }
+            local agents = 0
+            for _, seed in ipairs(sel.seeds) do
+              for _, contacts in ipairs({ false, true }) do
+                local c = load_layout(dir, name, seed)
+                local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt,
+                  contacts = contacts })
+                agents = m.agents
+                local f = failures(name, c, m, contacts, pref)
+                row.runs = row.runs + 1
+                if #f == 0 then row.ok = row.ok + 1 end
+                for _, w in ipairs(f) do sum.fails[w] = (sum.fails[w] or 0) + 1 end
+                row.home = math.min(row.home, m.home)
+                row.contacts = math.max(row.contacts, m.contacts)
+                if contacts then row.on = math.max(row.on, m.overlap) else row.off = math.max(row.off, m.overlap) end
+                row.wait = math.max(row.wait, m.wait)
+                row.jam = math.max(row.jam, m.jam)
+                local function worst(k, v) if v then row.extra[k] = math.max(row.extra[k] or -math.huge, v) end end
+                worst("first", m.first); worst("settle", m.settle); worst("mean_v", m.mean_speed)
+                worst("max_v", m.max_speed); worst("spread", m.spread); worst("gap", m.gap)
+                worst("restart", m.restart)
+              end
+            end
+            sum.agents = agents
+            local extra = {}
+            for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+              if row.extra[k] then
+                extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
+              end
+            end
+            if detail then
+              print(string.format("%-18s %-6s %4g %4g %5g | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
+                name, pref, tau, accel, dt, row.home, agents, row.contacts, row.off, row.on, row.wait, row.jam, row.ok,
+                row.runs, table.concat(extra, " ")))
+            end
+            for _, t in ipairs({ sum, psum }) do
+              t.home = math.min(t.home, row.home)
+              t.contacts = math.max(t.contacts, row.contacts)
+              t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
+              t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
+              t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
+              for k, v in pairs(row.extra) do t.extra[k] = math.max(t.extra[k] or -math.huge, v) end
+            end
+            io.stdout:flush()
+          end
+        end
+      end
+      local pextra = {}
+      for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+        if psum.extra[k] then pextra[#pextra + 1] = k .. "=" .. fmt(psum.extra[k]) end
+      end
+      print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
+        name, pref, "all", "", "",
+        psum.home, sum.agents, psum.contacts, psum.off, psum.on, psum.wait, psum.jam, psum.ok, psum.runs,
+        table.concat(pextra, " ")))
+    end
+    local extra, fails = {}, {}
+    for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+      if sum.extra[k] then extra[#extra + 1] = k .. "=" .. fmt(sum.extra[k]) end
+    end
+    for k, v in pairs(sum.fails) do fails[#fails + 1] = k .. ":" .. v end
+    table.sort(fails)
+    print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s%s",
+      name, "all", "", "", "", sum.home, sum.agents, sum.contacts, sum.off, sum.on, sum.wait, sum.jam, sum.ok, sum.runs,
+      table.concat(extra, " "),
+      #fails > 0 and ("  failed " .. table.concat(fails, " ")) or ""))
+    io.stdout:flush()
+    for k in pairs(sum.fails) do
+      if not (NOT_YET[name] and NOT_YET[name][k]) then bad[#bad + 1] = name .. ":" .. k end
+    end
+  end
+  if check and #bad > 0 then
+    io.stderr:write("FAILED targets in: ", table.concat(bad, ", "), "\n")
+    os.exit(1)
+  end
+end
