@@ -16,7 +16,8 @@ FUZZ_FLAGS  ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need
 PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
-              libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool
+              libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool \
+              librecast-dev
 
 .PHONY: all deps configure build demo test test-release test-asan test-clang clang-build fuzz bench clean
 
