@@ -1,5 +1,8 @@
-// laux.c: value checkers and error messages shared by the binding files.
+// laux.c: value checkers and the shape of their error messages.
 #include "laux.h"
+
+#include "steer/steer.h"
+#include "steer/steer_lua.h"
 
 #include <float.h>
 #include <math.h>
@@ -7,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *laux_describe(lua_State *L, int idx)
+const char *steer_laux_describe(lua_State *L, int idx)
 {
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
@@ -32,77 +35,122 @@ const char *laux_describe(lua_State *L, int idx)
     }
 }
 
-static int raise(lua_State *L, laux_where w, const char *what)
+// "field '<field>' <phrase>, got <got>" (no field: "<phrase>, got <got>";
+// no got: without ", got"): what a bad argument message says in its
+// parentheses. Returns the length it needs (as snprintf).
+static size_t format_what(char *out, size_t size, const char *field, const char *phrase, const char *got)
 {
+    int n = snprintf(out, size, "%s%s%s%s%s%s", field != NULL ? "field '" : "", field != NULL ? field : "",
+                     field != NULL ? "' " : "", phrase, got != NULL ? ", got " : "", got != NULL ? got : "");
+    return n < 0 ? 0 : (size_t)n;
+}
+
+const char *steer_lua_format_float(double value, char *out, size_t size)
+{
+    // the shortest text that reads back as the same float: -3, 0.1, 1e+10
+    snprintf(out, size, "%.9g", value);
+    float f = (float)value;
+    for (int digits = 1; digits <= 9; ++digits) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*g", digits, value);
+        if (strtof(buf, NULL) == f) {
+            snprintf(out, size, "%s", buf);
+            break;
+        }
+    }
+    return out;
+}
+
+size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *function, const char *field,
+                              const char *phrase, double value)
+{
+    char got[48], what[512];
+    steer_lua_format_float(value, got, sizeof got);
+    format_what(what, sizeof what, field, phrase, got);
+    int n = snprintf(out, size, "bad argument #%d to '%s' (%s)", arg, function, what);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+// Raise with the message shape of the place: a property, or an argument
+// (with or without a field).
+static int raise(lua_State *L, steer_laux_where w, const char *phrase, const char *got)
+{
+    const char *field = w.tname != NULL ? NULL : w.field;
+    size_t n = format_what(NULL, 0, field, phrase, got);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, n + 1);
+    format_what(p, n + 1, field, phrase, got);
+    luaL_pushresultsize(&b, n);
+    const char *what = lua_tostring(L, -1);
     if (w.tname != NULL) return luaL_error(L, "bad property '%s' of %s (%s)", w.field, w.tname, what);
-    if (w.field != NULL) what = lua_pushfstring(L, "field '%s' %s", w.field, what);
     return luaL_argerror(L, w.arg, what);
 }
 
-int laux_error(lua_State *L, laux_where w, const char *phrase, int vidx)
+int steer_laux_error(lua_State *L, steer_laux_where w, const char *phrase, int vidx)
 {
     vidx = lua_absindex(L, vidx);
-    const char *got = laux_describe(L, vidx);
-    return raise(L, w, lua_pushfstring(L, "%s, got %s", phrase, got));
+    const char *got = steer_laux_describe(L, vidx);
+    return raise(L, w, phrase, got);
 }
 
-int laux_error_plain(lua_State *L, laux_where w, const char *phrase) { return raise(L, w, phrase); }
+int steer_laux_error_plain(lua_State *L, steer_laux_where w, const char *phrase) { return raise(L, w, phrase, NULL); }
 
-int laux_unknown_field(lua_State *L, int arg, int kidx)
+int steer_laux_unknown_field(lua_State *L, int arg, int kidx)
 {
     if (lua_type(L, kidx) == LUA_TSTRING)
         return luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", lua_tostring(L, kidx)));
-    const char *k = laux_describe(L, kidx);
+    const char *k = steer_laux_describe(L, kidx);
     return luaL_argerror(L, arg, lua_pushfstring(L, "unknown field [%s]", k));
 }
 
-double laux_number(lua_State *L, laux_where w, int vidx, laux_rule rule)
+double steer_laux_number(lua_State *L, steer_laux_where w, int vidx, steer_laux_rule rule)
 {
     vidx = lua_absindex(L, vidx);
     if (lua_type(L, vidx) != LUA_TNUMBER) {
         const char *expected = rule == LAUX_POSITIVE      ? "must be a positive number"
                                : rule == LAUX_FINITE      ? "must be a number"
                                                           : "must be a non-negative number";
-        return laux_error(L, w, expected, vidx);
+        return steer_laux_error(L, w, expected, vidx);
     }
     double v = lua_tonumber(L, vidx);
     // beyond the float range a value would become an infinity in the engine
-    if (!isfinite(v)) return laux_error(L, w, "must be a finite number", vidx);
-    if (v > FLT_MAX || v < -FLT_MAX) return laux_error(L, w, "must be at most 3.4e38 in magnitude", vidx);
+    if (!isfinite(v)) return steer_laux_error(L, w, "must be a finite number", vidx);
+    if (v > STEER_MAX_FLOAT || v < -STEER_MAX_FLOAT) {
+        char limit[32], phrase[64];
+        snprintf(phrase, sizeof phrase, "must be at most %s in magnitude",
+                 steer_format_limit(STEER_MAX_FLOAT, limit, sizeof limit));
+        return steer_laux_error(L, w, phrase, vidx);
+    }
     switch (rule) {
     case LAUX_FINITE: break;
     case LAUX_NONNEGATIVE:
-        if (v < 0.0) laux_error(L, w, "must be a non-negative number", vidx);
+        if (v < 0.0) steer_laux_error(L, w, "must be a non-negative number", vidx);
         break;
     case LAUX_POSITIVE:
-        if (!(v > 0.0)) laux_error(L, w, "must be a positive number", vidx);
-        break;
-    case LAUX_LIMIT:
-        if (v < 0.0) laux_error(L, w, "must be a non-negative number", vidx);
-        if (v > 1e30) laux_error(L, w, "must be at most 1e30", vidx);
+        if (!(v > 0.0)) steer_laux_error(L, w, "must be a positive number", vidx);
         break;
     }
     return v;
 }
 
-float laux_check_float(lua_State *L, int arg, laux_rule rule)
+float steer_laux_check_float(lua_State *L, int arg, steer_laux_rule rule)
 {
     luaL_checknumber(L, arg);
     if (lua_type(L, arg) != LUA_TNUMBER) { // a numeric string: convert in place
         lua_pushnumber(L, lua_tonumber(L, arg));
         lua_replace(L, arg);
     }
-    return (float)laux_number(L, laux_arg(arg), arg, rule);
+    return (float)steer_laux_number(L, steer_laux_arg(arg), arg, rule);
 }
 
-bool laux_boolean(lua_State *L, laux_where w, int vidx)
+bool steer_laux_boolean(lua_State *L, steer_laux_where w, int vidx)
 {
     vidx = lua_absindex(L, vidx);
-    if (lua_type(L, vidx) != LUA_TBOOLEAN) laux_error(L, w, "must be a boolean", vidx);
+    if (lua_type(L, vidx) != LUA_TBOOLEAN) steer_laux_error(L, w, "must be a boolean", vidx);
     return lua_toboolean(L, vidx) != 0;
 }
 
-int laux_enum(lua_State *L, laux_where w, int vidx, const char *const *choices)
+int steer_laux_enum(lua_State *L, steer_laux_where w, int vidx, const char *const *choices)
 {
     vidx = lua_absindex(L, vidx);
     const char *s = lua_type(L, vidx) == LUA_TSTRING ? lua_tostring(L, vidx) : NULL;
@@ -121,13 +169,13 @@ int laux_enum(lua_State *L, laux_where w, int vidx, const char *const *choices)
         luaL_addchar(&b, '\'');
     }
     luaL_pushresult(&b);
-    return laux_error(L, w, lua_tostring(L, -1), vidx);
+    return steer_laux_error(L, w, lua_tostring(L, -1), vidx);
 }
 
-void laux_point(lua_State *L, laux_where w, int vidx, float *x, float *y)
+void steer_laux_point(lua_State *L, steer_laux_where w, int vidx, float *x, float *y)
 {
     vidx = lua_absindex(L, vidx);
-    if (lua_type(L, vidx) != LUA_TTABLE) laux_error(L, w, "must be a point {x, y}", vidx);
+    if (lua_type(L, vidx) != LUA_TTABLE) steer_laux_error(L, w, "must be a point {x, y}", vidx);
     int tx = lua_rawgeti(L, vidx, 1);
     int ty = lua_rawgeti(L, vidx, 2);
     if (tx == LUA_TNIL && ty == LUA_TNIL) {
@@ -136,16 +184,16 @@ void laux_point(lua_State *L, laux_where w, int vidx, float *x, float *y)
         lua_getfield(L, vidx, "y");
     }
     if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER)
-        laux_error_plain(L, w, "must be a point {x, y} of two numbers");
+        steer_laux_error_plain(L, w, "must be a point {x, y} of two numbers");
     double vx = lua_tonumber(L, -2), vy = lua_tonumber(L, -1);
-    if (!isfinite(vx) || !isfinite(vy) || fabs(vx) > FLT_MAX || fabs(vy) > FLT_MAX)
-        laux_error_plain(L, w, "must be a point of finite numbers");
+    if (!isfinite(vx) || !isfinite(vy) || fabs(vx) > STEER_MAX_FLOAT || fabs(vy) > STEER_MAX_FLOAT)
+        steer_laux_error_plain(L, w, "must be a point of finite numbers");
     *x = (float)vx;
     *y = (float)vy;
     lua_pop(L, 2);
 }
 
-double laux_float_value(float value)
+double steer_laux_float_value(float value)
 {
     if (!isfinite(value)) return (double)value;
     char buf[32];
@@ -156,18 +204,9 @@ double laux_float_value(float value)
     return (double)value;
 }
 
-void laux_push_float(lua_State *L, float value) { lua_pushnumber(L, (lua_Number)laux_float_value(value)); }
+void steer_laux_push_float(lua_State *L, float value) { lua_pushnumber(L, (lua_Number)steer_laux_float_value(value)); }
 
-void laux_push_set(lua_State *L, const char *const *names)
-{
-    lua_newtable(L);
-    for (int i = 0; names[i] != NULL; ++i) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, names[i]);
-    }
-}
-
-void laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods)
+void steer_laux_new_class(lua_State *L, const char *tname, const luaL_Reg *metamethods)
 {
     luaL_newmetatable(L, tname);
     luaL_setfuncs(L, metamethods, 0);

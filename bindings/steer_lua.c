@@ -1,10 +1,12 @@
-// steer_lua.c: luaopen_steer, the `steer` module (docs/lua-api.md).
-#include "bind.h"
+// steer_lua.c: luaopen_steer, the `steer` module (docs/lua-api.md): every
+// constructor and module function in one table, then the classes.
+#include "classes.h"
+#include "runtime.h"
 
 // steer.heading(a) -> x, y: the unit vector (sin a, cos a) of an orientation
 static int steer_heading_lua(lua_State *L)
 {
-    steer_vec2 h = steer_heading(laux_check_float(L, 1, LAUX_FINITE));
+    steer_vec2 h = steer_heading(steer_laux_check_float(L, 1, LAUX_FINITE));
     lua_pushnumber(L, h.x);
     lua_pushnumber(L, h.y);
     return 2;
@@ -13,14 +15,24 @@ static int steer_heading_lua(lua_State *L)
 // steer.orientation_of(x, y) -> a = atan2(x, y) in (-pi, pi]; 0 for (0, 0)
 static int steer_orientation_of_lua(lua_State *L)
 {
-    steer_vec2 v = {laux_check_float(L, 1, LAUX_FINITE), laux_check_float(L, 2, LAUX_FINITE)};
+    steer_vec2 v = {steer_laux_check_float(L, 1, LAUX_FINITE), steer_laux_check_float(L, 2, LAUX_FINITE)};
     lua_pushnumber(L, steer_orientation_of(v));
     return 1;
 }
 
+// The module's functions and constructors (a behaviour type's own
+// constructor, steer.seek{...} and the like, comes from the reflected table
+// of types: steer_lua__open_behaviour adds one per type).
 static const luaL_Reg steer_functions[] = {
+    {"behaviour", steer_lua__lua_behaviour_new},
+    {"blend", steer_lua__blend_new},
+    {"formation", steer_lua__formation_new},
     {"heading", steer_heading_lua},
+    {"options", steer_lua__options},
     {"orientation_of", steer_orientation_of_lua},
+    {"path", steer_lua__path_new},
+    {"priority", steer_lua__priority_new},
+    {"world", steer_lua__world_new},
     {NULL, NULL},
 };
 
@@ -41,13 +53,14 @@ int luaopen_steer(lua_State *L)
 
 /* ---- the C API for programs that drive scripts (steer/steer_lua.h) ---------------- */
 
-static const char spawn_hook_key = 0; // registry: the spawn hook (a function) or nil
-
 void steer_lua_step(lua_State *L, int world_index, float dt)
 {
     world_index = lua_absindex(L, world_index);
     lcore *core = steer_lua__check_world(L, world_index);
-    if (!(dt >= 0.0f && dt <= 1.0e4f)) luaL_error(L, "steer_lua_step: dt must be in [0, 10000]");
+    if (!(dt >= 0.0f && dt <= (float)STEER_MAX_STEP)) {
+        char limit[32];
+        luaL_error(L, "steer_lua_step: dt must be in [0, %s]", steer_format_limit(STEER_MAX_STEP, limit, sizeof limit));
+    }
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to step a world while it is stepping");
     int top = lua_gettop(L);
     lua_getiuservalue(L, world_index, 1);
@@ -76,7 +89,7 @@ int steer_lua_pushrole(lua_State *L, int world_index, steer_agent_id id)
     lua_getiuservalue(L, world_index, 1);
     int t = LUA_TNIL;
     if (lua_getiuservalue(L, -1, CORE_UV_ROLE) == LUA_TTABLE)
-        t = lua_rawgeti(L, -1, steer_lua__agent_key(id));
+        t = lua_rawgeti(L, -1, steer_lua__stored_id(id));
     else
         lua_pushnil(L);
     if (t != LUA_TSTRING) {
@@ -102,24 +115,4 @@ void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index)
     lua_getiuservalue(L, agent_index, 1);
     steer_lua__set_steering(L, -1, a->id, behaviour_index, true);
     lua_pop(L, 1);
-}
-
-void steer_lua_set_spawn_hook(lua_State *L, int index)
-{
-    lua_pushvalue(L, index);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &spawn_hook_key);
-}
-
-void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx)
-{
-    agent_idx = lua_absindex(L, agent_idx);
-    role_idx = lua_absindex(L, role_idx);
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &spawn_hook_key) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        return;
-    }
-    lua_pushvalue(L, agent_idx);
-    lua_pushvalue(L, role_idx);
-    lua_call(L, 2, 1);
 }

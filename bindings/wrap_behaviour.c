@@ -1,189 +1,82 @@
 // wrap_behaviour.c: one class per behaviour type (steer.Seek, steer.Arrive,
-// steer.Blend, ...), built from the engine's reflected parameter table so
-// the option list is never written twice; the combinators; and behaviours
-// written in Lua (steer.behaviour).
+// steer.Blend, ...), its options and properties read through the engine's
+// reflected parameter table and type inputs, so the option list is never
+// written twice; the combinators; and behaviours written in Lua
+// (steer.behaviour).
 //
 // A behaviour userdata holds one C reference. Agents and combinators hold
 // their own, so a behaviour lives while anything uses it. The userdata's
 // uservalues mirror what the C object refers to (target agent, path,
 // children, Lua function) so the garbage collector sees it too.
-#include "bind.h"
+#include "classes.h"
+#include "runtime.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-const char steer_lua__behaviours_key = 0; // registry: proxies by C pointer (weak values)
-static const char behaviour_mark = 0;     // metatable field: "this is a behaviour class"
+extern const char steer_lua__behaviour_mark;
+static const char names_key = 0; // registry: each type's name table, by type
 
-static const char *const class_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
-    "steer.KinematicSeek", "steer.KinematicFlee", "steer.KinematicArrive", "steer.KinematicWander",
-    "steer.Seek", "steer.Flee", "steer.Arrive", "steer.Align", "steer.VelocityMatch", "steer.Pursue",
-    "steer.Evade", "steer.Face", "steer.LookWhereYouAreGoing", "steer.Wander", "steer.FollowPath",
-    "steer.Separation", "steer.Cohesion", "steer.Alignment", "steer.CollisionAvoidance",
-    "steer.ObstacleAvoidance", "steer.Blend", "steer.Priority", "steer.Behaviour",
-    "steer.FormationSlot",
-    "steer.ReciprocalAvoidance",
-};
+// What a class has besides its reflected parameters (codes of its name table).
+static const char *const extra_names[] = {"type", "target", "path", "children", "fn", "preferred", NULL};
+enum { X_TYPE, X_TARGET, X_PATH, X_CHILDREN, X_FN, X_PREFERRED };
+// The type input each extra stands for (type: every class).
+static const unsigned extra_inputs[] = {0, STEER_INPUT_TARGET, STEER_INPUT_PATH, STEER_INPUT_CHILDREN,
+                                        STEER_INPUT_CALLBACK, STEER_INPUT_PREFERRED};
 
-static bool has_target(steer_behaviour_type t)
+static bool takes(steer_behaviour_type t, unsigned input) { return (steer_behaviour_type_inputs(t) & input) != 0; }
+
+// "steer.Arrive" (in a buffer of the caller's)
+#define CLASS(t, buf) steer_lua__behaviour_class((t), (buf), sizeof(buf))
+
+// The phrase of a tree limit, as Lua words a self-containing one.
+static const char *tree_phrase(const char *phrase)
 {
-    switch (t) {
-    case STEER_KINEMATIC_SEEK:
-    case STEER_KINEMATIC_FLEE:
-    case STEER_KINEMATIC_ARRIVE:
-    case STEER_SEEK:
-    case STEER_FLEE:
-    case STEER_ARRIVE:
-    case STEER_ALIGN:
-    case STEER_VELOCITY_MATCH:
-    case STEER_PURSUE:
-    case STEER_EVADE:
-    case STEER_FACE: return true;
-    default: return false;
-    }
+    return strcmp(phrase, "would contain itself") == 0 ? "a behaviour cannot contain itself" : phrase;
 }
-
-static bool is_combinator(steer_behaviour_type t) { return t == STEER_BLEND || t == STEER_PRIORITY; }
 
 /* ---- reciprocal_avoidance's preferred behaviour ----------------------------------------- */
 
 // Check the value at vidx as the `preferred` child of self (NULL: a new
 // reciprocal_avoidance), tree limits included; the message names w.
-static steer_behaviour *check_preferred(lua_State *L, laux_where w, int vidx, const steer_behaviour *self)
+static steer_behaviour *check_preferred(lua_State *L, steer_laux_where w, int vidx, const steer_behaviour *self)
 {
     lbehaviour *lb = steer_lua__test_behaviour(L, vidx);
-    if (lb == NULL) laux_error(L, w, "must be a behaviour", vidx);
+    if (lb == NULL) steer_laux_error(L, w, "must be a behaviour", vidx);
     steer_child child = {lb->b, 1.0f};
     char buf[200];
     const char *phrase = steer_behaviour_check_children(self, &child, 1, buf, sizeof buf);
     if (phrase != NULL) {
-        if (strcmp(phrase, "would contain itself") == 0) phrase = "a behaviour cannot contain itself";
-        laux_error_plain(L, w, phrase);
+        steer_laux_error_plain(L, w, tree_phrase(phrase));
     }
     return lb->b;
 }
 
 /* ---- proxies -------------------------------------------------------------------------- */
 
-lbehaviour *steer_lua__test_behaviour(lua_State *L, int idx)
-{
-    lbehaviour *lb = lua_touserdata(L, idx);
-    if (lb == NULL || !lua_getmetatable(L, idx)) return NULL;
-    bool is = lua_rawgetp(L, -1, &behaviour_mark) == LUA_TBOOLEAN;
-    lua_pop(L, 2);
-    return is && lb->b != NULL ? lb : NULL;
-}
-
-lbehaviour *steer_lua__check_behaviour(lua_State *L, int arg)
-{
-    lbehaviour *lb = steer_lua__test_behaviour(L, arg);
-    if (lb == NULL) luaL_typeerror(L, arg, "steer behaviour");
-    return lb;
-}
-
 // A new, empty proxy of a type's class (pushed); the C object comes next.
 static lbehaviour *new_proxy(lua_State *L, steer_behaviour_type type)
 {
+    char cname[STEER_LUA_CLASS_SIZE];
     lbehaviour *lb = lua_newuserdatauv(L, sizeof *lb, BEH_UV_COUNT);
     lb->b = NULL;
-    luaL_setmetatable(L, class_names[type]);
+    luaL_setmetatable(L, CLASS(type, cname));
     return lb;
 }
 
-// Remember the proxy at -1 as the one of its C object.
-static void cache_proxy(lua_State *L, lbehaviour *lb)
+// Push the name table of a type: its parameters and extras.
+static void push_names(lua_State *L, steer_behaviour_type type)
 {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &steer_lua__behaviours_key);
-    lua_pushvalue(L, -2);
-    lua_rawsetp(L, -2, lb->b);
-    lua_pop(L, 1);
-}
-
-void steer_lua__push_behaviour(lua_State *L, steer_behaviour *b)
-{
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &steer_lua__behaviours_key);
-    if (lua_rawgetp(L, -1, b) == LUA_TUSERDATA) {
-        lua_remove(L, -2);
-        return;
-    }
-    lua_pop(L, 2);
-    // a behaviour the host made in C: a new proxy with its own reference
-    lbehaviour *lb = new_proxy(L, steer_behaviour_get_type(b));
-    lb->b = steer_behaviour_retain(b);
-    cache_proxy(L, lb);
-}
-
-/* ---- parameters ------------------------------------------------------------------------- */
-
-static void *field_of(steer_behaviour_def *d, size_t offset) { return (char *)d + offset; }
-
-// Read an option or property value (at vidx) for a parameter. Returns the
-// number the engine's set_param takes: -1 inherits a limit, -2 unsets an
-// optional value. Cross-field rules are checked against def when given.
-static double check_param(lua_State *L, laux_where w, int vidx, const steer_param_info *p,
-                          const steer_behaviour_def *def)
-{
-    char buf[128];
-    double v;
-    switch (p->kind) {
-    case STEER_PARAM_BOOL: return laux_boolean(L, w, vidx) ? 1.0 : 0.0;
-    case STEER_PARAM_ENUM: return (double)laux_enum(L, w, vidx, p->choices);
-    case STEER_PARAM_LIMIT:
-        if (lua_isnil(L, vidx)) return -1.0;
-        v = laux_number(L, w, vidx, LAUX_NONNEGATIVE);
-        break;
-    case STEER_PARAM_OPTIONAL:
-        if (lua_isnil(L, vidx)) return -2.0;
-        v = laux_number(L, w, vidx, LAUX_FINITE);
-        break;
-    default: v = laux_number(L, w, vidx, LAUX_FINITE); break;
-    }
-    const char *phrase = steer_param_check(def, p, v, buf, sizeof buf);
-    if (phrase != NULL) laux_error(L, w, phrase, vidx);
-    return v;
-}
-
-// Store a checked value in a definition (the constructor's path).
-static void def_set(steer_behaviour_def *d, const steer_param_info *p, double v)
-{
-    switch (p->kind) {
-    case STEER_PARAM_BOOL: *(bool *)field_of(d, p->offset) = v != 0.0; break;
-    case STEER_PARAM_ENUM: *(int *)field_of(d, p->offset) = (int)v; break;
-    case STEER_PARAM_OPTIONAL:
-        *(bool *)field_of(d, p->flag_offset) = v >= -1.0;
-        if (v >= -1.0) *(float *)field_of(d, p->offset) = (float)v;
-        break;
-    default: *(float *)field_of(d, p->offset) = (float)v; break;
-    }
-}
-
-// Push a parameter's current value: nil for an inherited limit or an unset
-// optional value, names for enums.
-static void push_param(lua_State *L, const steer_behaviour *b, const steer_param_info *p)
-{
-    const steer_behaviour_def *d = steer_behaviour_get_def(b);
-    double v = steer_behaviour_get_param(b, p);
-    switch (p->kind) {
-    case STEER_PARAM_BOOL: lua_pushboolean(L, v != 0.0); break;
-    case STEER_PARAM_ENUM: lua_pushstring(L, p->choices[(int)v]); break;
-    case STEER_PARAM_LIMIT:
-        if (v < 0.0) lua_pushnil(L);
-        else laux_push_float(L, (float)v);
-        break;
-    case STEER_PARAM_OPTIONAL:
-        if (!*(const bool *)((const char *)d + p->flag_offset)) lua_pushnil(L);
-        else laux_push_float(L, (float)v);
-        break;
-    default: laux_push_float(L, (float)v); break;
-    }
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &names_key);
+    lua_rawgeti(L, -1, type);
+    lua_remove(L, -2);
 }
 
 /* ---- targets and paths -------------------------------------------------------------------- */
 
 // Check a target value (agent or point) for type t; fills *out.
-static void check_target(lua_State *L, laux_where w, int vidx, steer_behaviour_type t, steer_target *out)
+static void check_target(lua_State *L, steer_laux_where w, int vidx, steer_behaviour_type t, steer_target *out)
 {
     memset(out, 0, sizeof *out);
     lagent *a = steer_lua__test_agent(L, vidx);
@@ -193,10 +86,10 @@ static void check_target(lua_State *L, laux_where w, int vidx, steer_behaviour_t
         out->agent = a->id;
         return;
     }
-    if (t == STEER_ALIGN) laux_error(L, w, "must be an agent (align to a fixed angle with 'orientation')", vidx);
-    if (lua_type(L, vidx) != LUA_TTABLE) laux_error(L, w, "must be an agent or a point {x, y}", vidx);
+    if (t == STEER_ALIGN) steer_laux_error(L, w, "must be an agent (align to a fixed angle with 'orientation')", vidx);
+    if (lua_type(L, vidx) != LUA_TTABLE) steer_laux_error(L, w, "must be an agent or a point {x, y}", vidx);
     out->kind = STEER_TARGET_POINT;
-    laux_point(L, w, vidx, &out->point.x, &out->point.y);
+    steer_laux_point(L, w, vidx, &out->point.x, &out->point.y);
 }
 
 // Push the Lua value to remember for a target: the agent proxy, or a new {x, y}.
@@ -207,13 +100,18 @@ static void push_target_value(lua_State *L, int vidx, const steer_target *t)
         return;
     }
     lua_createtable(L, 2, 0);
-    lua_pushnumber(L, laux_float_value(t->point.x));
+    lua_pushnumber(L, steer_laux_float_value(t->point.x));
     lua_rawseti(L, -2, 1);
-    lua_pushnumber(L, laux_float_value(t->point.y));
+    lua_pushnumber(L, steer_laux_float_value(t->point.y));
     lua_rawseti(L, -2, 2);
 }
 
 /* ---- children --------------------------------------------------------------------------- */
+
+// The names of a blend item {behaviour, weight = w} besides [1].
+static const char *const item_names[] = {"weight", NULL};
+static void build_item_names(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_TYPE_COUNT, false, NULL, item_names); }
+static const char item_names_key = 0;
 
 // Read the list part of the table at arg (items 1..n) as children of the
 // combinator self (NULL: a new one). Pushes the list of child userdata and
@@ -231,28 +129,29 @@ static steer_child *check_children(lua_State *L, int arg, const char *tname, ste
     char name[48];
     for (lua_Integer i = 1; i <= n; ++i) {
         snprintf(name, sizeof name, "%s[%d]", tname != NULL ? "children" : "", (int)i);
-        laux_where w = tname != NULL ? laux_property(tname, name) : laux_field(arg, name);
+        steer_laux_where w = tname != NULL ? steer_laux_property(tname, name) : steer_laux_field(arg, name);
         lua_rawgeti(L, arg, i);
         float weight = 1.0f;
         if (type == STEER_BLEND && lua_type(L, -1) == LUA_TTABLE) {
             // {behaviour, weight = w}: nothing else
             int item = lua_gettop(L);
+            steer_lua__push_memo(L, &item_names_key, build_item_names);
             lua_pushnil(L);
             while (lua_next(L, item) != 0) {
                 lua_pop(L, 1);
-                bool ok = (lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1) ||
-                          (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "weight") == 0);
+                bool ok = (lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1) || steer_lua__lookup(L, item + 1, -1) == 0;
                 if (!ok) {
-                    const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : laux_describe(L, -1);
-                    laux_error_plain(L, w, lua_pushfstring(L, "has an unknown field '%s'", k));
+                    const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : steer_laux_describe(L, -1);
+                    steer_laux_error_plain(L, w, lua_pushfstring(L, "has an unknown field '%s'", k));
                 }
             }
+            lua_pop(L, 1);
             lua_getfield(L, item, "weight");
             if (!lua_isnil(L, -1)) {
                 char wname[64];
                 snprintf(wname, sizeof wname, "%s.weight", name);
-                laux_where ww = tname != NULL ? laux_property(tname, wname) : laux_field(arg, wname);
-                weight = (float)laux_number(L, ww, -1, LAUX_FINITE);
+                steer_laux_where ww = tname != NULL ? steer_laux_property(tname, wname) : steer_laux_field(arg, wname);
+                weight = (float)steer_laux_number(L, ww, -1, LAUX_FINITE);
             }
             lua_pop(L, 1);
             lua_rawgeti(L, item, 1);
@@ -260,11 +159,11 @@ static steer_child *check_children(lua_State *L, int arg, const char *tname, ste
             // the entry's own behaviour is its [1]
             size_t len = strlen(name);
             snprintf(name + len, sizeof name - len, "[1]");
-            if (steer_lua__test_behaviour(L, -1) == NULL) laux_error(L, w, "must be a behaviour", -1);
+            if (steer_lua__test_behaviour(L, -1) == NULL) steer_laux_error(L, w, "must be a behaviour", -1);
         }
         lbehaviour *lb = steer_lua__test_behaviour(L, -1);
         if (lb == NULL)
-            laux_error(L, w, type == STEER_BLEND ? "must be a behaviour or {behaviour, weight = w}" : "must be a behaviour", -1);
+            steer_laux_error(L, w, type == STEER_BLEND ? "must be a behaviour or {behaviour, weight = w}" : "must be a behaviour", -1);
         c[i - 1].behaviour = lb->b;
         c[i - 1].weight = weight;
         lua_rawseti(L, list, i);
@@ -272,34 +171,12 @@ static steer_child *check_children(lua_State *L, int arg, const char *tname, ste
     char buf[200];
     const char *phrase = steer_behaviour_check_children(self, c, (int)n, buf, sizeof buf);
     if (phrase != NULL) {
-        if (strcmp(phrase, "would contain itself") == 0) phrase = "a behaviour cannot contain itself";
-        laux_where w = tname != NULL ? laux_property(tname, "children") : laux_arg(arg);
-        laux_error_plain(L, w, phrase);
+        phrase = tree_phrase(phrase);
+        steer_laux_where w = tname != NULL ? steer_laux_property(tname, "children") : steer_laux_arg(arg);
+        steer_laux_error_plain(L, w, phrase);
     }
     *count = (int)n;
     return c;
-}
-
-// Check the keys of a combinator's table: the list items and its options.
-static void combinator_options(lua_State *L, int arg, steer_behaviour_type type, steer_behaviour_def *def,
-                               uint64_t *given)
-{
-    lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
-    lua_pushnil(L);
-    while (lua_next(L, arg) != 0) {
-        if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n) {
-            lua_pop(L, 1);
-            continue;
-        }
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        const steer_param_info *p = k != NULL ? steer_behaviour_find_param(type, k) : NULL;
-        if (p == NULL) laux_unknown_field(L, arg, -2);
-        def_set(def, p, check_param(L, laux_field(arg, k), -1, p, NULL));
-        for (int i = 0; i < steer_behaviour_param_count(type); ++i) {
-            if (steer_behaviour_param(type, i) == p) *given |= 1ull << i;
-        }
-        lua_pop(L, 1);
-    }
 }
 
 /* ---- constructors ------------------------------------------------------------------------ */
@@ -314,24 +191,53 @@ static void cross_check(lua_State *L, int arg, const steer_behaviour_def *def, u
         for (int i = 0; i < n; ++i) {
             if (((given >> i) & 1) != (pass == 0 ? 1u : 0u)) continue;
             const steer_param_info *p = steer_behaviour_param(def->type, i);
-            double v = p->kind == STEER_PARAM_BOOL ? (*(const bool *)((const char *)def + p->offset) ? 1.0 : 0.0)
-                       : p->kind == STEER_PARAM_ENUM ? (double)*(const int *)((const char *)def + p->offset)
-                                                     : (double)*(const float *)((const char *)def + p->offset);
-            if (p->kind == STEER_PARAM_LIMIT && v < 0.0) continue;
-            if (p->kind == STEER_PARAM_OPTIONAL && !*(const bool *)((const char *)def + p->flag_offset)) continue;
+            if (!steer_param_is_set(def, p)) continue;
+            double v = steer_param_get(def, p);
             const char *phrase = steer_param_check(def, p, v, buf, sizeof buf);
             if (phrase == NULL) continue;
             // the value as the user wrote it: 0.2, not 0.200000003
-            double shown = laux_float_value((float)v);
+            double shown = steer_laux_float_value((float)v);
             if (shown == floor(shown) && fabs(shown) < 9.0e15) lua_pushinteger(L, (lua_Integer)shown);
             else lua_pushnumber(L, shown);
-            laux_error(L, laux_field(arg, p->name), phrase, -1);
+            steer_laux_error(L, steer_laux_field(arg, p->name), phrase, -1);
         }
     }
 }
 
+// The constructor's extras: what the type takes besides numbers (the
+// values go to slots 2 and 3 of behaviour_new's stack).
+typedef struct new_context {
+    steer_behaviour_type type;
+    steer_behaviour_def *def;
+    steer_child *preferred;
+} new_context;
+
+static bool new_extra(lua_State *L, void *context, int code, steer_laux_where w, int vidx)
+{
+    new_context *c = context;
+    if (code == X_TARGET) {
+        check_target(L, w, vidx, c->type, &c->def->target);
+        push_target_value(L, vidx, &c->def->target);
+        lua_replace(L, 2);
+    } else if (code == X_PATH) {
+        lpath *lp = steer_lua__test_path(L, vidx);
+        if (lp == NULL) steer_laux_error(L, w, "must be a path (world:path{...})", vidx);
+        c->def->path = lp->path;
+        lua_pushvalue(L, vidx);
+        lua_replace(L, 3);
+    } else if (code == X_PREFERRED) {
+        // kept with the path's slot: a reciprocal_avoidance has no path
+        c->preferred->behaviour = check_preferred(L, w, vidx, NULL);
+        lua_pushvalue(L, vidx);
+        lua_replace(L, 3);
+    } else {
+        return false; // type, children, fn: not options
+    }
+    return true;
+}
+
 // steer.seek{target = agent or {x, y}, ...} and every other engine behaviour:
-// one options table; the upvalue is the type.
+// one options table; upvalue 1 is the type, upvalue 2 its name table.
 static int behaviour_new(lua_State *L)
 {
     steer_behaviour_type type = (steer_behaviour_type)lua_tointeger(L, lua_upvalueindex(1));
@@ -345,39 +251,13 @@ static int behaviour_new(lua_State *L)
     lua_pushnil(L); // 2: target value
     lua_pushnil(L); // 3: path
     steer_child preferred = {NULL, 1.0f};
-    uint64_t given = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1) != 0) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        if (k != NULL && strcmp(k, "target") == 0 && has_target(type)) {
-            check_target(L, laux_field(1, k), -1, type, &def.target);
-            push_target_value(L, -1, &def.target);
-            lua_replace(L, 2);
-        } else if (k != NULL && strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) {
-            lpath *lp = luaL_testudata(L, -1, STEER_LUA_PATH);
-            if (lp == NULL) laux_error(L, laux_field(1, k), "must be a path (world:path{...})", -1);
-            def.path = lp->path;
-            lua_pushvalue(L, -1);
-            lua_replace(L, 3);
-        } else if (k != NULL && strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
-            // kept with the path's slot: a reciprocal_avoidance has no path
-            preferred.behaviour = check_preferred(L, laux_field(1, k), -1, NULL);
-            lua_pushvalue(L, -1);
-            lua_replace(L, 3);
-        } else {
-            const steer_param_info *p = k != NULL ? steer_behaviour_find_param(type, k) : NULL;
-            if (p == NULL) laux_unknown_field(L, 1, -2);
-            def_set(&def, p, check_param(L, laux_field(1, k), -1, p, NULL));
-            for (int i = 0; i < steer_behaviour_param_count(type); ++i) {
-                if (steer_behaviour_param(type, i) == p) given |= 1ull << i;
-            }
-        }
-        lua_pop(L, 1);
-    }
-    cross_check(L, 1, &def, given);
-    if (type == STEER_RECIPROCAL_AVOIDANCE) {
+    new_context c = {type, &def, &preferred};
+    steer_lua_reader r = {.arg = 1, .behaviour = &def, .extra = new_extra, .context = &c};
+    steer_lua__read_options(L, 1, lua_upvalueindex(2), &r);
+    cross_check(L, 1, &def, r.given);
+    if (takes(type, STEER_INPUT_PREFERRED)) {
         lua_getfield(L, 1, "preferred");
-        if (preferred.behaviour == NULL) laux_error(L, laux_field(1, "preferred"), "must be a behaviour", -1);
+        if (preferred.behaviour == NULL) steer_laux_error(L, steer_laux_field(1, "preferred"), "must be a behaviour", -1);
         lua_pop(L, 1);
         def.children = &preferred;
         def.child_count = 1;
@@ -389,7 +269,7 @@ static int behaviour_new(lua_State *L)
     lua_setiuservalue(L, 4, BEH_UV_PATH);
     lb->b = steer_behaviour_create(&def);
     if (lb->b == NULL) return luaL_error(L, "not enough memory");
-    cache_proxy(L, lb);
+    steer_lua__cache_behaviour(L, lb);
     return 1;
 }
 
@@ -400,9 +280,11 @@ static int combinator_new(lua_State *L, steer_behaviour_type type)
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     steer_behaviour_def def = steer_default_behaviour_def(type);
-    uint64_t given = 0;
-    combinator_options(L, 1, type, &def, &given);
-    cross_check(L, 1, &def, given);
+    push_names(L, type); // 2
+    steer_lua_reader r = {.arg = 1, .list = true, .behaviour = &def};
+    steer_lua__read_options(L, 1, 2, &r);
+    lua_settop(L, 1);
+    cross_check(L, 1, &def, r.given);
     int count;
     steer_child *children = check_children(L, 1, NULL, type, NULL, &count); // 2: array, 3: list
     def.children = children;
@@ -412,12 +294,12 @@ static int combinator_new(lua_State *L, steer_behaviour_type type)
     lua_setiuservalue(L, 4, BEH_UV_CHILDREN);
     lb->b = steer_behaviour_create(&def);
     if (lb->b == NULL) return luaL_error(L, "not enough memory");
-    cache_proxy(L, lb);
+    steer_lua__cache_behaviour(L, lb);
     return 1;
 }
 
-static int blend_new(lua_State *L) { return combinator_new(L, STEER_BLEND); }
-static int priority_new(lua_State *L) { return combinator_new(L, STEER_PRIORITY); }
+int steer_lua__blend_new(lua_State *L) { return combinator_new(L, STEER_BLEND); }
+int steer_lua__priority_new(lua_State *L) { return combinator_new(L, STEER_PRIORITY); }
 
 /* ---- behaviours written in Lua -------------------------------------------------------------- */
 
@@ -428,9 +310,11 @@ typedef struct lcallback {
 } lcallback;
 
 static void callback_release(void *context) { steer_free(context); }
+static steer_callback_result lua_callback(steer_world *world, steer_agent_id agent, float dt, steer_steering *out,
+                                          void *context);
 
 // steer.behaviour(function(agent, dt) return lx, ly, angular end) -> behaviour
-static int lua_behaviour_new(lua_State *L)
+int steer_lua__lua_behaviour_new(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_settop(L, 1);
@@ -440,7 +324,7 @@ static int lua_behaviour_new(lua_State *L)
     lcallback *cb = steer_alloc(sizeof *cb);
     if (cb == NULL) return luaL_error(L, "not enough memory");
     steer_behaviour_def def = steer_default_behaviour_def(STEER_CALLBACK);
-    def.callback = steer_lua__callback;
+    def.callback = lua_callback;
     def.context = cb;
     def.release = callback_release;
     lb->b = steer_behaviour_create(&def);
@@ -449,7 +333,7 @@ static int lua_behaviour_new(lua_State *L)
         return luaL_error(L, "not enough memory");
     }
     cb->self = lb->b;
-    cache_proxy(L, lb);
+    steer_lua__cache_behaviour(L, lb);
     return 1;
 }
 
@@ -462,26 +346,15 @@ static int make_agent_proxy(lua_State *L)
     lua_getiuservalue(L, 1, CORE_UV_ANCHOR);
     if (lua_istable(L, -1)) {
         lua_pushvalue(L, -2);
-        lua_rawseti(L, -2, steer_lua__agent_key(id));
+        lua_rawseti(L, -2, steer_lua__stored_id(id));
     }
     lua_pop(L, 1);
     return 1;
 }
 
-static steer_callback_result call_failed(lstep *s, int kind, int top)
-{
-    lua_State *L = s->L;
-    if (s->error_kind == 0) {
-        s->error_kind = kind;
-        if (kind == LSTEP_ERR_LUA) lua_copy(L, -1, s->error_idx);
-    }
-    lua_settop(L, top);
-    return STEER_CALLBACK_ERROR;
-}
-
 // Called by the engine from inside world:step or get_steering (never a Lua
 // error across engine frames: everything that can fail runs under pcall).
-steer_callback_result steer_lua__callback(steer_world *world, steer_agent_id agent, float dt,
+static steer_callback_result lua_callback(steer_world *world, steer_agent_id agent, float dt,
                                           steer_steering *out, void *context)
 {
     lstep *s = steer_lua__active;
@@ -490,14 +363,14 @@ steer_callback_result steer_lua__callback(steer_world *world, steer_agent_id age
     int top = lua_gettop(L);
     if (!lua_checkstack(L, 8)) return STEER_CALLBACK_ERROR;
     const lcallback *cb = context;
-    if (lua_rawgetp(L, s->behaviours_idx, cb->self) != LUA_TUSERDATA) return call_failed(s, LSTEP_ERR_LOST, top);
+    if (lua_rawgetp(L, s->proxies_idx, cb->self) != LUA_TUSERDATA) return steer_lua__step_failed(s, LSTEP_ERR_LOST, top);
     lua_getiuservalue(L, -1, BEH_UV_FN);
     lua_remove(L, -2);
     // the agent's proxy: cached, or made under protection
     bool found = false;
-    if (lua_rawgeti(L, s->agents_idx, agent.index) == LUA_TUSERDATA) {
+    if (lua_rawgeti(L, s->proxies_idx, steer_lua__proxy_key(s->core, LKIND_AGENT, agent.index)) == LUA_TUSERDATA) {
         const lagent *a = lua_touserdata(L, -1);
-        found = steer_agent_id_equal(a->id, agent);
+        found = a->core == s->core && steer_agent_id_equal(a->id, agent);
     }
     if (!found) {
         lua_pop(L, 1);
@@ -505,13 +378,13 @@ steer_callback_result steer_lua__callback(steer_world *world, steer_agent_id age
         lua_pushvalue(L, s->core_idx);
         lua_pushinteger(L, agent.index);
         lua_pushinteger(L, agent.generation);
-        if (lua_pcall(L, 3, 1, s->handler_idx) != LUA_OK) return call_failed(s, LSTEP_ERR_LUA, top);
+        if (lua_pcall(L, 3, 1, s->handler_idx) != LUA_OK) return steer_lua__step_failed(s, LSTEP_ERR_LUA, top);
     }
     lua_pushnumber(L, dt);
     s->agent_key = steer_agent_get_key(world, agent);
     int status = lua_pcall(L, 2, 3, s->handler_idx);
     s->agent_key = 0;
-    if (status != LUA_OK) return call_failed(s, LSTEP_ERR_LUA, top);
+    if (status != LUA_OK) return steer_lua__step_failed(s, LSTEP_ERR_LUA, top);
     // results: nil (no steering), or lx, ly[, angular]
     int t1 = lua_type(L, -3), t2 = lua_type(L, -2), t3 = lua_type(L, -1);
     if (t1 == LUA_TNIL) {
@@ -520,13 +393,13 @@ steer_callback_result steer_lua__callback(steer_world *world, steer_agent_id age
     }
     if (t1 != LUA_TNUMBER || t2 != LUA_TNUMBER || (t3 != LUA_TNUMBER && t3 != LUA_TNIL)) {
         s->bad_type = t1 != LUA_TNUMBER ? t1 : t2 != LUA_TNUMBER ? t2 : t3;
-        return call_failed(s, LSTEP_ERR_RESULT, top);
+        return steer_lua__step_failed(s, LSTEP_ERR_RESULT, top);
     }
     out->linear.x = (float)lua_tonumber(L, -3);
     out->linear.y = (float)lua_tonumber(L, -2);
     out->angular = t3 == LUA_TNUMBER ? (float)lua_tonumber(L, -1) : 0.0f;
     if (!steer_vec2_is_finite(out->linear) || !steer_is_finite(out->angular))
-        return call_failed(s, LSTEP_ERR_NONFINITE, top);
+        return steer_lua__step_failed(s, LSTEP_ERR_NONFINITE, top);
     lua_settop(L, top);
     return STEER_CALLBACK_STEERING;
 }
@@ -539,7 +412,7 @@ static int behaviour_get_steering(lua_State *L)
 {
     lbehaviour *lb = steer_lua__check_behaviour(L, 1);
     lagent *a = steer_lua__check_agent(L, 2);
-    float dt = lua_isnoneornil(L, 3) ? 1.0f / 60.0f : laux_check_float(L, 3, LAUX_NONNEGATIVE);
+    float dt = lua_isnoneornil(L, 3) ? 1.0f / 60.0f : steer_laux_check_float(L, 3, LAUX_NONNEGATIVE);
     lua_settop(L, 3);
     lua_getiuservalue(L, 2, 1); // 4: core
     lstep s;
@@ -580,11 +453,17 @@ static void push_children(lua_State *L, int self, const lbehaviour *lb)
             lua_createtable(L, 1, 1);
             lua_insert(L, -2);
             lua_rawseti(L, -2, 1);
-            laux_push_float(L, c.weight);
+            steer_laux_push_float(L, c.weight);
             lua_setfield(L, -2, "weight");
         }
         lua_rawseti(L, -2, i + 1);
     }
+}
+
+static int no_property(lua_State *L, steer_behaviour_type type)
+{
+    char cname[STEER_LUA_CLASS_SIZE];
+    return luaL_error(L, "%s has no property '%s'", CLASS(type, cname), luaL_tolstring(L, 2, NULL));
 }
 
 static int behaviour_index(lua_State *L)
@@ -593,27 +472,24 @@ static int behaviour_index(lua_State *L)
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1; // a method
     steer_behaviour_type type = steer_behaviour_get_type(lb->b);
-    // the class's property set (class_properties) answers "is there one?"
-    lua_pushvalue(L, 2);
-    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
-    if (k == NULL) return luaL_error(L, "%s has no property '%s'", class_names[type], luaL_tolstring(L, 2, NULL));
-    const steer_param_info *p = steer_behaviour_find_param(type, k);
-    if (p != NULL) {
-        push_param(L, lb->b, p);
-    } else if (strcmp(k, "type") == 0) {
+    // the class's name table (class_names) answers "is there one?"
+    int code = steer_lua__lookup(L, lua_upvalueindex(2), 2);
+    if (code == -2) {
+        steer_lua__push_param(L, steer_behaviour_get_def(lb->b), lua_touserdata(L, -1));
+    } else if (code == X_TYPE) {
         lua_pushstring(L, steer_behaviour_type_name(type));
-    } else if (strcmp(k, "target") == 0 && has_target(type)) {
+    } else if (code == X_TARGET) {
         const steer_target *t = &steer_behaviour_get_def(lb->b)->target;
         lua_getiuservalue(L, 1, BEH_UV_TARGET);
         // a behaviour made in C has no Lua value: rebuild a point
         if (lua_isnil(L, -1) && t->kind == STEER_TARGET_POINT) push_target_value(L, 0, t);
-    } else if (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) {
+    } else if (code == X_PATH) {
         lua_getiuservalue(L, 1, BEH_UV_PATH);
-    } else if (strcmp(k, "children") == 0 && is_combinator(type)) {
+    } else if (code == X_CHILDREN) {
         push_children(L, 1, lb);
-    } else if (strcmp(k, "fn") == 0 && type == STEER_CALLBACK) {
+    } else if (code == X_FN) {
         lua_getiuservalue(L, 1, BEH_UV_FN);
-    } else if (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
+    } else if (code == X_PREFERRED) {
         // the Lua value kept, or the proxy of a child set from C
         steer_behaviour *c = steer_behaviour_get_child(lb->b, 0).behaviour;
         lua_getiuservalue(L, 1, BEH_UV_PATH);
@@ -623,7 +499,7 @@ static int behaviour_index(lua_State *L)
             steer_lua__push_behaviour(L, c);
         }
     } else {
-        return luaL_error(L, "%s has no property '%s'", class_names[type], k);
+        return no_property(L, type);
     }
     return 1;
 }
@@ -639,11 +515,13 @@ static void check_not_stepping(lua_State *L, const char *what)
 
 static void set_children(lua_State *L, lbehaviour *lb, steer_behaviour_type type)
 {
-    laux_where w = laux_property(class_names[type], "children");
-    if (lua_type(L, 3) != LUA_TTABLE) laux_error(L, w, "must be a list of behaviours", 3);
+    char cname[STEER_LUA_CLASS_SIZE];
+    steer_laux_where w = steer_laux_property(CLASS(type, cname), "children");
+    if (lua_type(L, 3) != LUA_TTABLE) steer_laux_error(L, w, "must be a list of behaviours", 3);
     // the list is checked like the constructor's
+    lua_settop(L, 3);
     int count;
-    steer_child *c = check_children(L, 3, class_names[type], type, lb->b, &count); // 4: array, 5: list
+    steer_child *c = check_children(L, 3, cname, type, lb->b, &count); // 4: array, 5: list
     if (!steer_behaviour_set_children(lb->b, c, count)) luaL_error(L, "not enough memory");
     lua_pushvalue(L, 5);
     lua_setiuservalue(L, 1, BEH_UV_CHILDREN);
@@ -654,20 +532,20 @@ static int behaviour_newindex(lua_State *L)
     lbehaviour *lb = steer_lua__check_behaviour(L, 1);
     lua_settop(L, 3);
     steer_behaviour_type type = steer_behaviour_get_type(lb->b);
-    const char *tname = class_names[type];
+    char tname[STEER_LUA_CLASS_SIZE];
+    CLASS(type, tname);
     const char *k = lua_tostring(L, 2);
-    if (k == NULL) return luaL_error(L, "%s has no property '%s'", tname, luaL_tolstring(L, 2, NULL));
-    laux_where w = laux_property(tname, k);
-    const steer_param_info *p = steer_behaviour_find_param(type, k);
-    bool settable = p != NULL || (strcmp(k, "target") == 0 && has_target(type)) ||
-                    (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) ||
-                    (strcmp(k, "children") == 0 && is_combinator(type)) ||
-                    (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE);
-    if (settable) check_not_stepping(L, k);
-    if (p != NULL) {
-        double v = check_param(L, w, 3, p, steer_behaviour_get_def(lb->b));
+    if (k == NULL) return no_property(L, type);
+    steer_laux_where w = steer_laux_property(tname, k);
+    int code = steer_lua__lookup(L, lua_upvalueindex(2), 2); // 4: a parameter's info
+    if (code == X_TYPE) return luaL_error(L, "property 'type' of %s is read-only", tname);
+    if (code == -1 || code == X_FN) return luaL_error(L, "%s has no property '%s'", tname, k);
+    check_not_stepping(L, k);
+    if (code == -2) {
+        const steer_param_info *p = lua_touserdata(L, 4);
+        double v = steer_lua__check_param(L, w, 3, p, steer_behaviour_get_def(lb->b));
         steer_behaviour_set_param(lb->b, p, v);
-    } else if (strcmp(k, "target") == 0 && has_target(type)) {
+    } else if (code == X_TARGET) {
         steer_target t;
         memset(&t, 0, sizeof t);
         if (!lua_isnil(L, 3)) {
@@ -678,23 +556,19 @@ static int behaviour_newindex(lua_State *L)
         }
         steer_behaviour_set_target(lb->b, t);
         lua_setiuservalue(L, 1, BEH_UV_TARGET);
-    } else if (strcmp(k, "path") == 0 && type == STEER_FOLLOW_PATH) {
-        lpath *lp = lua_isnil(L, 3) ? NULL : luaL_testudata(L, 3, STEER_LUA_PATH);
-        if (lp == NULL && !lua_isnil(L, 3)) laux_error(L, w, "must be a path or nil", 3);
+    } else if (code == X_PATH) {
+        lpath *lp = lua_isnil(L, 3) ? NULL : steer_lua__test_path(L, 3);
+        if (lp == NULL && !lua_isnil(L, 3)) steer_laux_error(L, w, "must be a path or nil", 3);
         lua_pushvalue(L, 3);
         lua_setiuservalue(L, 1, BEH_UV_PATH);
         steer_behaviour_set_path(lb->b, lp != NULL ? lp->path : NULL);
-    } else if (strcmp(k, "children") == 0 && is_combinator(type)) {
+    } else if (code == X_CHILDREN) {
         set_children(L, lb, type);
-    } else if (strcmp(k, "preferred") == 0 && type == STEER_RECIPROCAL_AVOIDANCE) {
+    } else {
         steer_child child = {check_preferred(L, w, 3, lb->b), 1.0f};
         if (!steer_behaviour_set_children(lb->b, &child, 1)) luaL_error(L, "not enough memory");
         lua_pushvalue(L, 3);
         lua_setiuservalue(L, 1, BEH_UV_PATH);
-    } else if (strcmp(k, "type") == 0) {
-        return luaL_error(L, "property 'type' of %s is read-only", tname);
-    } else {
-        return luaL_error(L, "%s has no property '%s'", tname, k);
     }
     return 0;
 }
@@ -715,13 +589,14 @@ static int behaviour_tostring(lua_State *L)
     steer_behaviour_type type = steer_behaviour_get_type(lb->b);
     luaL_Buffer buf;
     luaL_buffinit(L, &buf);
-    luaL_addstring(&buf, class_names[type]);
+    char cname[STEER_LUA_CLASS_SIZE];
+    luaL_addstring(&buf, CLASS(type, cname));
     luaL_addchar(&buf, '{');
     bool first = true;
     int n = steer_behaviour_param_count(type);
     for (int i = 0; i < n; ++i) {
         const steer_param_info *p = steer_behaviour_param(type, i);
-        push_param(L, lb->b, p);
+        steer_lua__push_param(L, steer_behaviour_get_def(lb->b), p);
         if (lua_isnil(L, -1)) {
             lua_pop(L, 1);
             continue;
@@ -735,17 +610,17 @@ static int behaviour_tostring(lua_State *L)
         first = false;
     }
     const steer_target *t = &steer_behaviour_get_def(lb->b)->target;
-    if (has_target(type) && t->kind == STEER_TARGET_POINT) {
-        lua_pushfstring(L, "%starget={%f, %f}", first ? "" : ", ", (LUAI_UACNUMBER)laux_float_value(t->point.x),
-                        (LUAI_UACNUMBER)laux_float_value(t->point.y));
+    if (takes(type, STEER_INPUT_TARGET) && t->kind == STEER_TARGET_POINT) {
+        lua_pushfstring(L, "%starget={%f, %f}", first ? "" : ", ", (LUAI_UACNUMBER)steer_laux_float_value(t->point.x),
+                        (LUAI_UACNUMBER)steer_laux_float_value(t->point.y));
         luaL_addvalue(&buf);
         first = false;
-    } else if (has_target(type) && t->kind == STEER_TARGET_AGENT) {
+    } else if (takes(type, STEER_INPUT_TARGET) && t->kind == STEER_TARGET_AGENT) {
         lua_pushfstring(L, "%starget=agent", first ? "" : ", ");
         luaL_addvalue(&buf);
         first = false;
     }
-    if (is_combinator(type)) {
+    if (takes(type, STEER_INPUT_CHILDREN)) {
         lua_pushfstring(L, "%s%d children", first ? "" : ", ", steer_behaviour_child_count(lb->b));
         luaL_addvalue(&buf);
     }
@@ -754,27 +629,17 @@ static int behaviour_tostring(lua_State *L)
     return 1;
 }
 
-// Push the set of property names of a type's class: its reflected
-// parameters, `type`, and what the binding adds (target, path, children, fn).
+// Push the name table of a type's class: its reflected parameters, `type`,
+// and what its inputs add (target, path, children, fn, preferred).
 // behaviour_index answers only these: a new property the binding adds goes
 // here too (and in bindings/meta/steer.meta.lua, or lua.annotations fails).
-static void class_properties(lua_State *L, steer_behaviour_type t)
+static void class_names(lua_State *L, steer_behaviour_type t)
 {
-    static const char *const base[] = {"type", NULL};
-    laux_push_set(L, base);
-    for (int i = 0; i < steer_behaviour_param_count(t); ++i) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, steer_behaviour_param(t, i)->name);
-    }
-    const char *extra = has_target(t)             ? "target"
-                        : t == STEER_FOLLOW_PATH ? "path"
-                        : is_combinator(t)       ? "children"
-                        : t == STEER_CALLBACK    ? "fn"
-                        : t == STEER_RECIPROCAL_AVOIDANCE ? "preferred"
-                                                 : NULL;
-    if (extra != NULL) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, extra);
+    steer_lua__push_param_names(L, t, NULL);
+    for (int x = 0; extra_names[x] != NULL; ++x) {
+        if (x != X_TYPE && !takes(t, extra_inputs[x])) continue;
+        lua_pushinteger(L, x);
+        lua_setfield(L, -2, extra_names[x]);
     }
 }
 
@@ -784,7 +649,6 @@ static const luaL_Reg behaviour_methods[] = {
 };
 
 static const luaL_Reg behaviour_meta[] = {
-    {"__newindex", behaviour_newindex},
     {"__gc", behaviour_gc},
     {"__tostring", behaviour_tostring},
     {NULL, NULL},
@@ -792,37 +656,39 @@ static const luaL_Reg behaviour_meta[] = {
 
 void steer_lua__open_behaviour(lua_State *L)
 {
-    // the proxy cache: C pointer -> userdata, weak values
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &steer_lua__behaviours_key);
-
     luaL_newlib(L, behaviour_methods);
     int methods = lua_gettop(L);
+    lua_createtable(L, STEER_BEHAVIOUR_TYPE_COUNT, 0);
+    int names = lua_gettop(L);
+    char cname[STEER_LUA_CLASS_SIZE];
     for (int t = 0; t < STEER_BEHAVIOUR_TYPE_COUNT; ++t) {
-        laux_new_class(L, class_names[t], behaviour_meta);
+        steer_behaviour_type type = (steer_behaviour_type)t;
+        class_names(L, type);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, names, t);
+        steer_laux_new_class(L, CLASS(type, cname), behaviour_meta);
         lua_pushvalue(L, methods);
-        class_properties(L, (steer_behaviour_type)t);
+        lua_pushvalue(L, -3);
         lua_pushcclosure(L, behaviour_index, 2);
         lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, methods);
+        lua_pushvalue(L, -3);
+        lua_pushcclosure(L, behaviour_newindex, 2);
+        lua_setfield(L, -2, "__newindex");
         lua_pushboolean(L, 1);
-        lua_rawsetp(L, -2, &behaviour_mark);
+        lua_rawsetp(L, -2, &steer_lua__behaviour_mark);
         lua_pop(L, 1);
-        // the constructor, under the type's snake_case name
-        // (a formation_slot behaviour comes from its formation: f:behaviour())
-        if (is_combinator((steer_behaviour_type)t) || t == STEER_CALLBACK || t == STEER_FORMATION_SLOT) continue;
+        // the constructor, under the type's snake_case name; the others
+        // (children, a Lua function, a formation) have their own
+        if (takes(type, STEER_INPUT_CHILDREN | STEER_INPUT_CALLBACK | STEER_INPUT_FORMATION)) {
+            lua_pop(L, 1);
+            continue;
+        }
         lua_pushinteger(L, t);
-        lua_pushcclosure(L, behaviour_new, 1);
-        lua_setfield(L, methods - 1, steer_behaviour_type_name((steer_behaviour_type)t));
+        lua_insert(L, -2);
+        lua_pushcclosure(L, behaviour_new, 2);
+        lua_setfield(L, methods - 1, steer_behaviour_type_name(type));
     }
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &names_key);
     lua_pop(L, 1);
-    lua_pushcfunction(L, blend_new);
-    lua_setfield(L, -2, "blend");
-    lua_pushcfunction(L, priority_new);
-    lua_setfield(L, -2, "priority");
-    lua_pushcfunction(L, lua_behaviour_new);
-    lua_setfield(L, -2, "behaviour");
 }

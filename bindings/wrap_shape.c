@@ -1,35 +1,9 @@
 // wrap_shape.c: steer.Shape, a static shape of a world (walls, circles,
 // boxes, polygons). A proxy borrows the shape's id; the world owns the shape.
-#include "bind.h"
-
-#include <string.h>
+#include "classes.h"
+#include "runtime.h"
 
 static const char *const shape_type_names[] = {"segment", "polyline", "circle", "box", "polygon", NULL};
-
-// One proxy per shape (as for agents): a shape returned by a ray cast is
-// the very value add_* returned, so == and table keys work.
-void steer_lua__push_shape(lua_State *L, int core_idx, steer_shape_id id)
-{
-    core_idx = lua_absindex(L, core_idx);
-    lua_getiuservalue(L, core_idx, CORE_UV_SHAPES);
-    if (lua_rawgeti(L, -1, id.index) == LUA_TUSERDATA) {
-        const lshape *cached = lua_touserdata(L, -1);
-        if (steer_shape_id_equal(cached->id, id)) {
-            lua_remove(L, -2);
-            return;
-        }
-    }
-    lua_pop(L, 1);
-    lshape *s = lua_newuserdatauv(L, sizeof *s, 1);
-    s->core = lua_touserdata(L, core_idx);
-    s->id = id;
-    lua_pushvalue(L, core_idx);
-    lua_setiuservalue(L, -2, 1);
-    luaL_setmetatable(L, STEER_LUA_SHAPE);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, id.index);
-    lua_remove(L, -2);
-}
 
 static lshape *check_shape(lua_State *L, int arg)
 {
@@ -69,6 +43,7 @@ static int shape_set_category(lua_State *L)
 
 /// Properties of steer.Shape (shape_index answers exactly these).
 static const char *const shape_props[] = {"type", NULL};
+enum { SHAPE_TYPE };
 
 // shape.type: "segment", "polyline", "circle", "box" or "polygon"
 static int shape_index(lua_State *L)
@@ -76,9 +51,7 @@ static int shape_index(lua_State *L)
     luaL_checkudata(L, 1, STEER_LUA_SHAPE);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-    lua_pushvalue(L, 2);
-    const char *k = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL ? lua_tostring(L, 2) : NULL;
-    if (k == NULL || strcmp(k, "type") != 0)
+    if (steer_lua__lookup(L, lua_upvalueindex(2), 2) != SHAPE_TYPE)
         return luaL_error(L, "steer.Shape has no property '%s'", luaL_tolstring(L, 2, NULL));
     lshape *s = check_shape(L, 1);
     lua_pushstring(L, shape_type_names[steer_shape_get_type(s->core->world, s->id)]);
@@ -124,9 +97,9 @@ static const luaL_Reg shape_meta[] = {
 
 void steer_lua__open_shape(lua_State *L)
 {
-    laux_new_class(L, STEER_LUA_SHAPE, shape_meta);
+    steer_laux_new_class(L, STEER_LUA_SHAPE, shape_meta);
     luaL_newlib(L, shape_methods);
-    laux_push_set(L, shape_props);
+    steer_lua__push_def_names(L, STEER_DEF_TYPE_COUNT, false, NULL, shape_props);
     lua_pushcclosure(L, shape_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);

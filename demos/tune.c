@@ -1,35 +1,64 @@
-// tune.c: see tune.h.
+// tune.c: see tune.h. Values are checked by the engine's reflected tables
+// and refusals worded by the module's one formatter (steer_lua_bad_argument),
+// so the tuner and Lua cannot disagree.
 #include "tune.h"
 
 #include <stdio.h>
-#include <string.h>
 
-// Numbers as Lua reads them back (shortest form that round-trips a float).
-static void format_number(double x, char *out, size_t size)
-{
-    snprintf(out, size, "%.9g", x);
-    float f = (float)x;
-    for (int digits = 1; digits <= 9; ++digits) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.*g", digits, x);
-        float back;
-        if (sscanf(buf, "%f", &back) == 1 && back == f) {
-            snprintf(out, size, "%s", buf);
-            return;
-        }
-    }
-}
+#include "steer/steer_lua.h"
 
 bool tune_set(steer_behaviour *b, const steer_param_info *param, double value, char *why, size_t size)
 {
     char phrase[256];
     const char *msg = steer_param_check(steer_behaviour_get_def(b), param, value, phrase, sizeof phrase);
     if (msg == NULL && steer_behaviour_set_param(b, param, value)) return true;
-    char number[64];
-    format_number(value, number, sizeof number);
-    snprintf(why, size, "bad argument #1 to '%s' (field '%s' %s, got %s)",
-             steer_behaviour_type_name(steer_behaviour_get_type(b)), param->name,
-             msg != NULL ? msg : "was refused", number);
+    steer_lua_bad_argument(why, size, 1, steer_behaviour_type_name(steer_behaviour_get_type(b)), param->name,
+                           msg != NULL ? msg : "was refused", value);
+    return false;
+}
+
+// Check a value for a definition's field and store it in def; false (why
+// as Lua words it for the constructor `function`) when refused.
+static bool set_field(void *def, const steer_field_info *f, double value, const char *function, char *why,
+                      size_t size)
+{
+    char phrase[128];
+    const char *msg = steer_field_check(f, value, phrase, sizeof phrase);
+    if (msg == NULL && !f->live) msg = "cannot change on a live object";
+    if (msg != NULL) {
+        steer_lua_bad_argument(why, size, 1, function, f->name, msg, value);
+        return false;
+    }
+    steer_def_set_field(def, f, value);
+    return true;
+}
+
+bool tune_set_world(steer_world *world, const steer_field_info *field, double value, char *why, size_t size)
+{
+    steer_world_def d;
+    steer_world_get_def(world, &d);
+    if (!set_field(&d, field, value, "world", why, size)) return false;
+    steer_world_apply_def(world, &d);
+    return true;
+}
+
+bool tune_set_agent(steer_world *world, steer_agent_id agent, const steer_field_info *field, double value, char *why,
+                    size_t size)
+{
+    steer_agent_def d;
+    steer_agent_get_def(world, agent, &d);
+    if (!set_field(&d, field, value, "spawn", why, size)) return false;
+    steer_agent_apply_def(world, agent, &d);
+    return true;
+}
+
+bool tune_set_formation(steer_world *world, steer_formation_id formation, const steer_field_info *field, double value,
+                        char *why, size_t size)
+{
+    steer_formation_def d = *steer_formation_get_def(world, formation);
+    if (!set_field(&d, field, value, "formation", why, size)) return false;
+    if (steer_formation_set_def(world, formation, &d)) return true;
+    snprintf(why, size, "not enough memory");
     return false;
 }
 
@@ -43,23 +72,23 @@ size_t tune_as_lua(const steer_behaviour *b, char *out, size_t size)
     const char *sep = " ";
     for (int i = 0; i < steer_behaviour_param_count(type); ++i) {
         const steer_param_info *p = steer_behaviour_param(type, i);
-        double v = steer_behaviour_get_param(b, p);
-        if (p->kind == STEER_PARAM_LIMIT && v < 0.0) continue; // inherited from the agent
-        if (p->kind == STEER_PARAM_OPTIONAL && !*(const bool *)((const char *)def + p->flag_offset)) continue;
+        if (!steer_param_is_set(def, p)) continue; // an inherited limit, an unset value
+        double v = steer_param_get(def, p);
         if (p->kind == STEER_PARAM_BOOL) PUT("%s%s = %s", sep, p->name, v != 0.0 ? "true" : "false");
         else if (p->kind == STEER_PARAM_ENUM) PUT("%s%s = \"%s\"", sep, p->name, p->choices[(int)v]);
         else {
             char number[64];
-            format_number(v, number, sizeof number);
+            steer_lua_format_float(v, number, sizeof number);
             PUT("%s%s = %s", sep, p->name, number);
         }
         sep = ", ";
     }
     // what is not a number stays the script's: named, not written
     int children = steer_behaviour_child_count(b);
+    unsigned inputs = steer_behaviour_type_inputs(type);
     if (children > 0) PUT("%s--[[ %d children ]]", sep, children);
     else if (def->target.kind != STEER_TARGET_NONE) PUT("%s--[[ target ]]", sep);
-    if (type == STEER_FOLLOW_PATH) PUT(" --[[ path ]]");
+    if (inputs & STEER_INPUT_PATH) PUT(" --[[ path ]]");
     PUT(" }");
 #undef PUT
     return n < size ? n : (size > 0 ? size - 1 : 0);

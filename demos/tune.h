@@ -1,6 +1,7 @@
-// tune.h: live tuning of behaviour parameters, without the UI (tune.c):
-// set a reflected parameter the way Lua would (same refusal message), and
-// write a node's constructor call with its current values ("copy as Lua").
+// tune.h: live tuning without the UI (tune.c): set a reflected behaviour
+// parameter, or a reflected world, agent or formation field, the way Lua
+// would (same refusal message), and write a node's constructor call with its
+// current values ("copy as Lua").
 #ifndef STEER_VIEWER_TUNE_H
 #define STEER_VIEWER_TUNE_H
 
@@ -18,6 +19,15 @@ extern "C" {
 /// gives for the same value ("bad argument #1 to 'arrive' (field
 /// 'slow_radius' must be a positive number, got -3)").
 bool tune_set(steer_behaviour *b, const steer_param_info *param, double value, char *why, size_t size);
+
+/// Set a live field (steer_def_field(STEER_DEF_WORLD, i), `live`) of a
+/// world; false when refused, why as Lua words it for steer.world{...}.
+bool tune_set_world(steer_world *world, const steer_field_info *field, double value, char *why, size_t size);
+/// The same for an agent (as world:spawn{...} words it) and a formation.
+bool tune_set_agent(steer_world *world, steer_agent_id agent, const steer_field_info *field, double value, char *why,
+                    size_t size);
+bool tune_set_formation(steer_world *world, steer_formation_id formation, const steer_field_info *field, double value,
+                        char *why, size_t size);
 
 /// The behaviour's constructor call with its current parameters
 /// (`steer.arrive{ target_radius = 0.5, ... }`), targets, paths and children

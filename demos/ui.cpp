@@ -188,6 +188,62 @@ static void edit_params(steer_behaviour *b, int id)
     }
 }
 
+// A reflected definition field as a widget (the same widgets as a
+// behaviour's parameters); true when the user changed it, with the new value.
+static bool field_widget(const steer_field_info *f, double v, const char *label, double *next)
+{
+    if (f->kind == STEER_FIELD_BOOL) {
+        bool on = v != 0.0;
+        bool changed = ImGui::Checkbox(label, &on);
+        *next = on ? 1.0 : 0.0;
+        return changed;
+    }
+    if (f->kind == STEER_FIELD_ENUM) {
+        int k = (int)v, count = 0;
+        while (f->choices[count]) ++count;
+        bool changed = ImGui::Combo(label, &k, f->choices, count);
+        *next = k;
+        return changed;
+    }
+    float x = (float)v;
+    float speed = fabsf(x) > 1.0f ? fabsf(x) * 0.01f : 0.01f;
+    bool changed = ImGui::DragFloat(label, &x, speed, 0.0f, 0.0f, "%.3f"); // refusals show the reason
+    *next = x;
+    return changed;
+}
+
+// The live fields of the world and of the selected agent, from the engine's
+// reflected definitions, set through the tuner as Lua would set them.
+static void edit_live_fields(steer_world *w, steer_agent_id id)
+{
+    if (ImGui::CollapsingHeader("world")) {
+        steer_world_def d;
+        steer_world_get_def(w, &d);
+        for (int i = 0; i < steer_def_field_count(STEER_DEF_WORLD); ++i) {
+            const steer_field_info *f = steer_def_field(STEER_DEF_WORLD, i);
+            char label[128], why[512];
+            double next;
+            snprintf(label, sizeof label, "%s (%s)##world%d", f->name, f->unit, i);
+            if (!f->live || !field_widget(f, steer_def_get_field(&d, f), label, &next)) continue;
+            if (tune_set_world(w, f, next, why, sizeof why)) tune_error.clear();
+            else tune_error = why;
+        }
+    }
+    if (ImGui::CollapsingHeader("agent")) {
+        steer_agent_def d;
+        steer_agent_get_def(w, id, &d);
+        for (int i = 0; i < steer_def_field_count(STEER_DEF_AGENT); ++i) {
+            const steer_field_info *f = steer_def_field(STEER_DEF_AGENT, i);
+            char label[128], why[512];
+            double next;
+            snprintf(label, sizeof label, "%s (%s)##agent%d", f->name, f->unit, i);
+            if (!f->live || !field_widget(f, steer_def_get_field(&d, f), label, &next)) continue;
+            if (tune_set_agent(w, id, f, next, why, sizeof why)) tune_error.clear();
+            else tune_error = why;
+        }
+    }
+}
+
 static void inspector(viewer *v)
 {
     steer_world *w = steer_host_world(v->host);
@@ -203,6 +259,7 @@ static void inspector(viewer *v)
                 sqrtf(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y));
     ImGui::Text("steering (%.2f, %.2f)  |a| %.2f  angular %.2f", last.linear.x, last.linear.y,
                 sqrtf(last.linear.x * last.linear.x + last.linear.y * last.linear.y), last.angular);
+    edit_live_fields(w, id);
     ImGui::Separator();
     std::vector<live_node> live;
     walk(steer_agent_get_behaviour(w, id), 0, live);
@@ -233,7 +290,7 @@ static void inspector(viewer *v)
             colour = ImVec4(0.5f, 0.5f, 0.5f, 1);
         } else {
             const steer_trace_node *parent = t->parent >= 0 ? &trace[(size_t)t->parent] : nullptr;
-            if (parent != nullptr && parent->type == STEER_BLEND) colour = color_of(viewer_child_color(t->child_index));
+            if (parent != nullptr && parent->type == STEER_BLEND) colour = color_of(steer_debug_child_color(t->child_index));
             float len = sqrtf(t->output.linear.x * t->output.linear.x + t->output.linear.y * t->output.linear.y);
             if (!t->has_output) snprintf(line, sizeof line, "%s   no steering", name);
             else if (parent != nullptr && parent->type == STEER_BLEND)

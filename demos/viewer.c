@@ -107,14 +107,6 @@ static void viewer_to_world(const viewer *v, float sx, float sy, float *x, float
     *y = v->cam_y - (sy - (float)v->height * 0.5f) / v->zoom;
 }
 
-uint32_t viewer_child_color(int index)
-{
-    // the engine's order (trace.c child_colors)
-    static const uint32_t c[8] = {0xff6b6bffu, 0x4dabf7ffu, 0x69db7cffu, 0xffa94dffu,
-                                  0xda77f2ffu, 0x3bc9dbffu, 0xffd43bffu, 0xf783acffu};
-    return c[index & 7];
-}
-
 /* ---- debug draw callbacks: the engine reports, the batch draws ------------------------- */
 
 static void w_line(steer_vec2 p, steer_vec2 q, SDL_Color c, float width)

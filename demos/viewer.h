@@ -36,9 +36,6 @@ typedef struct viewer {
     char last_error[1024]; ///< kept until the next good load or reload
 } viewer;
 
-/// Colour of a blend child in the debug draw (engine order, 0xRRGGBBAA).
-uint32_t viewer_child_color(int index);
-
 /// The panels (ui.cpp). ui_event returns true when the UI took the event
 /// (typing in a field, clicking a panel).
 bool ui_init(viewer *v);

@@ -44,6 +44,14 @@ steer.version = "0.1.0"
 ---@return number y
 function steer.heading(a) end
 
+---The reflected fields of the world, agent or formation definition: every
+---number, flag and choice that `steer.world{}`, `world:spawn{}` and
+---`steer.formation{}` take, with its rule, unit and range (live: a property
+---of the object too). Tools read them instead of restating the options.
+---@param kind "world"|"agent"|"formation"
+---@return { name: string, type: string, rule: string?, unit: string, min: number?, max: number?, choices: string[]?, live: boolean }[] fields
+function steer.options(kind) end
+
 ---The orientation `atan2(x, y)` of a direction, in (-pi, pi]; 0 for (0, 0).
 ---@param x number
 ---@param y number
@@ -57,7 +65,7 @@ function steer.orientation_of(x, y) end
 ---@field seed? integer Root of every random stream. Default: 0.
 ---@field integrator? "euler"|"newton" "euler" (the notes' update) or "newton" (adds 0.5*a*t^2). Default: "euler".
 ---@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: 0.001 to 1e9.
----@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
+---@field capacity? integer Agents allocated up front (grows as needed). Default: 64. Range: 0 to 2^28.
 ---@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
 ---@field resolve_agent_contacts? boolean Separate overlapping agents (and keep them out of static geometry) after each step. Default: false.
 ---@field workers? integer Threads a step uses, the same bits for any count; Lua behaviours run on the calling thread. Default: 1. Range: 1 to 64.
@@ -81,22 +89,22 @@ function steer.world(options) end
 ---@class steer.SpawnOptions
 ---@field x? number Position. Unit: m. Default: 0.
 ---@field y? number Position. Unit: m. Default: 0.
----@field orientation? number Unit: rad. Default: 0.
+---@field orientation? number Heading (sin a, cos a). Unit: rad. Default: 0.
 ---@field vx? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
 ---@field vy? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
----@field rotation? number Unit: rad/s. Default: 0.
----@field radius? number Unit: m. Default: 0.5. Range: 0 to 1e30.
----@field max_speed? number Unit: m/s. Default: 5. Range: 0 to 1e30.
----@field max_acceleration? number Unit: m/s^2. Default: 10. Range: 0 to 1e30.
----@field max_rotation? number Unit: rad/s. Default: pi. Range: 0 to 1e30.
----@field max_angular_acceleration? number Unit: rad/s^2. Default: 2 pi. Range: 0 to 1e30.
+---@field rotation? number Turning rate. Unit: rad/s. Default: 0.
+---@field radius? number Size, for neighbours, avoidance and contacts. Unit: m. Default: 0.5. Range: 0 to 1e30.
+---@field max_speed? number Speed limit. Unit: m/s. Default: 5. Range: 0 to 1e30.
+---@field max_acceleration? number Acceleration limit. Unit: m/s^2. Default: 10. Range: 0 to 1e30.
+---@field max_rotation? number Turning rate limit. Default: pi. Unit: rad/s. Range: 0 to 1e30.
+---@field max_angular_acceleration? number Angular acceleration limit. Default: 2 pi. Unit: rad/s^2. Range: 0 to 1e30.
 ---@field drag? number Velocity /= 1 + drag*dt each step. Unit: 1/s. Default: 0. Range: 0 to 1e30.
 ---@field kinematic? boolean The behaviour's output is a velocity and rotation, taken directly. Default: false.
 ---@field face_velocity? boolean Orientation follows the velocity after each step. Default: false.
+---@field key? integer Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 ---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
 ---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
 ---@field tag? string Kept on the Lua side. Default: nil.
----@field key? integer Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 
 ---A new agent.
 ---@param options? steer.SpawnOptions
@@ -249,12 +257,12 @@ function Path:param(x, y) end
 ---@field x? number Start position. Unit: m. Default: 0.
 ---@field y? number Start position. Unit: m. Default: 0.
 ---@field orientation? number Start orientation. Unit: rad. Default: 0.
+---@field max_acceleration? number With steering. Unit: m/s^2. Default: 10.
+---@field max_speed? number Speed limit. Unit: m/s. Default: 3.
+---@field max_rotation? number How fast the anchor turns. Default: pi. Unit: rad/s.
 ---@field target? steer.Target The anchor arrives at this agent or point {x, y}.
 ---@field path? steer.Path The anchor walks this path.
 ---@field steering? steer.BehaviourBase Or a behaviour steers the anchor (no Lua behaviour or formation slot inside).
----@field max_acceleration? number With steering. Unit: m/s^2. Default: 10.
----@field max_speed? number Unit: m/s. Default: 3.
----@field max_rotation? number Unit: rad/s. Default: pi.
 
 ---@alias steer.FormationPattern "line"|"column"|"v"|"circle"|"defensive_circle"|"grid"|number[][]|fun(slot: integer, slot_count: integer): number, number, number?
 
@@ -265,12 +273,12 @@ function Path:param(x, y) end
 ---@field world? steer.World The world, when neither a leader nor members give it.
 ---@field members? steer.Agent[] Members, in order of joining.
 ---@field spacing? number Between members of the built-in patterns. Unit: m. Default: 2.
----@field motion? "steer"|"rigid"|"emergent" Default: "steer".
+---@field moderation_distance? number Anchor: members lagging further slow it. Unit: m. Default: 1.5.
+---@field motion? "steer"|"rigid"|"emergent" How members move: steer to their slots, rigid, or emergent (follow a neighbour). Default: "steer".
+---@field assignment? "optimal"|"ordered" Which member takes which slot: optimal (least total cost) or ordered. Default: "optimal".
+---@field distance_weight? number Weight of the distance to a slot in a member's cost. Default: 1.
 ---@field slot_roles? string[]|fun(slot: integer, slot_count: integer): string? Role names by slot.
 ---@field costs? table<string, table<string, number>>|fun(member: steer.Agent, slot: integer): number costs[member_role][slot_role] (math.huge: forbidden), or a function.
----@field distance_weight? number Weight of the distance to a slot in a member's cost. Default: 1.
----@field assignment? "optimal"|"ordered" Default: "optimal".
----@field moderation_distance? number Anchor: members lagging further slow it. Unit: m. Default: 1.5.
 ---@field steering? boolean false: members are not given f:behaviour(). Default: true.
 
 ---A formation: slots for a group around a leader or an anchor, with roles and an exact optimal assignment. The world owns it; collecting the proxy does not destroy it.
@@ -822,7 +830,7 @@ function steer.follow_path(options) end
 ---Options of `steer.separation{...}`; the named ones are afterwards live properties of `steer.Separation`.
 ---@class steer.SeparationOptions
 ---@field radius? number How far to look for neighbours. Unit: m. Default: 2. Range: > 0.
----@field decay_coefficient? number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 1e+01. Range: > 0.
+---@field decay_coefficient? number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 10. Range: > 0.
 ---@field law? "inverse_square"|"linear" Strength law: inverse-square or linear in the distance. Default: "inverse_square".
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -833,7 +841,7 @@ function steer.follow_path(options) end
 ---@class steer.Separation: steer.BehaviourBase
 ---@field type "separation" The constructor's name (read-only).
 ---@field radius number How far to look for neighbours. Unit: m. Default: 2. Range: > 0.
----@field decay_coefficient number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 1e+01. Range: > 0.
+---@field decay_coefficient number Strength of the inverse-square law (strength = k / distance^2). Unit: m^3/s^2. Default: 10. Range: > 0.
 ---@field law "inverse_square"|"linear" Strength law: inverse-square or linear in the distance. Default: "inverse_square".
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
@@ -1023,10 +1031,10 @@ function steer.obstacle_avoidance(options) end
 ---Options of `steer.reciprocal_avoidance{...}`; the named ones are afterwards live properties of `steer.ReciprocalAvoidance`.
 ---@class steer.ReciprocalAvoidanceOptions
 ---@field preferred? steer.BehaviourBase The behaviour giving the preferred velocity (required).
----@field radius? number How far to look for neighbours. Unit: m. Default: 1e+01. Range: > 0.
+---@field radius? number How far to look for neighbours. Unit: m. Default: 10. Range: > 0.
 ---@field time_horizon? number Collisions with agents are avoided this far ahead. Unit: s. Default: 2. Range: > 0.
 ---@field obstacle_time_horizon? number Collisions with the world's shapes are avoided this far ahead. Unit: s. Default: 1. Range: > 0.
----@field max_neighbours? number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 1e+01. Range: > 0.
+---@field max_neighbours? number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 10. Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -1036,10 +1044,10 @@ function steer.obstacle_avoidance(options) end
 ---@class steer.ReciprocalAvoidance: steer.BehaviourBase
 ---@field type "reciprocal_avoidance" The constructor's name (read-only).
 ---@field preferred steer.BehaviourBase The behaviour giving the preferred velocity (required).
----@field radius number How far to look for neighbours. Unit: m. Default: 1e+01. Range: > 0.
+---@field radius number How far to look for neighbours. Unit: m. Default: 10. Range: > 0.
 ---@field time_horizon number Collisions with agents are avoided this far ahead. Unit: s. Default: 2. Range: > 0.
 ---@field obstacle_time_horizon number Collisions with the world's shapes are avoided this far ahead. Unit: s. Default: 1. Range: > 0.
----@field max_neighbours number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 1e+01. Range: > 0.
+---@field max_neighbours number Only the closest this many neighbours are avoided (a whole number in [1, 64]). Default: 10. Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.

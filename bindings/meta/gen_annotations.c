@@ -1,9 +1,12 @@
 // gen_annotations: writes the Lua language-server definition file of the
 // `steer` module (bindings/library/steer.lua) from two sources:
-//   - the engine's reflected parameter table (steer_behaviour_param_count,
-//     steer_behaviour_param, steer_behaviour_type_name, the defaults of
-//     steer_default_behaviour_def): every behaviour's options class, class
-//     and constructor, so no option can be missing, renamed or mistyped;
+//   - the engine's reflected tables: behaviour parameters
+//     (steer_behaviour_param_count, steer_behaviour_param,
+//     steer_behaviour_type_name, the defaults of steer_default_behaviour_def):
+//     every behaviour's options class, class and constructor; and the world,
+//     agent and formation definitions (steer_def_field): the numeric options
+//     of steer.world, world:spawn and steer.formation. No option can be
+//     missing, renamed or mistyped;
 //   - the hand-written part (bindings/meta/steer.meta.lua): everything not
 //     reflected (world, agent, shape, path, module functions, combinators'
 //     list syntax) plus `--@@` directive lines that this program consumes:
@@ -16,6 +19,13 @@
 //                                         option = constructor only,
 //                                         property = object only, field = both
 //       --@@ manual <type>                its constructor is written by hand
+//       --@@ def <world|agent|formation> [<prefix>]
+//                                         where a definition's reflected fields
+//                                         go, as options (prefix: a nested
+//                                         table's, "anchor.")
+//       --@@ doc <def>.<field> <text>     one per reflected definition field
+//                                         (required); a text with "Default:"
+//                                         keeps its own default
 //     <types> is `*` or a comma-separated list of type names. `@VERSION@`
 //     becomes steer_version().
 // A type or parameter without its line, or a line naming nothing, fails the
@@ -36,7 +46,7 @@
 #define LINE_SIZE 1024
 #define N_TYPES STEER_BEHAVIOUR_TYPE_COUNT
 
-typedef enum { D_SUMMARY, D_PARAM, D_OPTION, D_PROPERTY, D_FIELD, D_MANUAL } directive_kind;
+typedef enum { D_SUMMARY, D_PARAM, D_OPTION, D_PROPERTY, D_FIELD, D_MANUAL, D_DOC } directive_kind;
 
 typedef struct directive {
     directive_kind kind;
@@ -116,6 +126,10 @@ static void parse_directive(int line, char *rest)
     char *kind = word(&rest);
     if (kind == NULL) fail(line, "empty directive");
     if (strcmp(kind, "behaviours") == 0) return; // a placement, kept in the text
+    if (strcmp(kind, "def") == 0) {
+        if (rest > kind + 3) kind[3] = ' '; // a placement: the line as written, for main
+        return;
+    }
     if (strcmp(kind, "summary") == 0 || strcmp(kind, "manual") == 0) {
         d->kind = kind[0] == 's' ? D_SUMMARY : D_MANUAL;
         char *t = word(&rest);
@@ -133,6 +147,10 @@ static void parse_directive(int line, char *rest)
         } else {
             for (int t = 0; t < N_TYPES; ++t) d->types[t] = true;
         }
+    } else if (strcmp(kind, "doc") == 0) {
+        d->kind = D_DOC;
+        copy(d->name, sizeof d->name, word(&rest), line);
+        for (int t = 0; t < N_TYPES; ++t) d->types[t] = true;
     } else if (strcmp(kind, "option") == 0 || strcmp(kind, "property") == 0 || strcmp(kind, "field") == 0) {
         d->kind = kind[0] == 'o' ? D_OPTION : kind[1] == 'r' ? D_PROPERTY : D_FIELD;
         char *t = word(&rest);
@@ -190,35 +208,25 @@ static const directive *find(directive_kind kind, int type, const char *name)
 // The shortest decimal that reads back as the same float (0.1, not 0.100000001).
 static void format_float(char *buf, size_t size, float v)
 {
+    if (v == (float)(long long)v && v > -1e15f && v < 1e15f) { // whole: 10, not 1e+01
+        snprintf(buf, size, "%lld", (long long)v);
+        return;
+    }
     for (int prec = 1; prec <= 9; ++prec) {
         snprintf(buf, size, "%.*g", prec, (double)v);
         if (strtof(buf, NULL) == v) return;
     }
 }
 
-static const void *field_of(const steer_behaviour_def *d, size_t offset) { return (const char *)d + offset; }
-
 // The default of a parameter as Lua source ("0.5", "false", "\"linear\"", "nil").
 static void format_default(char *buf, size_t size, const steer_behaviour_def *d, const steer_param_info *p)
 {
-    switch (p->kind) {
-    case STEER_PARAM_BOOL: snprintf(buf, size, "%s", *(const bool *)field_of(d, p->offset) ? "true" : "false"); break;
-    case STEER_PARAM_ENUM: snprintf(buf, size, "\"%s\"", p->choices[*(const int *)field_of(d, p->offset)]); break;
-    case STEER_PARAM_LIMIT: {
-        float v = *(const float *)field_of(d, p->offset);
-        if (v < 0.0f) snprintf(buf, size, "nil (the agent's limit)");
-        else format_float(buf, size, v);
-        break;
-    }
-    case STEER_PARAM_OPTIONAL:
-        if (!*(const bool *)field_of(d, p->flag_offset)) {
-            snprintf(buf, size, "nil (unset)");
-            break;
-        }
-        format_float(buf, size, *(const float *)field_of(d, p->offset));
-        break;
-    default: format_float(buf, size, *(const float *)field_of(d, p->offset)); break;
-    }
+    double v = steer_param_get(d, p);
+    if (p->kind == STEER_PARAM_BOOL) snprintf(buf, size, "%s", v != 0.0 ? "true" : "false");
+    else if (p->kind == STEER_PARAM_ENUM) snprintf(buf, size, "\"%s\"", p->choices[(int)v]);
+    else if (p->kind == STEER_PARAM_LIMIT && !steer_param_is_set(d, p)) snprintf(buf, size, "nil (the agent's limit)");
+    else if (p->kind == STEER_PARAM_OPTIONAL && !steer_param_is_set(d, p)) snprintf(buf, size, "nil (unset)");
+    else format_float(buf, size, (float)v);
 }
 
 // The Lua type of a parameter's value; nullable ones get a `?` as properties.
@@ -332,6 +340,74 @@ static void behaviour_section(FILE *out, int type)
     fprintf(out, "function steer.%s(options) end\n\n", name);
 }
 
+/* ---- definitions' fields ------------------------------------------------------------------ */
+
+static const char *const def_names[STEER_DEF_TYPE_COUNT] = {"world", "agent", "formation"};
+
+// The default definition of a kind, in a buffer big enough for any of them.
+static const void *default_def(steer_def_type t, void *buf)
+{
+    if (t == STEER_DEF_WORLD) *(steer_world_def *)buf = steer_default_world_def();
+    else if (t == STEER_DEF_AGENT) *(steer_agent_def *)buf = steer_default_agent_def();
+    else *(steer_formation_def *)buf = steer_default_formation_def();
+    return buf;
+}
+
+// `--@@ def <kind> [<prefix>]`: the options of a definition's reflected fields.
+static void def_fields(FILE *out, int line, char *rest)
+{
+    char *kind = word(&rest), *prefix = word(&rest);
+    int t = 0;
+    while (t < STEER_DEF_TYPE_COUNT && (kind == NULL || strcmp(def_names[t], kind) != 0)) ++t;
+    if (t == STEER_DEF_TYPE_COUNT) fail(line, "no definition '%s'", kind != NULL ? kind : "");
+    size_t plen = prefix != NULL ? strlen(prefix) : 0;
+    union {
+        steer_world_def w;
+        steer_agent_def a;
+        steer_formation_def f;
+    } buf;
+    const void *d = default_def((steer_def_type)t, &buf);
+    for (int i = 0; i < steer_def_field_count((steer_def_type)t); ++i) {
+        const steer_field_info *f = steer_def_field((steer_def_type)t, i);
+        bool nested = strchr(f->name, '.') != NULL;
+        if (prefix == NULL ? nested : strncmp(f->name, prefix, plen) != 0) continue;
+        char full[128], type[256], value[64], lo[32], hi[32];
+        snprintf(full, sizeof full, "%s.%s", def_names[t], f->name);
+        const directive *doc = find(D_DOC, -1, full);
+        if (doc == NULL) fail(line, "no '--@@ doc %s <text>' line for the reflected field '%s'", full, full);
+        double v = steer_def_get_field(d, f);
+        type[0] = '\0';
+        switch (f->kind) {
+        case STEER_FIELD_BOOL:
+            snprintf(type, sizeof type, "boolean");
+            snprintf(value, sizeof value, "%s", v != 0.0 ? "true" : "false");
+            break;
+        case STEER_FIELD_ENUM:
+            for (size_t n = 0, c = 0; f->choices[c] != NULL; ++c)
+                n += (size_t)snprintf(type + n, n < sizeof type ? sizeof type - n : 0, "%s\"%s\"", c > 0 ? "|" : "",
+                                      f->choices[c]);
+            snprintf(value, sizeof value, "\"%s\"", f->choices[(int)v]);
+            break;
+        case STEER_FIELD_INT:
+        case STEER_FIELD_UINT64:
+            snprintf(type, sizeof type, "integer");
+            snprintf(value, sizeof value, "%lld", (long long)steer_def_get_integer(d, f));
+            break;
+        default:
+            snprintf(type, sizeof type, "number");
+            format_float(value, sizeof value, (float)v);
+            break;
+        }
+        fprintf(out, "---@field %s? %s %s", f->name + plen, type, doc->text);
+        if (f->unit[0] != '\0') fprintf(out, " Unit: %s.", f->unit);
+        if (strstr(doc->text, "Default:") == NULL) fprintf(out, " Default: %s.", value);
+        if (f->min < f->max)
+            fprintf(out, " Range: %s to %s.", steer_format_limit(f->min, lo, sizeof lo),
+                    steer_format_limit(f->max, hi, sizeof hi));
+        fputc('\n', out);
+    }
+}
+
 static void write_line(FILE *out, const char *line)
 {
     const char *at = strstr(line, "@VERSION@");
@@ -363,6 +439,10 @@ int main(int argc, char **argv)
                          "-- parameter table and bindings/meta/steer.meta.lua: edit those, not this.\n");
         if (strncmp(lines[i], "--@@ ", 5) != 0) {
             write_line(out, lines[i]);
+        } else if (strncmp(lines[i], "--@@ def ", 9) == 0) {
+            char copy_of[LINE_SIZE];
+            snprintf(copy_of, sizeof copy_of, "%s", lines[i] + 9);
+            def_fields(out, i + 1, copy_of);
         } else if (strcmp(lines[i], "--@@ behaviours") == 0) {
             for (int t = 0; t < N_TYPES; ++t) behaviour_section(out, t);
             placed = true;
@@ -371,7 +451,7 @@ int main(int argc, char **argv)
     if (!placed) fail(0, "no '--@@ behaviours' line");
     // a line that matched nothing is stale documentation
     for (int i = 0; i < directive_count; ++i) {
-        if (!directives[i].used) fail(directives[i].line, "this directive matches no behaviour or parameter");
+        if (!directives[i].used) fail(directives[i].line, "this directive matches no behaviour or parameter (or definition field)");
     }
     if (fclose(out) != 0 || rename(tmp, argv[2]) != 0) fail(0, "cannot write %s: %s", argv[2], strerror(errno));
     for (int i = 0; i < line_count; ++i) free(lines[i]);

@@ -42,6 +42,14 @@ steer.version = "@VERSION@"
 ---@return number y
 function steer.heading(a) end
 
+---The reflected fields of the world, agent or formation definition: every
+---number, flag and choice that `steer.world{}`, `world:spawn{}` and
+---`steer.formation{}` take, with its rule, unit and range (live: a property
+---of the object too). Tools read them instead of restating the options.
+---@param kind "world"|"agent"|"formation"
+---@return { name: string, type: string, rule: string?, unit: string, min: number?, max: number?, choices: string[]?, live: boolean }[] fields
+function steer.options(kind) end
+
 ---The orientation `atan2(x, y)` of a direction, in (-pi, pi]; 0 for (0, 0).
 ---@param x number
 ---@param y number
@@ -52,13 +60,14 @@ function steer.orientation_of(x, y) end
 
 ---Options of `steer.world{...}`.
 ---@class steer.WorldOptions
----@field seed? integer Root of every random stream. Default: 0.
----@field integrator? "euler"|"newton" "euler" (the notes' update) or "newton" (adds 0.5*a*t^2). Default: "euler".
----@field cell_size? number Neighbour grid cell side, best near the largest neighbour radius. Unit: m. Default: 4. Range: 0.001 to 1e9.
----@field capacity? integer Agents allocated up front (grows as needed). Default: 64.
----@field resolve_contacts? boolean Push agents out of static geometry after each step. Default: false.
----@field resolve_agent_contacts? boolean Separate overlapping agents (and keep them out of static geometry) after each step. Default: false.
----@field workers? integer Threads a step uses, the same bits for any count; Lua behaviours run on the calling thread. Default: 1. Range: 1 to 64.
+--@@ def world
+--@@ doc world.seed Root of every random stream.
+--@@ doc world.integrator "euler" (the notes' update) or "newton" (adds 0.5*a*t^2).
+--@@ doc world.cell_size Neighbour grid cell side, best near the largest neighbour radius.
+--@@ doc world.capacity Agents allocated up front (grows as needed). Default: 64.
+--@@ doc world.resolve_contacts Push agents out of static geometry after each step.
+--@@ doc world.resolve_agent_contacts Separate overlapping agents (and keep them out of static geometry) after each step.
+--@@ doc world.workers Threads a step uses, the same bits for any count; Lua behaviours run on the calling thread.
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
@@ -77,24 +86,25 @@ function steer.world(options) end
 
 ---Options of `world:spawn{...}`; every one is optional.
 ---@class steer.SpawnOptions
----@field x? number Position. Unit: m. Default: 0.
----@field y? number Position. Unit: m. Default: 0.
----@field orientation? number Unit: rad. Default: 0.
----@field vx? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
----@field vy? number Velocity, clamped to max_speed. Unit: m/s. Default: 0.
----@field rotation? number Unit: rad/s. Default: 0.
----@field radius? number Unit: m. Default: 0.5. Range: 0 to 1e30.
----@field max_speed? number Unit: m/s. Default: 5. Range: 0 to 1e30.
----@field max_acceleration? number Unit: m/s^2. Default: 10. Range: 0 to 1e30.
----@field max_rotation? number Unit: rad/s. Default: pi. Range: 0 to 1e30.
----@field max_angular_acceleration? number Unit: rad/s^2. Default: 2 pi. Range: 0 to 1e30.
----@field drag? number Velocity /= 1 + drag*dt each step. Unit: 1/s. Default: 0. Range: 0 to 1e30.
----@field kinematic? boolean The behaviour's output is a velocity and rotation, taken directly. Default: false.
----@field face_velocity? boolean Orientation follows the velocity after each step. Default: false.
+--@@ def agent
+--@@ doc agent.x Position.
+--@@ doc agent.y Position.
+--@@ doc agent.orientation Heading (sin a, cos a).
+--@@ doc agent.vx Velocity, clamped to max_speed.
+--@@ doc agent.vy Velocity, clamped to max_speed.
+--@@ doc agent.rotation Turning rate.
+--@@ doc agent.radius Size, for neighbours, avoidance and contacts.
+--@@ doc agent.max_speed Speed limit.
+--@@ doc agent.max_acceleration Acceleration limit.
+--@@ doc agent.max_rotation Turning rate limit. Default: pi.
+--@@ doc agent.max_angular_acceleration Angular acceleration limit. Default: 2 pi.
+--@@ doc agent.drag Velocity /= 1 + drag*dt each step.
+--@@ doc agent.kinematic The behaviour's output is a velocity and rotation, taken directly.
+--@@ doc agent.face_velocity Orientation follows the velocity after each step.
+--@@ doc agent.key Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 ---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
 ---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
 ---@field tag? string Kept on the Lua side. Default: nil.
----@field key? integer Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 
 ---A new agent.
 ---@param options? steer.SpawnOptions
@@ -244,15 +254,16 @@ function Path:param(x, y) end
 -- ---------------------------------------------------------------- formations
 
 ---@class steer.AnchorOptions
----@field x? number Start position. Unit: m. Default: 0.
----@field y? number Start position. Unit: m. Default: 0.
----@field orientation? number Start orientation. Unit: rad. Default: 0.
+--@@ def formation anchor.
+--@@ doc formation.anchor.x Start position.
+--@@ doc formation.anchor.y Start position.
+--@@ doc formation.anchor.orientation Start orientation.
+--@@ doc formation.anchor.max_acceleration With steering.
+--@@ doc formation.anchor.max_speed Speed limit.
+--@@ doc formation.anchor.max_rotation How fast the anchor turns. Default: pi.
 ---@field target? steer.Target The anchor arrives at this agent or point {x, y}.
 ---@field path? steer.Path The anchor walks this path.
 ---@field steering? steer.BehaviourBase Or a behaviour steers the anchor (no Lua behaviour or formation slot inside).
----@field max_acceleration? number With steering. Unit: m/s^2. Default: 10.
----@field max_speed? number Unit: m/s. Default: 3.
----@field max_rotation? number Unit: rad/s. Default: pi.
 
 ---@alias steer.FormationPattern "line"|"column"|"v"|"circle"|"defensive_circle"|"grid"|number[][]|fun(slot: integer, slot_count: integer): number, number, number?
 
@@ -262,13 +273,14 @@ function Path:param(x, y) end
 ---@field anchor? steer.AnchorOptions Instead of a leader: a point that moves on its own (two-level formation).
 ---@field world? steer.World The world, when neither a leader nor members give it.
 ---@field members? steer.Agent[] Members, in order of joining.
----@field spacing? number Between members of the built-in patterns. Unit: m. Default: 2.
----@field motion? "steer"|"rigid"|"emergent" Default: "steer".
+--@@ def formation
+--@@ doc formation.spacing Between members of the built-in patterns.
+--@@ doc formation.moderation_distance Anchor: members lagging further slow it.
+--@@ doc formation.motion How members move: steer to their slots, rigid, or emergent (follow a neighbour).
+--@@ doc formation.assignment Which member takes which slot: optimal (least total cost) or ordered.
+--@@ doc formation.distance_weight Weight of the distance to a slot in a member's cost.
 ---@field slot_roles? string[]|fun(slot: integer, slot_count: integer): string? Role names by slot.
 ---@field costs? table<string, table<string, number>>|fun(member: steer.Agent, slot: integer): number costs[member_role][slot_role] (math.huge: forbidden), or a function.
----@field distance_weight? number Weight of the distance to a slot in a member's cost. Default: 1.
----@field assignment? "optimal"|"ordered" Default: "optimal".
----@field moderation_distance? number Anchor: members lagging further slow it. Unit: m. Default: 1.5.
 ---@field steering? boolean false: members are not given f:behaviour(). Default: true.
 
 ---A formation: slots for a group around a leader or an anchor, with roles and an exact optimal assignment. The world owns it; collecting the proxy does not destroy it.

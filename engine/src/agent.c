@@ -1,12 +1,12 @@
 // agent.c: agents: handles, creation and removal, reading and writing one
 // agent through its id.
 #include "behaviour.h"
+#include "store.h"
 #include "trace.h"
-#include "world.h"
 
 // Look up a live agent or report the stale id and refuse.
 #define AGENT_OR(w, id, fallback)                                              \
-    int i = steer__agent_dense(w, id);                                         \
+    int i = steer__store_dense(w, id);                                         \
     if (!STEER_CHECK(i >= 0)) return fallback
 
 // Writes that would change what other agents read mid-step are refused then.
@@ -29,21 +29,7 @@ static steer_steering zero_steering(void)
 
 /* ---- handles, creation and removal ------------------------------------------------ */
 
-int steer__agent_dense(const steer_world *w, steer_agent_id id)
-{
-    if (w == NULL || id.index == 0 || id.index > (uint32_t)w->slot_count) return -1;
-    const agent_slot *s = &w->slots[id.index - 1];
-    if (!s->alive || s->generation != id.generation) return -1;
-    return (int)s->dense;
-}
-
-steer_agent_id steer__agent_id_of(const steer_world *w, int dense)
-{
-    uint32_t slot = w->slot_of[dense];
-    return (steer_agent_id){slot + 1, w->slots[slot].generation};
-}
-
-bool steer__limits_are_valid(const steer_limits *l)
+bool steer__agent_limits_are_valid(const steer_limits *l)
 {
     const float v[] = {l->radius, l->max_speed, l->max_acceleration, l->max_rotation, l->max_angular_acceleration, l->drag};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) {
@@ -52,42 +38,22 @@ bool steer__limits_are_valid(const steer_limits *l)
     return true;
 }
 
-bool steer__kinematic_is_valid(const steer_kinematic *k)
+bool steer__agent_kinematic_is_valid(const steer_kinematic *k)
 {
     return steer_vec2_is_finite(k->position) && steer_vec2_is_finite(k->velocity) && isfinite(k->orientation) &&
            isfinite(k->rotation);
-}
-
-// A free slot (from the free list, or a new one); false when memory ran out.
-static bool take_slot(steer_world *w, uint32_t *slot)
-{
-    if (w->free_slot != 0) {
-        *slot = w->free_slot - 1;
-        w->free_slot = w->slots[*slot].dense;
-        return true;
-    }
-    if (w->slot_count == w->slot_capacity) {
-        int cap = w->slot_capacity > 0 ? w->slot_capacity * 2 : 64;
-        if (!STEER_GROW(w->slots, cap)) return false;
-        w->slot_capacity = cap;
-    }
-    *slot = (uint32_t)w->slot_count++;
-    w->slots[*slot].generation = 1;
-    return true;
 }
 
 steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
 {
     if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
     if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
-    if (!STEER_CHECK(steer__kinematic_is_valid(&def->state))) return steer_null_agent;
-    if (!STEER_CHECK(steer__limits_are_valid(&def->limits))) return steer_null_agent;
-    if (w->count == w->capacity && !steer__world_reserve(w, w->capacity * 2)) return steer_null_agent;
+    if (!STEER_CHECK(steer__agent_kinematic_is_valid(&def->state))) return steer_null_agent;
+    if (!STEER_CHECK(steer__agent_limits_are_valid(&def->limits))) return steer_null_agent;
     uint32_t slot;
-    if (!take_slot(w, &slot)) return steer_null_agent;
-    int i = w->count++;
-    w->slots[slot].alive = true;
-    w->slots[slot].dense = (uint32_t)i;
+    int i;
+    if (w->count == w->capacity && !steer__world_reserve(w, w->capacity * 2)) return steer_null_agent;
+    if (!steer__store_add(w, &slot, &i)) return steer_null_agent;
 
     steer_kinematic st = def->state;
     st.orientation = steer_wrap_angle(st.orientation);
@@ -110,39 +76,21 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
 
 void steer_agent_destroy(steer_world *w, steer_agent_id id)
 {
-    int i = steer__agent_dense(w, id);
+    int i = steer__store_dense(w, id);
     if (i < 0) return;
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
     steer__trace_drop(w, w->slot_of[i]);
-    // swap-remove: move the last agent into the hole
-    int last = w->count - 1;
-    if (i != last) {
-        w->state[i] = w->state[last];
-        w->limits[i] = w->limits[last];
-        w->behaviour[i] = w->behaviour[last];
-        w->out[i] = w->out[last];
-        w->memory[i] = w->memory[last];
-        w->rng[i] = w->rng[last];
-        w->key[i] = w->key[last];
-        w->slot_of[i] = w->slot_of[last];
-        w->flags[i] = w->flags[last];
-        w->user_data[i] = w->user_data[last];
-        w->slots[w->slot_of[i]].dense = (uint32_t)i;
-    }
-    --w->count;
-    agent_slot *s = &w->slots[id.index - 1];
-    s->alive = false;
-    ++s->generation;
-    if (s->generation == 0) s->generation = 1;
-    s->dense = w->free_slot;
-    w->free_slot = id.index;
+    // a formation's slot target is no longer the agent's (its formation
+    // drops it at the next update); an agent taking the slot starts with none
+    if ((int)(id.index - 1) < w->slot_target_capacity) w->slot_targets[id.index - 1].formation = steer_null_formation;
+    steer__store_remove(w, id, i);
     w->grid.dirty = true;
 }
 
 /* ---- state ------------------------------------------------------------------------ */
 
-bool steer_agent_is_valid(const steer_world *w, steer_agent_id id) { return steer__agent_dense(w, id) >= 0; }
+bool steer_agent_is_valid(const steer_world *w, steer_agent_id id) { return steer__store_dense(w, id) >= 0; }
 
 steer_kinematic steer_agent_get_state(const steer_world *w, steer_agent_id id)
 {
@@ -154,7 +102,7 @@ void steer_agent_set_state(steer_world *w, steer_agent_id id, const steer_kinema
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(k != NULL && steer__kinematic_is_valid(k))) return;
+    if (!STEER_CHECK(k != NULL && steer__agent_kinematic_is_valid(k))) return;
     w->state[i] = *k;
     w->state[i].orientation = steer_wrap_angle(k->orientation);
     w->grid.dirty = true;
@@ -206,7 +154,7 @@ void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limit
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(l != NULL && steer__limits_are_valid(l))) return;
+    if (!STEER_CHECK(l != NULL && steer__agent_limits_are_valid(l))) return;
     w->limits[i] = *l;
 }
 
@@ -246,11 +194,11 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
 {
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
-    if (!STEER_CHECK(b == NULL || b->memory <= STEER_MEMORY_FLOATS)) return;
+    if (!STEER_CHECK(b == NULL || b->memory <= STEER_MAX_TREE_MEMORY)) return;
     // hot reload: the memory follows the tree node by node (behaviour.h)
     agent_memory kept;
     memset(&kept, 0, sizeof kept);
-    if (keep_memory && b != NULL) steer__copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
+    if (keep_memory && b != NULL) steer__behaviour_copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;

@@ -77,7 +77,7 @@ static bool relax(steer_world *w, float max_radius, float max_moved)
     return true;
 }
 
-void steer__resolve_agent_contacts(steer_world *w)
+void steer__agent_contacts_resolve(steer_world *w)
 {
     if (w->count < 2 || w->grid.count != w->count) return;
     float max_radius, max_moved;
@@ -87,7 +87,7 @@ void steer__resolve_agent_contacts(steer_world *w)
     for (int pass = 0; pass < AGENT_CONTACT_PASSES; ++pass) {
         if (!relax(w, max_radius, max_moved)) break;
         if (shapes) {
-            for (int i = 0; i < w->count; ++i) steer__push_out_of_geometry(w, i);
+            for (int i = 0; i < w->count; ++i) steer__contacts_push_out(w, i);
         }
         // the pushes moved agents further from their grid positions
         grid_bounds(w, &max_radius, &max_moved);

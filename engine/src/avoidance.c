@@ -17,7 +17,7 @@
 // - ray length ignores speed: with scale_lookahead the rays are
 //   lookahead * speed / max_speed long (never shorter than the radius).
 #include "eval.h"
-#include "geometry.h"
+#include "raycast.h"
 #include "trace.h"
 
 enum { RAY_CENTRE, RAY_LEFT, RAY_RIGHT, RAY_COUNT };
@@ -86,7 +86,7 @@ static float choose_side(eval_ctx *ctx, const feeler *f)
         for (int j = 0; j < 2; ++j) {
             steer_vec2 dir = rotate(f[RAY_CENTRE].dir, k == 0 ? angles[j] : -angles[j]);
             steer_ray_hit h;
-            bool hit = steer__geometry_cast(ctx->world, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
+            bool hit = steer__raycast_shapes(ctx->view->geometry, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
             room[k] += hit ? h.distance : reach;
         }
     }
@@ -99,14 +99,14 @@ static float choose_side(eval_ctx *ctx, const feeler *f)
     return lateral < 0.0f ? -1.0f : 1.0f;
 }
 
-bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     // turn memory: 0 none, +-1 the last turn (left +), +-2 a committed turn
     // (kept while any ray hits)
     float *side = steer__node_memory(ctx);
     steer_vec2 pos = ctx->me.position, v = ctx->me.velocity;
     float speed = steer_length(v);
-    if (speed == 0.0f || !steer__geometry_present(ctx->world)) {
+    if (speed == 0.0f || ctx->view->geometry == NULL) {
         *side = 0.0f;
         return false;
     }
@@ -124,7 +124,7 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
     bool pushes_left = false, pushes_right = false;
     for (int i = 0; i < RAY_COUNT; ++i) {
         if (!f[i].cast || f[i].length <= 0.0f) continue;
-        f[i].hit = steer__geometry_cast(ctx->world, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
+        f[i].hit = steer__raycast_shapes(ctx->view->geometry, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
                                         &f[i].result);
         if (ctx->trace != NULL) {
             steer__trace_ray(ctx, f[i].origin, f[i].dir, f[i].length, f[i].radius, f[i].hit, &f[i].result);
@@ -159,6 +159,6 @@ bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d,
         steer_vec2 dir = steer_normalize(steer_sub(steer_scale(left, committed), u));
         target = steer_mul_add(pos, dir, length);
     }
-    steer__seek_point(ctx, target, false, out);
+    steer__steering_seek(ctx, target, false, out);
     return true;
 }

@@ -22,6 +22,26 @@ const char *steer_behaviour_type_name(steer_behaviour_type type)
     return type_names[type];
 }
 
+// What each type takes besides numbers (steer_behaviour_type_inputs).
+#define TARGET STEER_INPUT_TARGET
+static const unsigned char type_inputs[STEER_BEHAVIOUR_TYPE_COUNT] = {
+    [STEER_KINEMATIC_SEEK] = TARGET, [STEER_KINEMATIC_FLEE] = TARGET, [STEER_KINEMATIC_ARRIVE] = TARGET,
+    [STEER_SEEK] = TARGET,           [STEER_FLEE] = TARGET,           [STEER_ARRIVE] = TARGET,
+    [STEER_ALIGN] = TARGET,          [STEER_VELOCITY_MATCH] = TARGET, [STEER_PURSUE] = TARGET,
+    [STEER_EVADE] = TARGET,          [STEER_FACE] = TARGET,
+    [STEER_FOLLOW_PATH] = STEER_INPUT_PATH,
+    [STEER_BLEND] = STEER_INPUT_CHILDREN, [STEER_PRIORITY] = STEER_INPUT_CHILDREN,
+    [STEER_CALLBACK] = STEER_INPUT_CALLBACK,
+    [STEER_FORMATION_SLOT] = STEER_INPUT_FORMATION,
+    [STEER_RECIPROCAL_AVOIDANCE] = STEER_INPUT_PREFERRED,
+};
+#undef TARGET
+
+unsigned steer_behaviour_type_inputs(steer_behaviour_type type)
+{
+    return (unsigned)type < STEER_BEHAVIOUR_TYPE_COUNT ? type_inputs[type] : 0u;
+}
+
 static const char *const law_names[] = {"inverse_square", "linear", NULL};
 static const char *const ray_names[] = {"single", "whiskers", "parallel", NULL};
 
@@ -132,7 +152,11 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     if (!isfinite(v)) return "must be a finite number";
     // (a margin below FLT_MAX, so sums of two parameters stay finite floats)
     // (compared with the float bound: 3e38 itself rounds to a float a bit above 3e38)
-    if (fabs(v) > (double)(float)STEER_MAX_PARAM) return "must be at most 3e38 in magnitude";
+    if (fabs(v) > (double)(float)STEER_MAX_PARAM) {
+        char limit[32];
+        snprintf(buf, size, "must be at most %s in magnitude", steer_format_limit(STEER_MAX_PARAM, limit, sizeof limit));
+        return buf;
+    }
     switch (p->rule) {
     case STEER_RULE_FINITE: break;
     case STEER_RULE_NONNEGATIVE:
@@ -162,8 +186,10 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
     }
     if (strcmp(p->name, "whisker_angle") == 0 && v > 0.5 * STEER_PI + 1e-6) return "must be at most pi/2";
     // reciprocal_avoidance keeps its half-planes on the stack: a fixed cap
-    if (strcmp(p->name, "max_neighbours") == 0 && (v != floor(v) || v > STEER_MAX_AVOID_NEIGHBOURS))
-        return "must be a whole number in [1, 64]";
+    if (strcmp(p->name, "max_neighbours") == 0 && (v != floor(v) || v > STEER_MAX_AVOID_NEIGHBOURS)) {
+        snprintf(buf, size, "must be a whole number in [1, %d]", STEER_MAX_AVOID_NEIGHBOURS);
+        return buf;
+    }
     return NULL;
 }
 
@@ -207,7 +233,7 @@ static bool def_is_valid(const steer_behaviour_def *d)
     return true;
 }
 
-int steer__type_memory(steer_behaviour_type type)
+int steer__behaviour_type_memory(steer_behaviour_type type)
 {
     // wander: its angle; follow_path: its progress; obstacle_avoidance: its committed side
     return type == STEER_WANDER || type == STEER_FOLLOW_PATH || type == STEER_OBSTACLE_AVOIDANCE;
@@ -226,7 +252,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->def.child_count = 0;
     b->height = 1;
     b->nodes = 1;
-    b->memory = steer__type_memory(def->type);
+    b->memory = steer__behaviour_type_memory(def->type);
     b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
     b->has_callback = def->type == STEER_CALLBACK;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
@@ -417,7 +443,7 @@ typedef struct tree_shape {
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
                            const tree_shape *pending, uint32_t epoch)
 {
-    tree_shape t = {1, 1, steer__type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
+    tree_shape t = {1, 1, steer__behaviour_type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
@@ -598,7 +624,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
 
 /* ---- memory across a change of tree ---------------------------------------------------- */
 
-void steer__copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
+void steer__behaviour_copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
                         float *to_mem)
 {
     // same place, same type: the node keeps its memory; the recursion is as
@@ -612,7 +638,7 @@ void steer__copy_memory(const steer_behaviour *from, const float *from_mem, cons
     for (int i = 0; i < to->def.child_count; ++i) {
         const steer_behaviour *t = to->children[i].behaviour;
         const steer_behaviour *f = i < from->def.child_count ? from->children[i].behaviour : NULL;
-        steer__copy_memory(f, from_mem + from_offset, t, to_mem + to_offset);
+        steer__behaviour_copy_memory(f, from_mem + from_offset, t, to_mem + to_offset);
         if (f != NULL) from_offset += f->memory;
         to_offset += t->memory;
     }

@@ -37,22 +37,22 @@ struct steer_behaviour {
     int height;   ///< levels (1 for a leaf)
     int nodes;    ///< nodes (saturates past STEER_MAX_TREE_NODES)
     int memory;   ///< floats of per-agent memory
-    bool avoids;  ///< a reciprocal_avoidance node is in the tree (world.c flags avoiding agents)
+    bool avoids;  ///< a reciprocal_avoidance node is in the tree (the step flags avoiding agents)
     /// The unfolded tree holds a callback (STEER_CALLBACK) node: agents
-    /// running it are evaluated on the thread calling the step (world.c).
+    /// running it are evaluated on the thread calling the step (step.c).
     bool has_callback;
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };
 
 /// Floats of per-agent memory a node of this type needs itself.
-int steer__type_memory(steer_behaviour_type type);
+int steer__behaviour_type_memory(steer_behaviour_type type);
 
 /// Copy the memory of the tree `from` (at from_mem) into the tree `to` (at
 /// to_mem) node by node: a node at the same place with the same type keeps
 /// its memory; every other node is left as it is in to_mem (zero it
 /// first). The blocks must not overlap.
-void steer__copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
+void steer__behaviour_copy_memory(const steer_behaviour *from, const float *from_mem, const steer_behaviour *to,
                         float *to_mem);
 
 #endif

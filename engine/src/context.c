@@ -1,8 +1,11 @@
-// context.c: the evaluation context of one agent and the services family
-// files call back: node memory, targets, the neighbour gather, scratch.
+// context.c: the services a behaviour family may call while it evaluates:
+// targets resolved to a state, the neighbour gather (cached across the
+// behaviours of one evaluation), the evaluation view and the workers'
+// scratch. It starts no evaluation.
 #include "behaviour.h"
 #include "eval.h"
-#include "trace.h"
+#include "geometry.h"
+#include "store.h"
 #include "world.h"
 
 // STEER_PLAIN_KERNEL: the plain C gather (tests/CMakeLists.txt builds an
@@ -14,7 +17,7 @@
 #include <emmintrin.h>
 #endif
 
-bool steer__scratch_reserve(eval_scratch *s, int capacity)
+bool steer__context_scratch_reserve(eval_scratch *s, int capacity)
 {
     // spare entries: the branch-free gather writes one past the last kept,
     // the vector loop whole groups of 4
@@ -27,7 +30,7 @@ bool steer__scratch_reserve(eval_scratch *s, int capacity)
     return true;
 }
 
-void steer__scratch_free(eval_scratch *s)
+void steer__context_scratch_free(eval_scratch *s)
 {
     steer__free(s->proxy);
     float *arrays[] = {s->dist_sq, s->tmp_d2, s->pack_dx, s->pack_dy, s->pack_d2, s->pack_vx, s->pack_vy};
@@ -35,84 +38,22 @@ void steer__scratch_free(eval_scratch *s)
     memset(s, 0, sizeof *s);
 }
 
-void steer__view_init(eval_view *v, const steer_world *w)
+void steer__context_view_init(eval_view *v, steer_world *w)
 {
     v->state = w->state;
     v->limits = w->limits;
     v->key = w->key;
     v->flags = w->flags;
     v->grid = &w->grid;
+    // (inside a step it is ready already, and this changes nothing)
+    steer__geometry_ready(w);
+    v->geometry = w->geometry;
+    v->slot_of = w->slot_of;
+    v->slot_targets = w->slot_targets;
+    v->slot_target_count = w->slot_target_capacity;
 }
 
-// The evaluation context of agent i, reading (and advancing) mem and rng.
-static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
-                     float *mem, uint64_t *rng)
-{
-    // field by field: a memset of the whole context costs more than the step's arithmetic
-    ctx->world = w;
-    ctx->view = view;
-    ctx->self = i;
-    ctx->self_proxy = w->grid.proxy_of[i];
-    ctx->me = w->state[i];
-    ctx->lim = w->limits[i];
-    ctx->key = w->key[i];
-    ctx->dt = dt;
-    ctx->kinematic = (w->flags[i] & AGENT_KINEMATIC) != 0;
-    ctx->failed = false;
-    ctx->mem = mem;
-    ctx->mem_base = 0;
-    ctx->rng = rng;
-    ctx->scratch = scratch;
-    ctx->neighbour_count = 0;
-    ctx->gathered_radius = -1.0f;
-    ctx->sums.radius = -1.0f;
-    ctx->trace = NULL;
-}
-
-bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
-{
-    steer_steering out = {{0.0f, 0.0f}, 0.0f};
-    const steer_behaviour *b = w->behaviour[i];
-    bool failed = false;
-    if (b != NULL) {
-        eval_ctx ctx;
-        init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
-        if (w->flags[i] & AGENT_TRACE) {
-            // the buffer was allocated when tracing was turned on
-            ctx.trace = w->traces[w->slot_of[i]];
-            steer__trace_begin(ctx.trace);
-        }
-        if (!steer__evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
-        failed = ctx.failed;
-        if (ctx.trace != NULL) ctx.trace->final = out;
-    }
-    w->out[i] = out;
-    return !failed;
-}
-
-bool steer__preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
-{
-    // on copies of the memory and the random stream: asking changes nothing
-    agent_memory mem = w->memory[i];
-    uint64_t rng = w->rng[i];
-    eval_view view;
-    steer__view_init(&view, w);
-    eval_ctx ctx;
-    // worker 0's scratch: previews run on the thread that steps the world
-    init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
-    steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    bool has = steer__evaluate(&ctx, b, &s) && !ctx.failed;
-    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
-    return has;
-}
-
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx)
-{
-    // a formation's anchor is evaluated as no agent (self < 0)
-    return ctx->self >= 0 ? steer__agent_id_of(ctx->world, ctx->self) : steer_null_agent;
-}
-
-bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
+bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out)
 {
     switch (t->kind) {
     case STEER_TARGET_POINT:
@@ -122,7 +63,7 @@ bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_st
         out->is_agent = false;
         return true;
     case STEER_TARGET_AGENT: {
-        int j = steer__agent_dense(ctx->world, t->agent);
+        int j = steer__store_dense(ctx->world, t->agent);
         if (j < 0) return false; // removed target: no steering
         const steer_kinematic *s = &ctx->view->state[j];
         out->position = s->position;
@@ -171,7 +112,7 @@ static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin
     return n;
 }
 
-int steer__gather_neighbours(eval_ctx *ctx, float radius)
+int steer__context_gather(eval_ctx *ctx, float radius)
 {
     // the list lives in the shared scratch: a callback behaviour may have run a
     // nested evaluation (get_steering) that gathered over it since

@@ -1,9 +1,14 @@
-// core.c: the assert hook, the allocator hook, and hashing helpers.
+// core.c: the assert hook, the allocator hook, hashing helpers, and the
+// wording of a limit in a message.
 #include "core.h"
+#include "steer/reflect.h"
 
+#include <math.h>
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 static steer_assert_fn *assert_fn = NULL;
 static void *assert_context = NULL;
@@ -119,4 +124,30 @@ uint64_t steer__mix64(uint64_t z)
 uint64_t steer__stream_seed(uint64_t world_seed, uint64_t key)
 {
     return steer__mix64(steer__mix64(world_seed + 0x9E3779B97F4A7C15ull) ^ (key * 0xD6E8FEB86659FD93ull));
+}
+
+// A limit as messages write it: whole numbers plainly, large powers of two
+// as 2^k, the rest in two significant digits without exponent padding.
+const char *steer_format_limit(double v, char *buf, size_t size)
+{
+    int e;
+    if (v == floor(v) && fabs(v) < 1e6) {
+        snprintf(buf, size, "%.0f", v);
+    } else if (v == floor(v) && v >= 65536.0 && v < 9.0e15 && frexp(v, &e) == 0.5) {
+        snprintf(buf, size, "2^%d", e - 1);
+    } else {
+        // "1e+09" -> "1e9", "3.4e+38" -> "3.4e38"
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, "%.2g", v);
+        char *x = strchr(tmp, 'e');
+        if (x != NULL) {
+            char *d = x + 1;
+            bool minus = *d == '-';
+            if (*d == '+' || *d == '-') ++d;
+            while (*d == '0' && d[1] != '\0') ++d;
+            snprintf(x + 1, sizeof tmp - (size_t)(x + 1 - tmp), "%s%s", minus ? "-" : "", d);
+        }
+        snprintf(buf, size, "%s", tmp);
+    }
+    return buf;
 }

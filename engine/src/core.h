@@ -1,7 +1,9 @@
 // core.h: the engine's base services: asserts and the mid-step guard,
 // allocation, random streams, hashing, and the few numeric helpers every
-// module shares. Each module has its own private header on top of this one
-// (world.h, grid.h, behaviour.h, eval.h, geometry.h).
+// module shares. Each module has its own private header on top of this
+// one, so a file sees what it may touch and nothing more. Its functions
+// are the only private ones not named after their file (steer__alloc,
+// steer__grow, ...): they are the base every file uses.
 #ifndef STEER_CORE_H
 #define STEER_CORE_H
 

@@ -1,12 +1,12 @@
 // delegated.c: the notes' delegated behaviours: pursue and evade, face,
 // look where you are going, wander, path following. Each computes a target
-// and delegates to seek, flee, arrive or align (steering.c).
+// and delegates to seek, flee, arrive or align.
 #include "eval.h"
 
 static bool pursue_or_evade(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     target_state t;
-    if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+    if (!steer__context_target(ctx, &d->target, &t)) return false;
     // pursue: predict where the target will be, assuming it keeps its
     // velocity, no further ahead than max_prediction
     steer_vec2 direction = steer_sub(t.position, ctx->me.position);
@@ -15,14 +15,14 @@ static bool pursue_or_evade(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
     float prediction = speed <= distance / d->max_prediction ? d->max_prediction : distance / speed;
     steer_vec2 predicted = steer_mul_add(t.position, t.velocity, prediction);
     if (d->type == STEER_EVADE) {
-        steer__seek_point(ctx, predicted, true, out);
+        steer__steering_seek(ctx, predicted, true, out);
         return true;
     }
     // the notes: when the pursuer would overshoot, arrive instead of seek
     if (d->arrive_on_overshoot && steer_distance(predicted, ctx->me.position) <= d->slow_radius) {
-        return steer__arrive_point(ctx, predicted, d->target_radius, d->slow_radius, d->time_to_target, out);
+        return steer__steering_arrive(ctx, predicted, d->target_radius, d->slow_radius, d->time_to_target, out);
     }
-    steer__seek_point(ctx, predicted, false, out);
+    steer__steering_seek(ctx, predicted, false, out);
     return true;
 }
 
@@ -31,7 +31,7 @@ static bool face_point(const eval_ctx *ctx, const steer_behaviour_def *d, steer_
 {
     steer_vec2 direction = steer_sub(point, ctx->me.position);
     if (direction.x == 0.0f && direction.y == 0.0f) return false;
-    return steer__align_orientation(ctx, steer_orientation_of(direction), d->target_radius, d->slow_radius,
+    return steer__steering_align(ctx, steer_orientation_of(direction), d->target_radius, d->slow_radius,
                                     d->time_to_target, out);
 }
 
@@ -77,26 +77,26 @@ static bool follow_path(eval_ctx *ctx, const steer_behaviour_def *d, steer_steer
     // the end of an open path: arrive there instead of orbiting it
     bool at_end = d->path_offset >= 0.0f ? target_param >= length : target_param <= 0.0;
     if (!steer_path_is_loop(p) && at_end) {
-        return steer__arrive_point(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
+        return steer__steering_arrive(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
     }
-    steer__seek_point(ctx, target, false, out);
+    steer__steering_seek(ctx, target, false, out);
     return true;
 }
 
-bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__delegated_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     switch (d->type) {
     case STEER_PURSUE:
     case STEER_EVADE: return pursue_or_evade(ctx, d, out);
     case STEER_FACE: {
         target_state t;
-        if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+        if (!steer__context_target(ctx, &d->target, &t)) return false;
         return face_point(ctx, d, t.position, out);
     }
     case STEER_LOOK_WHERE_YOU_ARE_GOING: {
         steer_vec2 v = ctx->me.velocity;
         if (v.x == 0.0f && v.y == 0.0f) return false;
-        return steer__align_orientation(ctx, steer_orientation_of(v), d->target_radius, d->slow_radius,
+        return steer__steering_align(ctx, steer_orientation_of(v), d->target_radius, d->slow_radius,
                                         d->time_to_target, out);
     }
     case STEER_FOLLOW_PATH: return follow_path(ctx, d, out);

@@ -1,8 +1,9 @@
-// eval.h: what the family files (steering.c, kinematic.c, delegated.c,
-// group.c, neighbour_sums.c, avoidance.c) see while a behaviour is
-// evaluated for one agent: the evaluation context and the services it
-// offers (context.c). Family files read other agents through the context's
-// read-only view, never through the world's internals.
+// eval.h: what a behaviour family sees while a behaviour is evaluated for
+// one agent: the evaluation context, the read-only view of the step (other
+// agents, the neighbour grid, the static geometry, formation slot targets),
+// and the services of the context (targets, neighbours, scratch). Family
+// files read everything through the view, never through the world's
+// internals, and start no evaluation of their own.
 #ifndef STEER_EVAL_H
 #define STEER_EVAL_H
 
@@ -10,17 +11,41 @@
 #include "core.h"
 #include "grid.h"
 
+/// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
+/// reciprocal_avoidance node and it is not kinematic); refreshed before
+/// every evaluation pass (step.c).
+/// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
+
+/// A formation member's slot target, by agent slot index: written by the
+/// formations whenever they compute targets (before the evaluation pass,
+/// and when membership or assignment changes), cleared when the agent
+/// leaves its formation; read by the formation_slot behaviour.
+typedef struct slot_target {
+    steer_formation_id formation; ///< {0}: the agent is in no formation
+    bool has_target;              ///< the formation has a reference to place the slot
+    float orientation;
+    steer_vec2 position, velocity;
+} slot_target;
+
 /// Read-only arrays of the step, shared by every evaluation: agents in
-/// dense order, their grid proxies. Filled before the evaluation pass.
+/// dense order, their grid proxies, the static geometry, formation slot
+/// targets. Filled before the evaluation pass.
 typedef struct eval_view {
     const steer_kinematic *state;
     const steer_limits *limits;
     const uint64_t *key;
-    /// per-agent flags (world.h AGENT_*): AGENT_AVOIDS is set before the
+    /// per-agent flags (AGENT_*): AGENT_AVOIDS is set before the
     /// pass for agents whose tree has a reciprocal_avoidance node, so no
     /// evaluation looks into another agent's tree
     const uint8_t *flags;
     const neighbour_grid *grid;
+    /// the static shapes with their broadphase ready (geometry.h,
+    /// raycast.h), or NULL when the world has none
+    const struct steer_geometry *geometry;
+    const uint32_t *slot_of; ///< dense index -> agent slot index
+    const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
+    int slot_target_count;
 } eval_view;
 
 /// Neighbours gathered for one agent: proxy indices and squared distances,
@@ -36,8 +61,8 @@ typedef struct eval_scratch {
     uint32_t gather_epoch; ///< bumped by every gather into this scratch
 } eval_scratch;
 
-bool steer__scratch_reserve(eval_scratch *s, int capacity);
-void steer__scratch_free(eval_scratch *s);
+bool steer__context_scratch_reserve(eval_scratch *s, int capacity);
+void steer__context_scratch_free(eval_scratch *s);
 
 /// What separation, cohesion and alignment need from the neighbours within
 /// a radius, summed in one pass (neighbour_sums.c).
@@ -54,7 +79,7 @@ typedef struct neighbour_sums {
 
 /// Everything a behaviour reads while evaluating one agent.
 typedef struct eval_ctx {
-    steer_world *world;    ///< for ray casts (geometry.h) and callbacks
+    steer_world *world;    ///< for callback behaviours and agent targets (never read by families)
     const eval_view *view;
     int self;              ///< dense index
     uint32_t self_proxy;   ///< grid proxy index
@@ -77,41 +102,17 @@ typedef struct eval_ctx {
 } eval_ctx;
 
 struct steer_world;
-/// Fill a view from the world's arrays (before an evaluation pass).
-void steer__view_init(eval_view *v, const struct steer_world *w);
-/// Evaluate agent i's behaviour into its output slot (w->out), advancing its
-/// memory and random stream, with the scratch of the worker running it.
-/// False when a callback behaviour failed.
-bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt);
-/// Evaluate b for agent i on copies of its memory and stream (get_steering).
-bool steer__preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out);
-/// The id of the agent being evaluated (for callbacks).
-steer_agent_id steer__ctx_self_id(const eval_ctx *ctx);
+/// Fill a view from the world's arrays (before an evaluation pass); makes
+/// the static geometry ready.
+void steer__context_view_init(eval_view *v, struct steer_world *w);
 
-/// One node's evaluator (evaluate.c has one per type in steer__node_table).
-typedef bool steer__node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-/// The evaluator of each behaviour type.
-extern steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT];
-/// A node with limit overrides, or of a traced agent (evaluate.c).
-bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-
-/// Evaluate a behaviour node; false for "no steering". The common case (an
-/// untraced agent, a node without limit overrides) is one predictable
-/// branch and one indirect call: a blend of three reaches its children
-/// without a switch or a call in between.
-static inline bool steer__evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
-{
-    if (ctx->trace != NULL || b->overrides) return steer__evaluate_special(ctx, b, out);
-    return steer__node_table[b->def.type](ctx, b, out);
-}
-
-/// The memory of the stateful node being evaluated (steer__type_memory
+/// The memory of the stateful node being evaluated (steer__behaviour_type_memory
 /// floats, at the node's fixed place in the agent's memory).
 static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->mem_base; }
 
 /// Gather the neighbours within radius (excluding self) into ctx->scratch;
 /// returns their count. Cached across the behaviours of one evaluation.
-int steer__gather_neighbours(eval_ctx *ctx, float radius);
+int steer__context_gather(eval_ctx *ctx, float radius);
 
 /// Sum the neighbours within radius; separation's sum too when `separation`
 /// is given (its law and decay, with ctx's max_acceleration).
@@ -119,7 +120,6 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
                            neighbour_sums *out);
 
 /// A neighbour (by grid proxy): its dense index, key and radius.
-static inline uint32_t steer__proxy_agent(const eval_ctx *ctx, uint32_t proxy) { return ctx->view->grid->agent[proxy]; }
 static inline uint64_t steer__proxy_key(const eval_ctx *ctx, uint32_t proxy)
 {
     return ctx->view->key[ctx->view->grid->agent[proxy]];
@@ -136,30 +136,35 @@ typedef struct target_state {
     float orientation;
     bool is_agent;
 } target_state;
-bool steer__resolve_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
+bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
 
 /* ---- family evaluators (one per source file) ---------------------------------------- */
 
-bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-bool steer__eval_delegated(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__kinematic_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__steering_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+bool steer__delegated_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// group.c: one evaluator per type (the node table calls them directly).
-bool steer__eval_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-bool steer__eval_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
-/// reciprocal_avoidance (reciprocal.c): evaluates its child itself.
-bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+/// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
+bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
+/// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
+/// velocity nearest the preferred one, from the steering of its child
+/// (evaluated by the caller; zero when it gave none, `has` false).
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
+                             steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// Seek (flee when away) a point with full max_acceleration.
-void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
+void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
 /// Arrive at a point with the given radii and time; false inside target_radius.
-bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
+bool steer__steering_arrive(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
                          float time_to_target, steer_steering *out);
 /// Align to an orientation; false inside target_radius.
-bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
+bool steer__steering_align(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
                               float time_to_target, steer_steering *out);
 
 #endif

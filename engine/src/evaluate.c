@@ -1,10 +1,31 @@
-// evaluate.c: dispatch of one behaviour node, limit overrides, callback
-// behaviours, and the two combinators (weighted blending and priorities).
+// evaluate.c: the only place an evaluation starts or recurses: an agent of
+// the step, a preview, a body that is not an agent (a formation's anchor);
+// the dispatch of one node (limit overrides, the traced dispatch that
+// calls the trace recorders), callback behaviours, the two combinators
+// (weighted blending and priorities) and the reciprocal node's preferred
+// child. Behaviour families are leaves under it.
 #include "behaviour.h"
-#include "eval.h"
+#include "evaluate.h"
+#include "store.h"
 #include "trace.h"
-#include "formation.h"
+#include "world.h"
 
+
+/// One node's evaluator: one per type in node_table (below).
+typedef bool node_fn(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+static node_fn *const node_table[STEER_BEHAVIOUR_TYPE_COUNT];
+/// A node with limit overrides, or of a traced agent.
+static bool evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+
+/// Evaluate a behaviour node; false for "no steering". The common case (an
+/// untraced agent, a node without limit overrides) is one predictable
+/// branch and one indirect call: a blend of three reaches its children
+/// without a switch or a call in between.
+static inline bool evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    if (ctx->trace != NULL || b->overrides) return evaluate_special(ctx, b, out);
+    return node_table[b->def.type](ctx, b, out);
+}
 
 // The combined output, clamped to the character's limits: accelerations for
 // steering agents, speed and rotation for kinematic ones. In double: weights
@@ -35,7 +56,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
         for (int i = 0; i < n; ++i) {
             steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
-            if (!steer__evaluate(ctx, children[i].behaviour, &s)) continue;
+            if (!evaluate(ctx, children[i].behaviour, &s)) continue;
             const double wgt = children[i].weight;
             x += s.linear.x * wgt;
             y += s.linear.y * wgt;
@@ -52,7 +73,7 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
             offset += c->memory;
             steer__trace_child(ctx, i, children[i].weight);
             steer_steering s;
-            if (!steer__evaluate(ctx, c, &s)) continue;
+            if (!evaluate(ctx, c, &s)) continue;
             const double wgt = children[i].weight;
             x += s.linear.x * wgt;
             y += s.linear.y * wgt;
@@ -84,7 +105,7 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
         offset += c->memory;
         steer__trace_child(ctx, i, 1.0f);
         steer_steering s;
-        if (!steer__evaluate(ctx, c, &s)) continue;
+        if (!evaluate(ctx, c, &s)) continue;
         any = true;
         last = s;
         last_index = i;
@@ -111,10 +132,17 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     return true;
 }
 
+// The id of the agent being evaluated (for callbacks).
+static steer_agent_id self_id(const eval_ctx *ctx)
+{
+    // a formation's anchor is evaluated as no agent (self < 0)
+    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
+}
+
 static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
-    steer_callback_result r = d->callback(ctx->world, steer__ctx_self_id(ctx), ctx->dt, &s, d->context);
+    steer_callback_result r = d->callback(ctx->world, self_id(ctx), ctx->dt, &s, d->context);
     if (r == STEER_CALLBACK_ERROR) {
         ctx->failed = true;
         return false;
@@ -133,22 +161,22 @@ static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_ste
 // Families that tell their types apart themselves take the definition.
 static bool node_kinematic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_kinematic(ctx, &b->def, out);
+    return steer__kinematic_steer(ctx, &b->def, out);
 }
 
 static bool node_basic(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_basic(ctx, &b->def, out);
+    return steer__steering_basic(ctx, &b->def, out);
 }
 
 static bool node_delegated(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_delegated(ctx, &b->def, out);
+    return steer__delegated_steer(ctx, &b->def, out);
 }
 
 static bool node_obstacle_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_obstacle_avoidance(ctx, &b->def, out);
+    return steer__avoidance_steer(ctx, &b->def, out);
 }
 
 static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
@@ -156,13 +184,23 @@ static bool node_callback(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
     return eval_callback(ctx, &b->def, out);
 }
 
+static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // the preferred velocity comes from the child, evaluated here into out
+    // (its memory starts where ours would); the solver is a leaf
+    // (reciprocal.c), called last, so the call is a jump
+    bool has = evaluate(ctx, b->children[0].behaviour, out);
+    const steer_steering child = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return steer__reciprocal_steer(ctx, &b->def, has, child, out);
+}
+
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    return steer__eval_formation_slot(ctx, &b->def, out);
+    return steer__formation_slot_steer(ctx, &b->def, out);
 }
 
 // Every type has its entry (test_tree walks every type through it).
-steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
+static node_fn *const node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_KINEMATIC_SEEK] = node_kinematic,
     [STEER_KINEMATIC_FLEE] = node_kinematic,
     [STEER_KINEMATIC_ARRIVE] = node_kinematic,
@@ -178,40 +216,136 @@ steer__node_fn *const steer__node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_LOOK_WHERE_YOU_ARE_GOING] = node_delegated,
     [STEER_WANDER] = node_delegated,
     [STEER_FOLLOW_PATH] = node_delegated,
-    [STEER_SEPARATION] = steer__eval_separation,
-    [STEER_COHESION] = steer__eval_cohesion,
-    [STEER_ALIGNMENT] = steer__eval_alignment,
-    [STEER_COLLISION_AVOIDANCE] = steer__eval_collision_avoidance,
+    [STEER_SEPARATION] = steer__group_separation,
+    [STEER_COHESION] = steer__group_cohesion,
+    [STEER_ALIGNMENT] = steer__group_alignment,
+    [STEER_COLLISION_AVOIDANCE] = steer__group_collision_avoidance,
     [STEER_OBSTACLE_AVOIDANCE] = node_obstacle_avoidance,
     [STEER_BLEND] = eval_blend,
     [STEER_PRIORITY] = eval_priority,
     [STEER_CALLBACK] = node_callback,
     [STEER_FORMATION_SLOT] = node_formation_slot,
-    [STEER_RECIPROCAL_AVOIDANCE] = steer__eval_reciprocal,
+    [STEER_RECIPROCAL_AVOIDANCE] = node_reciprocal,
 };
 
 // A node whose limit overrides hold for it and everything under it.
 static bool evaluate_node(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (!b->overrides) return steer__node_table[b->def.type](ctx, b, out);
+    if (!b->overrides) return node_table[b->def.type](ctx, b, out);
     const steer_behaviour_def *d = &b->def;
     const steer_limits saved = ctx->lim;
     if (d->max_speed >= 0.0f) ctx->lim.max_speed = d->max_speed;
     if (d->max_acceleration >= 0.0f) ctx->lim.max_acceleration = d->max_acceleration;
     if (d->max_rotation >= 0.0f) ctx->lim.max_rotation = d->max_rotation;
     if (d->max_angular_acceleration >= 0.0f) ctx->lim.max_angular_acceleration = d->max_angular_acceleration;
-    bool has = steer__node_table[d->type](ctx, b, out);
+    bool has = node_table[d->type](ctx, b, out);
     ctx->lim = saved;
     return has;
 }
 
-bool steer__evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+// A traced agent's node: recorded around its evaluation (trace.c writes
+// the record; nothing there evaluates).
+static bool evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
-    if (ctx->trace != NULL) return steer__evaluate_traced(ctx, b, out);
+    agent_trace *t = ctx->trace;
+    const int parent = t->current;
+    const int n = steer__trace_enter(t, b);
+    bool has = evaluate_node(ctx, b, out);
+    steer__trace_leave(ctx, b, parent, n, has, out);
+    return has;
+}
+
+static bool evaluate_special(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    if (ctx->trace != NULL) return evaluate_traced(ctx, b, out);
     return evaluate_node(ctx, b, out);
 }
 
-bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+/* ---- entries: an agent, a preview, a body ---------------------------------------------------- */
+
+// The evaluation context of agent i, reading (and advancing) mem and rng.
+static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt,
+                     float *mem, uint64_t *rng)
 {
-    return evaluate_node(ctx, b, out);
+    // field by field: a memset of the whole context costs more than the step's arithmetic
+    ctx->world = w;
+    ctx->view = view;
+    ctx->self = i;
+    ctx->self_proxy = w->grid.proxy_of[i];
+    ctx->me = w->state[i];
+    ctx->lim = w->limits[i];
+    ctx->key = w->key[i];
+    ctx->dt = dt;
+    ctx->kinematic = (w->flags[i] & AGENT_KINEMATIC) != 0;
+    ctx->failed = false;
+    ctx->mem = mem;
+    ctx->mem_base = 0;
+    ctx->rng = rng;
+    ctx->scratch = scratch;
+    ctx->neighbour_count = 0;
+    ctx->gathered_radius = -1.0f;
+    ctx->sums.radius = -1.0f;
+    ctx->trace = NULL;
+}
+
+bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
+{
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    const steer_behaviour *b = w->behaviour[i];
+    bool failed = false;
+    if (b != NULL) {
+        eval_ctx ctx;
+        init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
+        if (w->flags[i] & AGENT_TRACE) {
+            // the buffer was allocated when tracing was turned on
+            ctx.trace = w->traces[w->slot_of[i]];
+            steer__trace_begin(ctx.trace);
+        }
+        if (!evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+        failed = ctx.failed;
+        if (ctx.trace != NULL) ctx.trace->final = out;
+    }
+    w->out[i] = out;
+    return !failed;
+}
+
+bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
+{
+    // on copies of the memory and the random stream: asking changes nothing
+    agent_memory mem = w->memory[i];
+    uint64_t rng = w->rng[i];
+    eval_view view;
+    steer__context_view_init(&view, w);
+    eval_ctx ctx;
+    // worker 0's scratch: previews run on the thread that steps the world
+    init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
+    steer_steering s = {{0.0f, 0.0f}, 0.0f};
+    bool has = evaluate(&ctx, b, &s) && !ctx.failed;
+    *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    return has;
+}
+
+
+
+steer_steering steer__evaluate_body(steer_world *w, const steer_behaviour *b, const eval_body *body, float dt)
+{
+    eval_view view;
+    steer__context_view_init(&view, w);
+    eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = w;
+    ctx.view = &view;
+    ctx.self = -1;              // no agent: its id is null
+    ctx.self_proxy = UINT32_MAX; // no neighbour is itself
+    ctx.me = body->state;
+    ctx.lim = body->limits;
+    ctx.dt = dt;
+    ctx.mem = body->memory;
+    ctx.rng = body->rng;
+    ctx.scratch = w->scratch;
+    ctx.gathered_radius = -1.0f;
+    ctx.sums.radius = -1.0f;
+    steer_steering out = {{0.0f, 0.0f}, 0.0f};
+    if (!evaluate(&ctx, b, &out) || !steer_vec2_is_finite(out.linear)) out.linear = steer_v2(0.0f, 0.0f);
+    return out;
 }

@@ -1,5 +1,6 @@
-// geometry.h: static geometry internals shared by geometry.c (shapes and the
-// BVH), raycast.c (ray and circle casts), contacts.c and avoidance.c.
+// geometry.h: static geometry: shapes made of parts, and the broadphase over
+// them, with box queries and closest points. Ray and circle casts over it
+// are raycast.h's.
 //
 // A shape is made of primitives ("parts"): a segment, circle and box are one
 // part each, a polyline is one segment per link, a polygon one part. The
@@ -12,7 +13,7 @@
 
 #include <float.h>
 
-#include "world.h"
+#include "core.h"
 
 enum { PRIM_SEGMENT, PRIM_CIRCLE, PRIM_BOX, PRIM_POLYGON };
 
@@ -130,44 +131,22 @@ static inline bool geo_unit(steer_vec2 v, steer_vec2 *u)
 }
 
 /// The world's geometry with its hierarchy up to date (NULL when no shapes).
+/// The step makes it ready before evaluating; evaluation only reads it.
 struct steer_geometry *steer__geometry_ready(steer_world *w);
-/// True when the world has any static geometry.
-static inline bool steer__geometry_present(const steer_world *w) { return w->geometry != NULL; }
+/// Free the world's static geometry.
+void steer__geometry_destroy(struct steer_geometry *g);
 
-/// A ray prepared for casting: unit direction and its safe inverse.
-typedef struct geo_ray {
-    steer_vec2 origin, dir;
-    float inv_x, inv_y;
-    float radius; ///< swept circle radius (0: a ray)
-} geo_ray;
-
-/// Ray (radius 0) or swept circle against one part: the first contact
-/// distance in [0, max] and the normal; false if none. The ray's edge-case
-/// rules are in docs/geometry.md. A swept circle that starts touching or
-/// inside a part reports a contact at 0 with the part's outward normal when
-/// it moves into the part, and nothing when it moves away or along it.
-bool steer__prim_cast(const struct steer_geometry *g, const geo_prim *p, const geo_ray *r, float max,
-                      float *distance, steer_vec2 *normal);
-
-/// Closest-hit cast of a ray (radius 0) or a swept circle over shapes only
-/// (agents excluded); used by obstacle_avoidance. Normalises direction.
-bool steer__geometry_cast(steer_world *w, steer_vec2 origin, steer_vec2 direction, float radius,
-                          float max_distance, uint32_t mask, steer_ray_hit *hit);
-
-/// Brute-force closest hit over every live part (tests and checks).
-bool steer__geometry_cast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction,
-                                float max_distance, uint32_t mask, steer_ray_hit *hit);
-
-/// Visit the parts whose (fattened) box overlaps [lower, upper].
+/// Visit the parts of a ready geometry (or NULL) whose (fattened) box
+/// overlaps [lower, upper].
 typedef void geo_overlap_fn(const geo_prim *p, void *context);
-void steer__geometry_overlap(steer_world *w, steer_vec2 lower, steer_vec2 upper,
+void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, steer_vec2 upper,
                              geo_overlap_fn *fn, void *context);
 
 /// Signed distance from p to a part (negative inside a solid part), the
 /// closest point of its boundary and the unit outward normal there (from the
 /// part towards p when outside). On a wall, the normal is the wall's left
 /// normal; callers choose the side.
-float steer__prim_closest(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p,
-                          steer_vec2 *point, steer_vec2 *normal);
+float steer__geometry_closest(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p,
+                              steer_vec2 *point, steer_vec2 *normal);
 
 #endif

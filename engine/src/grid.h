@@ -1,4 +1,4 @@
-// grid.h: the neighbour grid (neighbours.c), rebuilt in O(N) every step.
+// grid.h: the neighbour grid, rebuilt in O(N) every step.
 #ifndef STEER_GRID_H
 #define STEER_GRID_H
 
@@ -38,7 +38,7 @@ bool steer__grid_update(struct steer_world *w);
 /// Refill the proxies after the agents moved in storage (same order).
 void steer__grid_refill(struct steer_world *w);
 /// Fraction of the grid order that breaks storage order, in [0, 1]: the
-/// step reorders storage when it is high (world.c).
+/// step reorders storage when it is high.
 float steer__grid_disorder(const neighbour_grid *g);
 
 #define STEER_MAX_RANGES 64

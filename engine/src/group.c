@@ -1,6 +1,6 @@
 // group.c: behaviours whose target is the agent's neighbours: separation,
 // cohesion, alignment and collision avoidance. Neighbours come from the
-// grid in canonical order (neighbour_sums.c, steer__gather_neighbours), so
+// grid in canonical order (the neighbour sums, the context's gather), so
 // results are the same bits whatever the spawn or storage order.
 #include "eval.h"
 
@@ -70,7 +70,7 @@ static bool state_before(steer_vec2 pa, steer_vec2 va, uint64_t ka, steer_vec2 p
 static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     const float r2 = d->radius * d->radius;
-    const int n = steer__gather_neighbours(ctx, d->radius);
+    const int n = steer__context_gather(ctx, d->radius);
     const neighbour_grid *g = ctx->view->grid;
     const uint32_t *list = ctx->scratch->proxy;
     const float *dist = ctx->scratch->dist_sq;
@@ -141,22 +141,22 @@ static bool collision_avoidance(eval_ctx *ctx, const steer_behaviour_def *d, ste
     return true;
 }
 
-bool steer__eval_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__group_separation(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return separation(ctx, &b->def, out);
 }
 
-bool steer__eval_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__group_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return cohesion(ctx, &b->def, out);
 }
 
-bool steer__eval_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return alignment(ctx, &b->def, out);
 }
 
-bool steer__eval_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return collision_avoidance(ctx, &b->def, out);
 }

@@ -2,7 +2,7 @@
 // velocity (linear) and a rotation (angular), for kinematic agents.
 #include "eval.h"
 
-bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__kinematic_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     const steer_kinematic *me = &ctx->me;
     if (d->type == STEER_KINEMATIC_WANDER) {
@@ -13,7 +13,7 @@ bool steer__eval_kinematic(eval_ctx *ctx, const steer_behaviour_def *d, steer_st
         return true;
     }
     target_state t;
-    if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+    if (!steer__context_target(ctx, &d->target, &t)) return false;
     steer_vec2 v = steer_sub(t.position, me->position);
     switch (d->type) {
     case STEER_KINEMATIC_SEEK:

@@ -102,7 +102,7 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
     return result;
 }
 
-steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
+steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
                              float give)
 {
     steer_vec2 result;

@@ -30,7 +30,7 @@ typedef struct orca_line {
 /// violate no soft line by more than `give` beyond its violation at the
 /// least-violating velocity (a jam still moves towards its goals). Deterministic: the lines are
 /// taken in the order given.
-steer_vec2 steer__orca_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
+steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
                              float give);
 
 #endif

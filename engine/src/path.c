@@ -1,5 +1,5 @@
 // path.c: polyline paths (open or looped): arc lengths, positions and the
-// nearest parameter (the notes' getParam). Following them is delegated.c's.
+// nearest parameter (the notes' getParam). Following them is a behaviour's (follow_path).
 #include "core.h"
 
 struct steer_path {

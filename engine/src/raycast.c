@@ -11,7 +11,9 @@
 // grazing, collinear, zero length) are listed in docs/geometry.md.
 #include <float.h>
 
-#include "geometry.h"
+#include "raycast.h"
+#include "store.h"
+#include "world.h"
 
 #define KEY_AGENT (1ull << 62)
 #define KEY_NONE UINT64_MAX
@@ -187,7 +189,7 @@ static bool sweep_outline(steer_vec2 o, steer_vec2 u, float max, float R, const 
     return true;
 }
 
-bool steer__prim_cast(const struct steer_geometry *g, const geo_prim *p, const geo_ray *r, float max,
+bool steer__raycast_prim(const struct steer_geometry *g, const geo_prim *p, const geo_ray *r, float max,
                       float *s, steer_vec2 *n)
 {
     steer_vec2 o = r->origin, u = r->dir;
@@ -205,7 +207,7 @@ bool steer__prim_cast(const struct steer_geometry *g, const geo_prim *p, const g
     // goes into it; moving away or along it, this convex part cannot be met
     // later (the distance to a convex set is convex along the line).
     steer_vec2 point, normal;
-    if (steer__prim_closest(g, p, o, &point, &normal) < r->radius) {
+    if (steer__geometry_closest(g, p, o, &point, &normal) < r->radius) {
         if (p->type == PRIM_SEGMENT && steer_dot(normal, u) > 0.0f && steer_length_sq(steer_sub(o, point)) == 0.0f)
             normal = steer_neg(normal);
         if (steer_dot(normal, u) >= 0.0f) return false;
@@ -284,7 +286,7 @@ static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_
         if ((p->category & c->mask) == 0) continue;
         float s;
         steer_vec2 nrm;
-        if (steer__prim_cast(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
+        if (steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
     }
 }
 
@@ -421,7 +423,7 @@ static float max_agent_radius(steer_world *w)
     return r;
 }
 
-void steer__geometry_prepare(steer_world *w)
+void steer__raycast_prepare(steer_world *w)
 {
     if (w->geometry == NULL) return;
     steer__geometry_ready(w);
@@ -463,10 +465,11 @@ static void cast_agents(steer_world *w, cast_state *c, int ignore)
 
 /* ---- queries ---------------------------------------------------------------------------- */
 
-static bool finish(steer_world *w, const cast_state *c, steer_ray_hit *hit)
+// The closest hit as a result: a shape's id from the geometry, an agent's
+// from the world's slots (NULL when no agent was cast against).
+static bool finish(const steer_world *w, const struct steer_geometry *g, const cast_state *c, steer_ray_hit *hit)
 {
     if (c->best_key == KEY_NONE) return false;
-    const struct steer_geometry *g = w->geometry;
     hit->distance = c->best_s;
     hit->normal = c->best_n;
     hit->point = steer_mul_add(c->ray.origin, c->ray.dir, c->best_s);
@@ -484,17 +487,21 @@ static bool finish(steer_world *w, const cast_state *c, steer_ray_hit *hit)
     return true;
 }
 
+// The shapes of a ready geometry (or NULL).
+static void cast_shapes(const struct steer_geometry *g, cast_state *c)
+{
+    if (g == NULL || g->tree.leaf_count == 0) return;
+    if (g->use_grid && c->ray.radius == 0.0f) {
+        cast_grid(g, c);
+        cast_tree(g, &g->large, c);
+    } else {
+        cast_tree(g, &g->tree, c);
+    }
+}
+
 static void run_query(steer_world *w, cast_state *c, const steer_ray_filter *f, int ignore)
 {
-    const struct steer_geometry *g = steer__geometry_ready(w);
-    if (g != NULL) {
-        if (g->use_grid && c->ray.radius == 0.0f) {
-            cast_grid(g, c);
-            cast_tree(g, &g->large, c);
-        } else {
-            cast_tree(g, &g->tree, c);
-        }
-    }
+    cast_shapes(steer__geometry_ready(w), c);
     if (f != NULL && f->include_agents) cast_agents(w, c, ignore);
 }
 
@@ -516,8 +523,8 @@ bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
     cast_state c;
     init_state(&c, origin, u, 0.0f, max_distance, f.mask);
-    run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
-    return finish(w, &c, hit);
+    run_query(w, &c, &f, steer__store_dense(w, f.ignore));
+    return finish(w, w->geometry, &c, hit);
 }
 
 void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
@@ -538,9 +545,9 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
         cast_state c;
         init_state(&c, origin, u, 0.0f, clip, f.mask);
         c.low_s = low_s, c.low_key = low_key;
-        run_query(w, &c, &f, steer__agent_dense(w, f.ignore));
+        run_query(w, &c, &f, steer__store_dense(w, f.ignore));
         steer_ray_hit hit;
-        if (!finish(w, &c, &hit)) return;
+        if (!finish(w, w->geometry, &c, &hit)) return;
         low_s = c.best_s, low_key = c.best_key;
         // a polyline's joint is one hit of the shape, not one per link
         bool repeat = !steer_shape_id_is_null(hit.shape) && steer_shape_id_equal(hit.shape, last_shape) &&
@@ -553,20 +560,20 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
     }
 }
 
-bool steer__geometry_cast(steer_world *w, steer_vec2 origin, steer_vec2 direction, float radius,
-                          float max_distance, uint32_t mask, steer_ray_hit *hit)
+bool steer__raycast_shapes(const struct steer_geometry *g, steer_vec2 origin, steer_vec2 direction, float radius,
+                           float max_distance, uint32_t mask, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
     steer_vec2 u;
     if (!unit_of(direction, &u)) return false;
     cast_state c;
     init_state(&c, origin, u, radius, max_distance, mask);
-    run_query(w, &c, NULL, -1);
-    return finish(w, &c, hit);
+    cast_shapes(g, &c);
+    return finish(NULL, g, &c, hit);
 }
 
-bool steer__geometry_cast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction,
-                                float max_distance, uint32_t mask, steer_ray_hit *hit)
+bool steer__raycast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
+                          uint32_t mask, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
     steer_vec2 u;
@@ -579,7 +586,7 @@ bool steer__geometry_cast_brute(steer_world *w, steer_vec2 origin, steer_vec2 di
         if (p->dead || (p->category & mask) == 0) continue;
         float s;
         steer_vec2 n;
-        if (steer__prim_cast(g, p, &c.ray, limit_of(&c), &s, &n)) offer(&c, s, prim_key(p), n);
+        if (steer__raycast_prim(g, p, &c.ray, limit_of(&c), &s, &n)) offer(&c, s, prim_key(p), n);
     }
-    return finish(w, &c, hit);
+    return finish(w, w->geometry, &c, hit);
 }

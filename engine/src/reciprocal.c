@@ -26,7 +26,6 @@
 #include "eval.h"
 #include "geometry.h"
 #include "orca_lp.h"
-#include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
 /// radians (a consistent side preference: two agents meeting head-on both
@@ -158,7 +157,7 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 {
     obstacle_query *q = context;
     steer_vec2 point, n;
-    float d = steer__prim_closest(q->g, prim, q->p, &point, &n);
+    float d = steer__geometry_closest(q->g, prim, q->p, &point, &n);
     if (d > q->reach) return;
     // v . n >= k: approach the part no faster than the gap closes in the
     // horizon; inside it (d < radius), leave within the step, at a bounded
@@ -185,10 +184,10 @@ static void obstacle_visit(const geo_prim *prim, void *context)
 
 static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
 {
-    if (!steer__geometry_present(ctx->world)) return 0;
+    if (ctx->view->geometry == NULL) return 0;
     float gaps[ORCA_MAX_OBSTACLE_LINES];
     obstacle_query q;
-    q.g = ctx->world->geometry;
+    q.g = ctx->view->geometry;
     q.p = p;
     q.radius = ctx->lim.radius * ORCA_CLEARANCE;
     // what can be reached within the horizon at full speed
@@ -200,7 +199,7 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.gap = gaps;
     q.count = 0;
     steer_vec2 ext = steer_v2(q.reach, q.reach);
-    steer__geometry_overlap(ctx->world, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
     return q.count;
 }
 
@@ -223,14 +222,11 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
     return preferred;
 }
 
-bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
+                             steer_steering *out)
 {
-    const steer_behaviour_def *d = &b->def;
     // the preferred velocity: the child's steering applied over the step,
-    // or a kinematic child's velocity (its memory starts where ours would)
-    steer_steering child;
-    bool has = steer__evaluate(ctx, b->children[0].behaviour, &child);
-    if (!has) child = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    // or a kinematic child's velocity (the caller evaluated the child)
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
     steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
@@ -250,7 +246,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     int count = hard;
 
     orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
-    int found = steer__gather_neighbours(ctx, d->radius);
+    int found = steer__context_gather(ctx, d->radius);
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
@@ -284,7 +280,7 @@ bool steer__eval_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
         preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
-    steer_vec2 chosen = steer__orca_solve(lines, count, hard, max_speed, preferred, give);
+    steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
     if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);

@@ -2,7 +2,7 @@
 // align, velocity matching; and the building blocks delegates reuse.
 #include "eval.h"
 
-void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out)
+void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out)
 {
     // seek: full acceleration towards the target (flee: away from it)
     steer_vec2 dir = away ? steer_sub(ctx->me.position, point) : steer_sub(point, ctx->me.position);
@@ -10,7 +10,7 @@ void steer__seek_point(const eval_ctx *ctx, steer_vec2 point, bool away, steer_s
     out->angular = 0.0f;
 }
 
-bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
+bool steer__steering_arrive(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
                          float time_to_target, steer_steering *out)
 {
     steer_vec2 direction = steer_sub(point, ctx->me.position);
@@ -41,7 +41,7 @@ bool steer__arrive_point(const eval_ctx *ctx, steer_vec2 point, float target_rad
     return true;
 }
 
-bool steer__align_orientation(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
+bool steer__steering_align(const eval_ctx *ctx, float orientation, float target_radius, float slow_radius,
                               float time_to_target, steer_steering *out)
 {
     // align: the angular version of arrive; the difference is mapped into
@@ -62,24 +62,24 @@ bool steer__align_orientation(const eval_ctx *ctx, float orientation, float targ
     return true;
 }
 
-bool steer__eval_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+bool steer__steering_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     target_state t;
     if (d->type == STEER_ALIGN) {
         // align to an agent's orientation, or to the fixed `orientation`
         float target = d->orientation;
         if (d->target.kind == STEER_TARGET_AGENT) {
-            if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+            if (!steer__context_target(ctx, &d->target, &t)) return false;
             target = t.orientation;
         }
-        return steer__align_orientation(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
+        return steer__steering_align(ctx, target, d->target_radius, d->slow_radius, d->time_to_target, out);
     }
-    if (!steer__resolve_target(ctx, &d->target, &t)) return false;
+    if (!steer__context_target(ctx, &d->target, &t)) return false;
     switch (d->type) {
-    case STEER_SEEK: steer__seek_point(ctx, t.position, false, out); return true;
-    case STEER_FLEE: steer__seek_point(ctx, t.position, true, out); return true;
+    case STEER_SEEK: steer__steering_seek(ctx, t.position, false, out); return true;
+    case STEER_FLEE: steer__steering_seek(ctx, t.position, true, out); return true;
     case STEER_ARRIVE:
-        return steer__arrive_point(ctx, t.position, d->target_radius, d->slow_radius, d->time_to_target, out);
+        return steer__steering_arrive(ctx, t.position, d->target_radius, d->slow_radius, d->time_to_target, out);
     default: { // STEER_VELOCITY_MATCH
         out->linear = steer__over_time(t.velocity, ctx->me.velocity, d->time_to_target, ctx->lim.max_acceleration);
         out->angular = 0.0f;

@@ -93,7 +93,7 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-task_pool *steer__pool_create(int workers)
+task_pool *steer__tasks_pool_create(int workers)
 {
     task_pool *p = steer__alloc(sizeof *p);
     if (p == NULL) return NULL;
@@ -113,7 +113,7 @@ task_pool *steer__pool_create(int workers)
     for (int i = 0; i < workers - 1; ++i) {
         p->threads[i] = (pool_thread){p, i + 1, 0};
         if (pthread_create(&p->threads[i].thread, NULL, thread_main, &p->threads[i]) != 0) {
-            steer__pool_destroy(p); // stops the ones started
+            steer__tasks_pool_destroy(p); // stops the ones started
             return NULL;
         }
         ++p->thread_count;
@@ -121,7 +121,7 @@ task_pool *steer__pool_create(int workers)
     return p;
 }
 
-void steer__pool_destroy(task_pool *p)
+void steer__tasks_pool_destroy(task_pool *p)
 {
     if (p == NULL) return;
     pthread_mutex_lock(&p->lock);
@@ -136,7 +136,7 @@ void steer__pool_destroy(task_pool *p)
     steer__free(p);
 }
 
-void *steer__pool_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *pool)
+void *steer__tasks_pool_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *pool)
 {
     task_pool *p = pool;
     const int workers = p->thread_count + 1;
@@ -159,7 +159,7 @@ void *steer__pool_enqueue(steer_task_fn *task, int item_count, int min_range, vo
     return p;
 }
 
-void steer__pool_finish(void *user_task, void *pool)
+void steer__tasks_pool_finish(void *user_task, void *pool)
 {
     (void)pool;
     task_pool *p = user_task;
@@ -191,7 +191,7 @@ static void run_guarded(int start, int end, int worker, void *context)
     --steer__evaluating;
 }
 
-void steer__parallel_for(steer_world *w, steer_task_fn *task, int count, int min_range, void *context)
+void steer__tasks_parallel_for(steer_world *w, steer_task_fn *task, int count, int min_range, void *context)
 {
     if (count <= 0) return;
     if (w->def.worker_count <= 1 || count < 2 * min_range) {

@@ -10,20 +10,20 @@ typedef struct task_pool task_pool;
 
 /// Start workers - 1 threads (the calling thread is worker 0); NULL when
 /// they could not be started.
-task_pool *steer__pool_create(int workers);
+task_pool *steer__tasks_pool_create(int workers);
 /// Stop and join the threads, free the pool.
-void steer__pool_destroy(task_pool *pool);
+void steer__tasks_pool_destroy(task_pool *pool);
 /// The built-in pool's task callbacks (user_context is the pool): enqueue
 /// wakes the threads, finish runs pieces on the calling thread too, then
 /// waits for the threads.
-void *steer__pool_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *pool);
-void steer__pool_finish(void *user_task, void *pool);
+void *steer__tasks_pool_enqueue(steer_task_fn *task, int item_count, int min_range, void *task_context, void *pool);
+void steer__tasks_pool_finish(void *user_task, void *pool);
 
 struct steer_world;
 /// Run task over [0, count) on the world's workers and return when every
 /// piece has run. Inline on the calling thread (as worker 0) with one
 /// worker or fewer than 2 * min_range items. Each piece runs under the
 /// mid-step guard of its thread (steer__evaluating).
-void steer__parallel_for(struct steer_world *w, steer_task_fn *task, int count, int min_range, void *context);
+void steer__tasks_parallel_for(struct steer_world *w, steer_task_fn *task, int count, int min_range, void *context);
 
 #endif

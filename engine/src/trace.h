@@ -1,4 +1,4 @@
-// trace.h: per-agent traces of one evaluation (trace.c), for the debug draw
+// trace.h: per-agent traces of one evaluation, for the debug draw
 // and inspectors. Only traced agents have a buffer (allocated by
 // steer_agent_set_trace, outside the step); evaluation writes into it and
 // never calls out, drawing reads it after the step.
@@ -55,10 +55,13 @@ typedef struct agent_trace {
 
 /// Clear a trace before the agent's evaluation.
 void steer__trace_begin(agent_trace *t);
-/// steer__evaluate for a traced agent: records the node around dispatch.
-bool steer__evaluate_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
-/// The node without recording (steer__evaluate's plain path, evaluate.c).
-bool steer__evaluate_untraced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// The traced dispatch (evaluate.c) records a node around its evaluation:
+/// enter before (the node's index, or -1 when the trace is full; the
+/// parent is t->current before the call), leave after, with its output and
+/// what it looked at (wander circle, path target, neighbour radius).
+int steer__trace_enter(agent_trace *t, const steer_behaviour *b);
+void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
+                        const steer_steering *out);
 /// A combinator announces the weight and index of the child it evaluates next.
 static inline void steer__trace_child(eval_ctx *ctx, int index, float weight)
 {
@@ -74,8 +77,10 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
                       const steer_ray_hit *h);
 /// Free every trace of a world (world destruction) and one agent's (removal).
 struct steer_world;
-void steer__traces_free(struct steer_world *w);
+void steer__trace_free_all(struct steer_world *w);
 void steer__trace_drop(struct steer_world *w, uint32_t slot);
+/// Dense agent i's trace after at least one traced step, or NULL.
+const agent_trace *steer__trace_of(const struct steer_world *w, int i);
 /// Fetch the lines of dense agent i's trace that its evaluation will write
 /// (the step calls it a few agents ahead when any agent is traced).
 void steer__trace_prefetch(const struct steer_world *w, int i);

@@ -1,26 +1,21 @@
-// world.h: the world and its agents (world.c, agent.c): dense agent arrays
-// addressed through generation-checked slots.
+// world.h: the world object: its settings, the agent store's columns
+// (dense per-agent arrays addressed through generation-checked slots), the
+// neighbour grid, the static geometry, formations, traces and
+// the workers' scratch, and the stages the step runs after evaluation.
 #ifndef STEER_WORLD_H
 #define STEER_WORLD_H
 
 #include "core.h"
+#include "eval.h"
 #include "grid.h"
 
-/// Floats of behaviour memory per agent: each stateful node of the agent's
-/// tree (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place
-/// in it, decided by the tree's shape (behaviour.h). A tree needing more is
-/// refused (STEER_MAX_TREE_MEMORY).
-#define STEER_MEMORY_FLOATS STEER_MAX_TREE_MEMORY
-
+/// An agent's behaviour memory: each stateful node of the agent's tree
+/// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
+/// it, decided by the tree's shape (behaviour.h). A tree needing more than
+/// STEER_MAX_TREE_MEMORY floats is refused.
 typedef struct agent_memory {
-    float value[STEER_MEMORY_FLOATS];
+    float value[STEER_MAX_TREE_MEMORY];
 } agent_memory;
-
-/// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
-/// reciprocal_avoidance node and it is not kinematic); refreshed before
-/// every evaluation pass (steer__flag_avoiders).
-/// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
 
 typedef struct agent_slot {
     uint32_t generation; ///< bumped when the agent is removed
@@ -66,6 +61,10 @@ struct steer_world {
     struct task_pool *pool;
     struct steer_geometry *geometry;
     struct steer_formations *formations; ///< formation.c; NULL until the first one
+    /// formation members' slot targets by agent slot index (eval.h; the
+    /// formations write them), slot_target_capacity entries
+    slot_target *slot_targets;
+    int slot_target_capacity;
     int callback_errors;
     struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
     int trace_slots;
@@ -73,38 +72,28 @@ struct steer_world {
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 
-/// Dense index of a live id, or -1.
-int steer__agent_dense(const steer_world *w, steer_agent_id id);
-/// The id of a dense index.
-steer_agent_id steer__agent_id_of(const steer_world *w, int dense);
-/// Room for `capacity` agents in every dense array (outside the step only).
+/// Room for `capacity` agents in the store (store.h) and every other
+/// per-agent array (outside the step only).
 bool steer__world_reserve(steer_world *w, int capacity);
-/// Move every agent to dense index k where order[k] held it; order then
-/// becomes the identity. Handles are unchanged.
-void steer__world_reorder(steer_world *w, uint32_t *order);
 
 /// The checks agent creation and the setters share.
-bool steer__limits_are_valid(const steer_limits *l);
-bool steer__kinematic_is_valid(const steer_kinematic *k);
+bool steer__agent_limits_are_valid(const steer_limits *l);
+bool steer__agent_kinematic_is_valid(const steer_kinematic *k);
 
-/* ---- integration and geometry ------------------------------------------------- */
+/* ---- integration and contacts -------------------------------------------------- */
 
 /// Integrate agents [begin, end) of the dense arrays (each independently).
 void steer__integrate(steer_world *w, float dt, int begin, int end);
-/// Free the world's static geometry (geometry.c).
-void steer__geometry_destroy(struct steer_geometry *g);
+/// Integrate a body that is not an agent (a formation's anchor) by the same
+/// update, integrator, drag and clamps as an agent with those limits.
+void steer__integrate_body(const steer_world *w, steer_kinematic *state, const steer_limits *limits,
+                           steer_steering steering, float dt);
 /// Contact resolution after integration (contacts.c).
-void steer__resolve_contacts(steer_world *w);
-/// Push agent i (dense index) out of static geometry, as resolve_contacts
+void steer__contacts_resolve(steer_world *w);
+/// Push agent i (dense index) out of static geometry, as contacts_resolve
 /// does for every agent; the geometry must be ready (contacts.c).
-void steer__push_out_of_geometry(steer_world *w, int i);
+void steer__contacts_push_out(steer_world *w, int i);
 /// Separate overlapping agents after integration (agent_contacts.c).
-void steer__resolve_agent_contacts(steer_world *w);
-/// Set AGENT_AVOIDS on every agent from its tree's shape (world.c).
-void steer__flag_avoiders(steer_world *w);
-/// Bring the static geometry's broadphase (and the largest agent radius used
-/// by agent ray casts) up to date, so that the evaluation pass only reads
-/// it. Optional: queries do it lazily otherwise (geometry.c).
-void steer__geometry_prepare(steer_world *w);
+void steer__agent_contacts_resolve(steer_world *w);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "geometry.h"
+#include "world.h"
 
 static uint64_t next(uint64_t *s)
 {

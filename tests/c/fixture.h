@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "store.h"
 #include "world.h"
 #include "steer/steer.h"
 
@@ -72,12 +73,12 @@ static inline steer_agent_id spawn(steer_world *w, float x, float y, float vx, f
     return spawn_full(w, kin(x, y, vx, vy, 0.0f, 0.0f), test_limits(), NULL, 0);
 }
 
-static inline int dense_of(const steer_world *w, steer_agent_id id) { return steer__agent_dense(w, id); }
+static inline int dense_of(const steer_world *w, steer_agent_id id) { return steer__store_dense(w, id); }
 
 /// The agent's behaviour memory, float k.
 static inline float memory_of(const steer_world *w, steer_agent_id id, int k)
 {
-    return w->memory[steer__agent_dense(w, id)].value[k];
+    return w->memory[steer__store_dense(w, id)].value[k];
 }
 
 /* ---- behaviours ----------------------------------------------------------------- */

@@ -9,6 +9,7 @@ typedef struct counts {
     int segments, polygons, circles, solid_circles, points, arrows, transforms;
     int circle_radius_1; // circles of radius 1 (the wander circle below)
     int red_segments;    // rays that hit (0xff4040ff)
+    int child_arrows[2]; // arrows in the colours of blend children 0 and 1
 } counts;
 
 static void on_segment(steer_vec2 p, steer_vec2 q, steer_color c, void *ctx)
@@ -43,8 +44,10 @@ static void on_point(steer_vec2 p, float size, steer_color c, void *ctx)
 }
 static void on_arrow(steer_vec2 o, steer_vec2 v, steer_color c, void *ctx)
 {
-    (void)o, (void)v, (void)c;
-    ++((counts *)ctx)->arrows;
+    (void)o, (void)v;
+    counts *n = ctx;
+    ++n->arrows;
+    for (int k = 0; k < 2; ++k) n->child_arrows[k] += c == steer_debug_child_color(k);
 }
 
 static void on_transform(steer_vec2 p, float orientation, void *ctx)
@@ -162,6 +165,8 @@ static void test_traced_blend_and_priority(void)
     steer_world_draw(w, &d);
     // velocity + final steering + priority group 1 (the blend) + seek and wander in the blend
     CHECK(n.arrows == 5);
+    // the blend's children in the public palette (inspectors use the same)
+    CHECK(n.child_arrows[0] == 1 && n.child_arrows[1] == 1);
     d = counting_draw(&n, STEER_DRAW_MARKS);
     steer_world_draw(w, &d);
     CHECK(n.circle_radius_1 == 1); // the wander circle (default radius 1)
@@ -234,11 +239,21 @@ static void test_trace_changes_nothing(void)
     CHECK(hash[0] == hash[1]);
 }
 
+// The blend-child palette: 8 distinct colours, repeating.
+static void test_child_palette(void)
+{
+    for (int i = 0; i < 8; ++i) {
+        CHECK(steer_debug_child_color(i) == steer_debug_child_color(i + 8));
+        for (int j = 0; j < i; ++j) CHECK(steer_debug_child_color(i) != steer_debug_child_color(j));
+    }
+}
+
 int main(void)
 {
     RUN(test_shapes_agents_paths);
     RUN(test_traced_blend_and_priority);
     RUN(test_rays);
     RUN(test_trace_changes_nothing);
+    RUN(test_child_palette);
     return TEST_RESULT();
 }

@@ -7,7 +7,7 @@
 #include <float.h>
 
 #include "fixture.h"
-#include "geometry.h"
+#include "raycast.h"
 #include "test.h"
 
 static bool vec_finite(steer_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
@@ -225,7 +225,7 @@ static void random_extreme_rays(void)
             if (k % 3 == 0) {
                 steer_ray_hit hb;
                 bool a = steer_world_raycast(w, o, d, max, NULL, &h);
-                bool b = steer__geometry_cast_brute(w, o, d, max, UINT32_MAX, &hb);
+                bool b = steer__raycast_brute(w, o, d, max, UINT32_MAX, &hb);
                 missed += a != b || (a && (!steer_shape_id_equal(h.shape, hb.shape) || h.distance != hb.distance));
             }
             // every hit in order, a bounded number of them
@@ -234,7 +234,7 @@ static void random_extreme_rays(void)
             bad += visit_bad + (visit_count > 3 * parts + 6);
             // the swept circle of obstacle avoidance
             float radius = fabsf(extreme(-40, 30));
-            if (steer__geometry_cast(w, o, d, radius, max, UINT32_MAX, &h)) bad += !hit_ok(&h, d, max);
+            if (steer__raycast_shapes(steer__geometry_ready(w), o, d, radius, max, UINT32_MAX, &h)) bad += !hit_ok(&h, d, max);
         }
         bad += counter.count != refused;
         steer_world_destroy(w);
@@ -310,7 +310,7 @@ static void closest_points_have_unit_normals(void)
     for (int k = 0; k < g->src_count; ++k) {
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; ++i) {
             steer_vec2 point, n;
-            float d = steer__prim_closest(g, &g->src[k], ps[i], &point, &n);
+            float d = steer__geometry_closest(g, &g->src[k], ps[i], &point, &n);
             CHECK(isfinite(d) && vec_finite(point));
             CHECK_NEAR(steer_length(n), 1.0, 1e-6);
         }

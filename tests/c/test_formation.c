@@ -520,6 +520,43 @@ static void test_anchor_behaviour(void)
     steer_world_destroy(w);
 }
 
+static void test_anchor_moves_as_an_agent(void)
+{
+    // the anchor is evaluated and integrated as an agent with its limits
+    // would be: the same integrator (second order here), the same clamps,
+    // the same arithmetic, so a lone anchor and an agent seeking the same
+    // point from the same place stay on the same bits
+    steer_world_def wd = steer_default_world_def();
+    wd.integrator = STEER_INTEGRATOR_NEWTON;
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour_def sd = steer_default_behaviour_def(STEER_SEEK);
+    sd.target.kind = STEER_TARGET_POINT;
+    sd.target.point = steer_v2(40.0f, 25.0f);
+    steer_behaviour *seek = steer_behaviour_create(&sd);
+    steer_formation_def d = steer_default_formation_def();
+    d.anchor_position = steer_v2(1.0f, -2.0f);
+    d.anchor_behaviour = seek;
+    d.anchor_max_speed = 3.0f;
+    d.anchor_max_acceleration = 7.0f;
+    steer_formation_id f = steer_formation_create(w, &d);
+    steer_agent_def ad = steer_default_agent_def();
+    ad.state.position = d.anchor_position;
+    ad.limits.max_speed = d.anchor_max_speed;
+    ad.limits.max_acceleration = d.anchor_max_acceleration;
+    ad.behaviour = seek;
+    steer_agent_id a = steer_agent_create(w, &ad);
+    bool same = true;
+    for (int k = 0; k < 240; ++k) {
+        steer_world_step(w, 1.0f / 60.0f);
+        steer_vec2 p = steer_formation_anchor_position(w, f), q = steer_agent_get_state(w, a).position;
+        same = same && p.x == q.x && p.y == q.y;
+    }
+    CHECK(same);
+    CHECK(steer_agent_get_state(w, a).position.x > 10.0f);
+    steer_behaviour_release(seek);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -555,6 +592,51 @@ static void test_members_removed_from_world_and_no_alloc(void)
     steer_world_destroy(w);
 }
 
+// The slot behaviour steers members of its own formation only, between
+// steps too (get_steering): not after leaving, not an agent that took a
+// removed member's slot, not a member of another formation, not once the
+// formation is gone.
+static void test_slot_targets_follow_membership(void)
+{
+    steer_world *w = make_world(9);
+    steer_agent_id leader = spawn_at(w, 0.0f, 0.0f, NULL);
+    steer_formation_def d = steer_default_formation_def();
+    d.pattern = STEER_PATTERN_LINE;
+    d.leader = leader;
+    steer_formation_id f = steer_formation_create(w, &d);
+    steer_formation_id g = steer_formation_create(w, &d);
+    steer_behaviour *b = slot_behaviour(f);
+    steer_steering out;
+    const float dt = 1.0f / 60.0f;
+    steer_agent_id a = spawn_at(w, 5.0f, 5.0f, b);
+    steer_agent_id other = spawn_at(w, -5.0f, 5.0f, b);
+    CHECK(!steer_behaviour_get_steering(b, w, a, dt, &out)); // no member yet
+    CHECK(steer_formation_add(w, f, a, 0));
+    CHECK(steer_behaviour_get_steering(b, w, a, dt, &out) && out.linear.x != 0.0f);
+    CHECK(!steer_behaviour_get_steering(b, w, other, dt, &out));
+    CHECK(steer_formation_add(w, g, other, 0)); // a member, of another formation
+    CHECK(!steer_behaviour_get_steering(b, w, other, dt, &out));
+    CHECK(steer_formation_remove(w, f, a));
+    CHECK(!steer_behaviour_get_steering(b, w, a, dt, &out));
+    CHECK(steer_formation_add(w, f, a, 0));
+    steer_world_step(w, dt);
+    CHECK(steer_agent_get_last_steering(w, a).linear.x != 0.0f);
+    CHECK(steer_agent_get_last_steering(w, other).linear.x == 0.0f);
+    // a removed member's slot taken by a new agent before the formation knew
+    steer_agent_destroy(w, a);
+    steer_agent_id taker = spawn_at(w, 5.0f, 5.0f, b);
+    CHECK(taker.index == a.index && taker.generation != a.generation);
+    CHECK(!steer_behaviour_get_steering(b, w, taker, dt, &out));
+    steer_world_step(w, dt);
+    CHECK(steer_formation_member_count(w, f) == 0);
+    CHECK(steer_formation_add(w, f, taker, 0));
+    CHECK(steer_behaviour_get_steering(b, w, taker, dt, &out));
+    steer_formation_destroy(w, f);
+    CHECK(!steer_behaviour_get_steering(b, w, taker, dt, &out));
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(test_assignment_matches_brute_force);
@@ -568,5 +650,7 @@ int main(void)
     RUN(test_same_bits_whatever_the_order);
     RUN(test_changes_refused_mid_step);
     RUN(test_anchor_behaviour);
+    RUN(test_anchor_moves_as_an_agent);
+    RUN(test_slot_targets_follow_membership);
     return TEST_RESULT();
 }

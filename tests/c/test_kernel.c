@@ -42,7 +42,7 @@ static void vector_and_plain_paths_agree(void)
         }
         steer__grid_update(w);
         eval_view view;
-        steer__view_init(&view, w);
+        steer__context_view_init(&view, w);
         steer_behaviour_def sep = steer_default_behaviour_def(STEER_SEPARATION);
         for (int i = 0; i < n; ++i) {
             sep.law = (i & 1) ? STEER_LAW_LINEAR : STEER_LAW_INVERSE_SQUARE;

@@ -3,7 +3,8 @@
 // (steering quality alone): a field of circles, a corridor with two bends,
 // the corner trap, thin obstacles, lookahead and speed, 100 agents crossing
 // a room with pillars. Then contact resolution on its own.
-#include "geometry.h"
+#include "raycast.h"
+#include "world.h"
 #include "test.h"
 
 static const float DT = 1.0f / 60.0f;
@@ -67,7 +68,7 @@ static float penetration(steer_world *w, steer_vec2 p, float radius)
     for (int i = 0; i < g->src_count; ++i) {
         if (g->src[i].dead) continue;
         steer_vec2 q, n;
-        float d = steer__prim_closest(g, &g->src[i], p, &q, &n);
+        float d = steer__geometry_closest(g, &g->src[i], p, &q, &n);
         worst = steer_maxf(worst, radius - d);
     }
     return worst;

@@ -1,7 +1,8 @@
 // Ray casts: exact answers per shape, the edge cases of docs/geometry.md,
 // filters, raycast_all's clip protocol, and the broadphase (grid and BVH)
 // against a brute-force scan over random worlds.
-#include "geometry.h"
+#include "raycast.h"
+#include "world.h"
 #include "test.h"
 
 static steer_world *new_world(void)
@@ -440,7 +441,7 @@ static void broadphase_equals_brute_force(void)
                 float max = i % 3 == 0 ? rnd(0, 5) : rnd(0, size);
                 steer_ray_hit a, b;
                 bool ha = steer_world_raycast(w, o, d, max, NULL, &a);
-                bool hb = steer__geometry_cast_brute(w, o, d, max, UINT32_MAX, &b);
+                bool hb = steer__raycast_brute(w, o, d, max, UINT32_MAX, &b);
                 ++rays;
                 hits += ha;
                 bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&

@@ -5,6 +5,7 @@
 // agent contact resolution (against a wall).
 #include "orca_lp.h"
 #include "behaviour.h"
+#include "store.h"
 #include "world.h"
 #include "fixture.h"
 #include "test.h"
@@ -21,22 +22,22 @@ static void lp_projects_onto_one_line(void)
 {
     // y >= 1 (left of +x through (0, 1)): from (0, 0) the nearest is (0, 1)
     orca_line l[1] = {line(0, 1, 1, 0)};
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(0, 0), 0.0f), 0.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(0, 0), 0.0f), 0.0f, 1.0f, 1e-6);
     // a preferred velocity already permitted is kept
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(2, 3), 0.0f), 2.0f, 3.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(2, 3), 0.0f), 2.0f, 3.0f, 1e-6);
     // beyond max speed: onto the disc first (3-4-5), then the line holds
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(6, 8), 0.0f), 3.0f, 4.0f, 1e-5);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(6, 8), 0.0f), 3.0f, 4.0f, 1e-5);
 }
 
 static void lp_corner_of_two_lines(void)
 {
     // y >= 1 and x >= 1 (left of -y through (1, 0)): the corner (1, 1)
     orca_line l[2] = {line(0, 1, 1, 0), line(1, 0, 0, -1)};
-    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f), 1.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f), 1.0f, 1.0f, 1e-6);
     // with the disc: x >= 1 and y >= 1 on a disc of radius 1.2; from (2, 0)
     // the line y = 1 meets the disc at x = sqrt(1.44 - 1) = 0.663 < 1: no
     // permitted velocity, the least violation is on the bisector x = y
-    steer_vec2 r = steer__orca_solve(l, 2, 0, 1.2f, steer_v2(2, 0), 0.0f);
+    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 1.2f, steer_v2(2, 0), 0.0f);
     CHECK_NEAR(r.x, r.y, 1e-5);
     CHECK_NEAR(steer_length(r), 1.2f, 1e-5);
 }
@@ -45,10 +46,10 @@ static void lp_least_violation_of_opposite_lines(void)
 {
     // y >= 1 and y <= -1: nothing permitted; y = 0 violates both by 1
     orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
-    steer_vec2 r = steer__orca_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f);
+    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f);
     CHECK_NEAR(r.y, 0.0f, 1e-6);
     // a hard line stays met: y >= 1 hard, y <= -1 soft
-    r = steer__orca_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f);
+    r = steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f);
     CHECK(r.y >= 1.0f - 1e-6f);
 }
 
@@ -58,13 +59,13 @@ static void lp_jam_gives_towards_preferred(void)
     // a give of 0.5 allows 1.5 each, the band |y| <= 0.5, whose point
     // nearest the preferred velocity is (3, 0.5)
     orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
-    CHECK_NEAR(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f).y, 0.0f, 1e-6);
-    CHECK_VEC(steer__orca_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 0.5f, 1e-5);
+    CHECK_NEAR(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f).y, 0.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 0.5f, 1e-5);
     // a hard line gives nothing: y >= 1 hard, y <= -1 soft (violated by 2,
     // then by up to 2.5): from (3, -2) the nearest is (3, 1)
-    CHECK_VEC(steer__orca_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f), 3.0f, 1.0f, 1e-5);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f), 3.0f, 1.0f, 1e-5);
     // a feasible program ignores the give
-    CHECK_VEC(steer__orca_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
 }
 
 /* ---- agents ----------------------------------------------------------------------------- */
@@ -139,8 +140,8 @@ static void non_avoider_is_avoided_fully(void)
         closest = steer_minf(closest, distance(w, a, b));
     }
     CHECK(closest >= 1.0f);
-    CHECK(!(w->flags[steer__agent_dense(w, b)] & AGENT_AVOIDS));
-    CHECK((w->flags[steer__agent_dense(w, a)] & AGENT_AVOIDS) != 0);
+    CHECK(!(w->flags[steer__store_dense(w, b)] & AGENT_AVOIDS));
+    CHECK((w->flags[steer__store_dense(w, a)] & AGENT_AVOIDS) != 0);
     steer_behaviour_release(ba);
     steer_world_destroy(w);
 }

@@ -2,6 +2,7 @@
 // storage order has drifted): ids, keys, user data, behaviour memory and
 // random streams move with them, and the results are the same bits as in a
 // world spawned in another order.
+#include "store.h"
 #include "world.h"
 #include "fixture.h"
 #include "test.h"
@@ -64,7 +65,7 @@ static void moved_agents_keep_everything(void)
     }
     // the storage was re-sorted: dense order is no longer spawn order
     int moved = 0;
-    for (int i = 0; i < N; ++i) moved += steer__agent_dense(a.world, a.ids[i]) != i;
+    for (int i = 0; i < N; ++i) moved += steer__store_dense(a.world, a.ids[i]) != i;
     CHECK(moved > N / 2);
 
     int bad_ids = 0, differ = 0;
@@ -74,7 +75,7 @@ static void moved_agents_keep_everything(void)
                    steer_agent_get_user_data(a.world, a.ids[i]) != (void *)(uintptr_t)(i + 1) ||
                    steer_agent_get_behaviour(a.world, a.ids[i]) != b;
         // and the two worlds agree bit for bit, agent by agent
-        int da = steer__agent_dense(a.world, a.ids[i]), dz = steer__agent_dense(z.world, z.ids[i]);
+        int da = steer__store_dense(a.world, a.ids[i]), dz = steer__store_dense(z.world, z.ids[i]);
         differ += memcmp(&a.world->state[da], &z.world->state[dz], sizeof(steer_kinematic)) != 0 ||
                   memcmp(&a.world->memory[da], &z.world->memory[dz], sizeof(agent_memory)) != 0 ||
                   a.world->rng[da] != z.world->rng[dz];

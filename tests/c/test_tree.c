@@ -131,7 +131,7 @@ static steer_behaviour *random_tree(test_rng *r, tree_probe *probe, steer_path *
 static void owners(const steer_behaviour *b, int base, int *owner, int *leaf)
 {
     if (steer_behaviour_child_count(b) == 0) {
-        if (steer__type_memory(steer_behaviour_get_type(b)) > 0) owner[base] = *leaf;
+        if (steer__behaviour_type_memory(steer_behaviour_get_type(b)) > 0) owner[base] = *leaf;
         ++*leaf;
         return;
     }

@@ -72,6 +72,19 @@ void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
 /// (a function, or nil for none).
 void steer_lua_set_spawn_hook(lua_State *L, int index);
 
+/* ---- for tools that check values themselves ------------------------------------ */
+
+/// Write a number as the shortest text that reads back as the same float
+/// (-3, 0.1, 1e+10): how the module and its tools show a float. Returns out.
+const char *steer_lua_format_float(double value, char *out, size_t size);
+
+/// The message Lua gives for a bad option value, for hosts that check values
+/// themselves (the viewer's tuner): "bad argument #<arg> to '<function>'
+/// (field '<field>' <phrase>, got <value>)", the value written by
+/// steer_lua_format_float. Returns the length it needs (as snprintf).
+size_t steer_lua_bad_argument(char *out, size_t size, int arg, const char *function, const char *field,
+                              const char *phrase, double value);
+
 #ifdef __cplusplus
 }
 #endif

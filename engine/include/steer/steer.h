@@ -10,9 +10,11 @@
 #ifndef STEER_STEER_H
 #define STEER_STEER_H
 
+#include "constants.h"
 #include "id.h"
 #include "math.h"
 #include "types.h"
+#include "reflect.h"
 #include "steer/version.h" // generated (version.h.in)
 
 STEER_EXTERN_C_BEGIN
@@ -92,13 +94,6 @@ STEER_API steer_integrator steer_world_get_integrator(const steer_world *world);
 STEER_API void steer_world_set_integrator(steer_world *world, steer_integrator integrator);
 /// Side of a neighbour-grid cell, metres.
 STEER_API float steer_world_get_cell_size(const steer_world *world);
-/// Neighbour-grid cell sides accepted, metres: 1 mm to 1e9 m. The reciprocal
-/// stays finite and nonzero, so every cell coordinate is a finite float
-/// (clamped to +-1e9 cells before it becomes an int); a smaller cell would
-/// make every query window wider than the bucket table (all agents
-/// candidates), a larger one would put a whole world in one cell.
-#define STEER_MIN_CELL_SIZE 1.0e-3f
-#define STEER_MAX_CELL_SIZE 1.0e9f
 /// True for a cell size the world accepts: STEER_MIN_CELL_SIZE <= cell_size
 /// <= STEER_MAX_CELL_SIZE (NaN and infinities are not).
 STEER_API bool steer_cell_size_is_valid(float cell_size);
@@ -199,19 +194,7 @@ STEER_API bool steer_behaviour_set_param(steer_behaviour *behaviour, const steer
 STEER_API void steer_behaviour_set_target(steer_behaviour *behaviour, steer_target target);
 /// Replace follow_path's path (retained; NULL clears).
 STEER_API void steer_behaviour_set_path(steer_behaviour *behaviour, steer_path *path);
-/// Limits on the tree a behaviour unfolds to (a behaviour shared by several
-/// combinators, or used twice, counts once per use): levels of nesting,
-/// nodes (a bound on evaluation work), floats of per-agent memory (each
-/// wander, follow_path and obstacle_avoidance takes one). A change that
-/// would break one is refused, however the tree is built.
-#define STEER_MAX_TREE_DEPTH 200
-#define STEER_MAX_TREE_NODES 1024
-#define STEER_MAX_TREE_MEMORY 8
-/// Largest magnitude of a float parameter (a margin below FLT_MAX, so the sum
-/// of two parameters stays a finite float).
-#define STEER_MAX_PARAM 3.0e38
-/// reciprocal_avoidance: largest max_neighbours (its half-planes live on the stack).
-#define STEER_MAX_AVOID_NEIGHBOURS 64
+/// (Tree limits: STEER_MAX_TREE_DEPTH, _NODES, _MEMORY in steer/constants.h.)
 /// Combinators: number of children.
 STEER_API int steer_behaviour_child_count(const steer_behaviour *behaviour);
 /// Child i (borrowed), 0 <= i < steer_behaviour_child_count.
@@ -276,9 +259,6 @@ STEER_API steer_shape_id steer_world_add_circle(steer_world *world, steer_vec2 c
 STEER_API steer_shape_id steer_world_add_box(steer_world *world, steer_vec2 lower, steer_vec2 upper);
 /// Add a solid convex polygon (3 to STEER_MAX_POLYGON_VERTICES points, any winding).
 STEER_API steer_shape_id steer_world_add_polygon(steer_world *world, const steer_vec2 *points, int count);
-#define STEER_MAX_POLYGON_VERTICES 16
-/// Static geometry lives within +-STEER_MAX_COORDINATE metres on both axes.
-#define STEER_MAX_COORDINATE 1.0e15f
 /// True if steer_world_add_polygon accepts the points: 3 to
 /// STEER_MAX_POLYGON_VERTICES finite points within STEER_MAX_COORDINATE,
 /// strictly convex (no three in line), either winding.
@@ -322,6 +302,10 @@ STEER_API steer_debug_draw steer_default_debug_draw(void);
 /// Report the world to draw's callbacks (static shapes, agents, paths, and the
 /// last step's trace of traced agents, per draw->flags). Not while stepping.
 STEER_API void steer_world_draw(steer_world *world, const steer_debug_draw *draw);
+/// The colour steer_world_draw gives a blend child by its index among the
+/// parent's children (STEER_DRAW_TREE): 8 colours, repeating, so an
+/// inspector can match the drawing.
+STEER_API steer_color steer_debug_child_color(int index);
 /// Record what the agent's evaluation does from the next step on (off by
 /// default; a trace buffer is allocated when turned on). False when memory ran out.
 STEER_API bool steer_agent_set_trace(steer_world *world, steer_agent_id id, bool trace);

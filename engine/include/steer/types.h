@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base.h"
+#include "constants.h"
 #include "id.h"
 #include "math.h"
 
@@ -34,8 +35,6 @@ typedef enum steer_integrator {
     STEER_INTEGRATOR_NEWTON = 1,
 } steer_integrator;
 
-/// Most workers a world steps with (steer_world_def.worker_count).
-#define STEER_MAX_WORKERS 64
 
 /// One piece of a parallel task: items [start, end), run by worker `worker`
 /// (0 <= worker < worker_count; no two pieces run at once on one worker).
@@ -404,8 +403,6 @@ typedef struct steer_trace_node {
     bool fallback_linear, fallback_angular;
 } steer_trace_node;
 
-/// Nodes kept per traced agent; deeper trees are cut (steer_agent_trace_truncated).
-#define STEER_TRACE_MAX_NODES 32
 /// Built-in formation patterns (docs/engine.md, Formations). Offsets are in
 /// the reference's frame (leader or anchor): +y forward, +x right.
 typedef enum steer_formation_pattern {

@@ -1,4 +1,4 @@
-// neighbours.c: the neighbour grid, rebuilt in O(N) every step.
+// grid.c: the neighbour grid, rebuilt in O(N) every step.
 //
 // Cells of side cell_size tile the plane; cell (cx, cy) lives in bucket
 // (cx mod W, cy mod H) of a W x H table with W*H >= capacity. Any query
@@ -170,7 +170,7 @@ static void sort_agents(steer_world *w)
     int n = w->count;
     uint32_t buckets = g->bucket_mask + 1u;
     uint32_t *start = g->bucket_start;
-    steer__parallel_for(w, key_range, n, 512, w);
+    steer__tasks_parallel_for(w, key_range, n, 512, w);
     memset(start, 0, sizeof *start * (size_t)(buckets + 2));
     // count per bucket (shifted by one for the prefix sum)
     for (int i = 0; i < n; ++i) ++start[g->bucket_of[i] + 2];
@@ -180,7 +180,7 @@ static void sort_agents(steer_world *w)
         uint32_t k = start[g->bucket_of[i] + 1]++;
         g->agent[k] = (uint32_t)i;
     }
-    steer__parallel_for(w, sort_buckets, (int)buckets, 1024, w);
+    steer__tasks_parallel_for(w, sort_buckets, (int)buckets, 1024, w);
     g->count = n;
 }
 
@@ -206,7 +206,7 @@ static void fill_proxies(steer_world *w)
 {
     neighbour_grid *g = &w->grid;
     const int n = g->count;
-    steer__parallel_for(w, fill_range, n, 512, w);
+    steer__tasks_parallel_for(w, fill_range, n, 512, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
     ++g->version;
     g->dirty = false;

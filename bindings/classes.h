@@ -1,0 +1,27 @@
+// classes.h: what each class of the module gives the module table (its
+// class registration and its constructors), for the module to list them
+// all in one place.
+#ifndef STEER_CLASSES_H
+#define STEER_CLASSES_H
+
+#include <lua.h>
+
+/// Register a class (metatable, methods, properties); leave the stack as it was
+/// (steer_lua__open_behaviour also adds a constructor per reflected behaviour
+/// type to the module table at -1).
+void steer_lua__open_world(lua_State *L);
+void steer_lua__open_agent(lua_State *L);
+void steer_lua__open_shape(lua_State *L);
+void steer_lua__open_path(lua_State *L);
+void steer_lua__open_behaviour(lua_State *L);
+void steer_lua__open_formation(lua_State *L);
+
+/// Constructors.
+int steer_lua__world_new(lua_State *L);
+int steer_lua__path_new(lua_State *L);
+int steer_lua__formation_new(lua_State *L);
+int steer_lua__blend_new(lua_State *L);
+int steer_lua__priority_new(lua_State *L);
+int steer_lua__lua_behaviour_new(lua_State *L);
+
+#endif

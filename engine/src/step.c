@@ -1,0 +1,236 @@
+// step.c: the stages of a step and the only place that knows their order
+// (Box2D's solver.c): prepare (the neighbour grid, storage order, the
+// static geometry's caches, formations, who avoids), evaluate (on the
+// workers, then the trees holding callbacks on the calling thread),
+// integrate, contacts, and the rigid formations' placement. A preview
+// (steer_behaviour_get_steering) prepares what an evaluation reads the
+// same way, then evaluates one agent.
+#include "behaviour.h"
+#include "evaluate.h"
+#include "formation.h"
+#include "raycast.h"
+#include "store.h"
+#include "tasks.h"
+#include "trace.h"
+
+// A step is five stages; each reads only what the stages before it wrote:
+//   prepare    grid rebuild (keys, bucket sorts and proxy fill on the
+//              workers), storage order, geometry caches, formations'
+//              update (slot targets, anchors), who avoids: everything
+//              evaluation reads
+//   evaluate   behaviours on the workers from start-of-step state, each
+//              agent writing only its own output, memory and stream;
+//              then trees holding a callback, on the calling thread
+//   integrate  on the workers, each agent on its own
+//   contacts   agent contacts, then static contacts (optional), on the
+//              calling thread
+//   place      rigid formations put their members on their slots
+// Nothing an agent computes depends on which worker ran it, nor on what ran
+// before it, so every worker count gives the same bits.
+
+#if defined(__GNUC__)
+#define STEER_PREFETCH_INLINE __attribute__((always_inline)) inline
+#else
+#define STEER_PREFETCH_INLINE
+#endif
+
+// Agents with trees of their own (a goal each) have them scattered in the
+// heap: each level of a tree is a cache miss that evaluation waits for
+// (measured with steer-bench crowd, ~30% of its time). Fetch ahead, one
+// level further down the nearer the agent is: the root 8 agents ahead, its
+// children array 4 ahead, the first child 2 ahead (a combinator's first
+// child, reciprocal_avoidance's preferred behaviour).
+// Every cache line of a node: evaluation reads its header, its definition
+// and its children pointer, spread over the whole struct.
+// (Inlined early on purpose: gcc otherwise finds these functions free of
+// side effects and deletes their calls, prefetches and all.)
+STEER_PREFETCH_INLINE static void prefetch_node(const steer_behaviour *b)
+{
+#if defined(__GNUC__)
+    if (b == NULL) return;
+    const char *p = (const char *)b;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+    __builtin_prefetch(p + 192);
+    __builtin_prefetch(p + sizeof *b - 1);
+#else
+    (void)b;
+#endif
+}
+
+STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
+{
+#if defined(__GNUC__)
+    const int n = w->count;
+    if (k + 8 < n) prefetch_node(w->behaviour[order[k + 8]]);
+    const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
+    if (b4 != NULL && b4->def.child_count > 0) __builtin_prefetch(b4->children);
+    const steer_behaviour *b2 = k + 2 < n ? w->behaviour[order[k + 2]] : NULL;
+    if (b2 != NULL && b2->def.child_count > 0) prefetch_node(b2->children[0].behaviour);
+#else
+    (void)w, (void)order, (void)k;
+#endif
+}
+
+static void flag_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    steer_world *w = context;
+    for (int i = start; i < end; ++i) {
+        const steer_behaviour *b = w->behaviour[i];
+        bool avoids = b != NULL && b->avoids && !(w->flags[i] & AGENT_KINEMATIC);
+        w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
+    }
+}
+
+static void flag_avoiders(steer_world *w)
+{
+    // from the cached tree shape of each root: O(1) an agent, and no
+    // evaluation ever looks into another agent's tree
+    steer__tasks_parallel_for(w, flag_range, w->count, 4096, w);
+}
+
+static void prepare_step(steer_world *w, float dt)
+{
+    // Storage far from grid order costs a cache miss per agent at large
+    // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
+    // grid order breaks storage order, move the agents into grid order.
+    if (steer__grid_update(w) && w->count > 1024 && steer__grid_disorder(&w->grid) > 0.25f) {
+        steer__store_reorder(w, w->grid.agent);
+        steer__grid_refill(w);
+    }
+    // shared caches are written here, before evaluation, never during it
+    steer__raycast_prepare(w);
+    // formations too: slot targets, anchors and reassignment are written
+    // here, so evaluation only reads them
+    steer__formation_step_update(w, dt);
+    // which agents avoid reciprocally (reciprocal_avoidance reads it)
+    flag_avoiders(w);
+}
+
+typedef struct eval_pass {
+    steer_world *world;
+    eval_view view;
+    float dt;
+    bool skip_callbacks; ///< leave trees holding a callback to the serial pass
+    int skipped[STEER_MAX_WORKERS];
+    int errors[STEER_MAX_WORKERS];
+} eval_pass;
+
+static bool runs_callbacks(const steer_world *w, int i)
+{
+    return w->behaviour[i] != NULL && w->behaviour[i]->has_callback;
+}
+
+// Agents [start, end) of the grid order: neighbours of consecutive agents
+// are close in memory.
+static void evaluate_range(int start, int end, int worker, void *context)
+{
+    eval_pass *p = context;
+    steer_world *w = p->world;
+    eval_scratch *scratch = &w->scratch[worker];
+    const uint32_t *order = w->grid.agent;
+    int skipped = 0, errors = 0;
+    // traces are scattered in memory: fetch them a few agents ahead
+    enum { AHEAD = 4 };
+    for (int k = start; k < end; ++k) {
+        prefetch_trees(w, order, k);
+        if (w->traced > 0 && k + AHEAD < end) steer__trace_prefetch(w, (int)order[k + AHEAD]);
+        const int i = (int)order[k];
+        if (p->skip_callbacks && runs_callbacks(w, i)) {
+            ++skipped;
+            continue;
+        }
+        errors += !steer__evaluate_agent(w, &p->view, scratch, i, p->dt);
+    }
+    p->skipped[worker] += skipped;
+    p->errors[worker] += errors;
+}
+
+// Returns the agents whose callback failed.
+static int evaluate_agents(steer_world *w, float dt)
+{
+    eval_pass p;
+    p.world = w;
+    steer__context_view_init(&p.view, w);
+    p.dt = dt;
+    // callbacks (Lua behaviours) run on the calling thread only
+    p.skip_callbacks = w->def.worker_count > 1;
+    memset(p.skipped, 0, sizeof p.skipped);
+    memset(p.errors, 0, sizeof p.errors);
+    steer__tasks_parallel_for(w, evaluate_range, w->count, 64, &p);
+    int skipped = 0, failed = 0;
+    for (int k = 0; k < w->def.worker_count; ++k) {
+        skipped += p.skipped[k];
+        failed += p.errors[k];
+    }
+    if (skipped == 0) return failed;
+    // the serial pass, in grid order as a single worker would run them
+    const uint32_t *order = w->grid.agent;
+    for (int k = 0; k < w->count; ++k) {
+        const int i = (int)order[k];
+        if (runs_callbacks(w, i)) failed += !steer__evaluate_agent(w, &p.view, &w->scratch[0], i, dt);
+    }
+    return failed;
+}
+
+typedef struct integrate_pass {
+    steer_world *world;
+    float dt;
+} integrate_pass;
+
+static void integrate_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const integrate_pass *p = context;
+    steer__integrate(p->world, p->dt, start, end);
+}
+
+static void integrate_agents(steer_world *w, float dt)
+{
+    integrate_pass p = {w, dt};
+    steer__tasks_parallel_for(w, integrate_range, w->count, 256, &p);
+}
+
+void steer_world_step(steer_world *w, float dt)
+{
+    if (!STEER_CHECK(w != NULL && isfinite(dt) && dt >= 0.0f && dt <= 1.0e4f)) return;
+    if (!STEER_CHECK(!w->stepping)) return;
+    w->stepping = true;
+    ++steer__evaluating;
+    prepare_step(w, dt);
+    w->callback_errors = evaluate_agents(w, dt);
+    integrate_agents(w, dt);
+    // contacts
+    if (w->def.resolve_agent_contacts) steer__agent_contacts_resolve(w);
+    if ((w->def.resolve_contacts || w->def.resolve_agent_contacts) && w->geometry != NULL) steer__contacts_resolve(w);
+    // place: rigid formations put their members on their slots, last
+    steer__formation_step_place(w);
+    w->grid.dirty = true;
+    ++w->steps;
+    --steer__evaluating;
+    w->stepping = false;
+}
+
+bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, steer_agent_id agent,
+                                  float dt, steer_steering *out)
+{
+    int i = steer__store_dense(w, agent);
+    if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
+    steer__grid_update(w);
+    // a preview runs callbacks as a step does, under the same rules: the
+    // world's agents and every behaviour stay as they are meanwhile
+    const bool was_stepping = w->stepping;
+    // (inside a step the flags are already those of the step; a preview
+    // sets them on the calling thread, without the task system)
+    if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
+    w->stepping = true;
+    ++steer__evaluating;
+    bool has = steer__evaluate_preview(w, b, i, dt, out);
+    --steer__evaluating;
+    w->stepping = was_stepping;
+    return has;
+}
+

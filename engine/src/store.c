@@ -1,0 +1,193 @@
+// store.c: the agent store. Agents live in dense columns (one array per
+// field), addressed through slots whose generation detects stale ids. The
+// columns are described once, in `columns` below: growing, freeing,
+// permuting into grid order and swap-removal all walk that table.
+#include <stddef.h>
+
+#include "store.h"
+#include "tasks.h"
+
+/// One per-agent column: where its array pointer sits in the world, the
+/// size of one element, and whether it holds agent state (moved by
+/// reorder and removal) or only scratch of a stage.
+typedef struct store_column {
+    size_t offset;
+    size_t size;
+    bool moves;
+} store_column;
+
+#define COLUMN(field, moves) {offsetof(steer_world, field), sizeof *((steer_world *)0)->field, moves}
+// (growth in this order: the allocation tests count the calls)
+static const store_column columns[] = {
+    COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
+    COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
+    COLUMN(flags, true),     COLUMN(user_data, true),
+    COLUMN(push, false), // agent contact resolution's scratch
+};
+#undef COLUMN
+enum { COLUMN_COUNT = sizeof columns / sizeof columns[0] };
+
+static inline char **column_of(const steer_world *w, int c)
+{
+    return (char **)((char *)w + columns[c].offset);
+}
+
+/* ---- slots --------------------------------------------------------------------- */
+
+int steer__store_dense(const steer_world *w, steer_agent_id id)
+{
+    if (w == NULL || id.index == 0 || id.index > (uint32_t)w->slot_count) return -1;
+    const agent_slot *s = &w->slots[id.index - 1];
+    if (!s->alive || s->generation != id.generation) return -1;
+    return (int)s->dense;
+}
+
+steer_agent_id steer__store_id_of(const steer_world *w, int dense)
+{
+    uint32_t slot = w->slot_of[dense];
+    return (steer_agent_id){slot + 1, w->slots[slot].generation};
+}
+
+// A free slot (from the free list, or a new one); false when memory ran out.
+static bool take_slot(steer_world *w, uint32_t *slot)
+{
+    if (w->free_slot != 0) {
+        *slot = w->free_slot - 1;
+        w->free_slot = w->slots[*slot].dense;
+        return true;
+    }
+    if (w->slot_count == w->slot_capacity) {
+        int cap = w->slot_capacity > 0 ? w->slot_capacity * 2 : 64;
+        if (!STEER_GROW(w->slots, cap)) return false;
+        w->slot_capacity = cap;
+    }
+    *slot = (uint32_t)w->slot_count++;
+    w->slots[*slot].generation = 1;
+    return true;
+}
+
+/* ---- columns ------------------------------------------------------------------- */
+
+bool steer__store_reserve(steer_world *w, int capacity)
+{
+    if (capacity <= w->capacity) return true;
+    size_t n = (size_t)capacity, largest = 0;
+    for (int c = 0; c < COLUMN_COUNT; ++c) {
+        if (!steer__grow((void **)column_of(w, c), columns[c].size, n)) return false;
+        if (columns[c].size > largest) largest = columns[c].size;
+    }
+    // the reorder buffer holds any one column
+    void *buf = steer__realloc(w->reorder_buffer, largest * n);
+    if (buf == NULL) return false;
+    w->reorder_buffer = buf;
+    return true;
+}
+
+void steer__store_free(steer_world *w)
+{
+    for (int c = 0; c < COLUMN_COUNT; ++c) steer__free(*column_of(w, c));
+    steer__free(w->slots);
+    steer__free(w->reorder_buffer);
+}
+
+bool steer__store_add(steer_world *w, uint32_t *slot, int *dense)
+{
+    if (!STEER_CHECK(w->count < w->capacity)) return false;
+    if (!take_slot(w, slot)) return false;
+    int i = w->count++;
+    w->slots[*slot].alive = true;
+    w->slots[*slot].dense = (uint32_t)i;
+    *dense = i;
+    return true;
+}
+
+void steer__store_remove(steer_world *w, steer_agent_id id, int i)
+{
+    // swap-remove: move the last agent into the hole
+    int last = w->count - 1;
+    if (i != last) {
+        for (int c = 0; c < COLUMN_COUNT; ++c) {
+            if (!columns[c].moves) continue;
+            char *col = *column_of(w, c);
+            const size_t size = columns[c].size;
+            memcpy(col + (size_t)i * size, col + (size_t)last * size, size);
+        }
+        w->slots[w->slot_of[i]].dense = (uint32_t)i;
+    }
+    --w->count;
+    agent_slot *s = &w->slots[id.index - 1];
+    s->alive = false;
+    ++s->generation;
+    if (s->generation == 0) s->generation = 1;
+    s->dense = w->free_slot;
+    w->free_slot = id.index;
+}
+
+/* ---- reorder ------------------------------------------------------------------- */
+
+// Storage reorder, on the world's workers: each column gathered into the
+// reorder buffer by ranges, then copied back by ranges.
+typedef struct permute_pass {
+    steer_world *w;
+    uint32_t *order;
+    char *column;
+    size_t size;
+} permute_pass;
+
+// one loop per element size, so each copy is a few moves, not a call
+#define GATHER(S)                                                                                   \
+    for (int k = start; k < end; ++k) memcpy(tmp + (size_t)k * (S), col + (size_t)order[k] * (S), (S)); \
+    break
+
+static void gather_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const permute_pass *p = context;
+    char *restrict tmp = p->w->reorder_buffer;
+    const char *restrict col = p->column;
+    const uint32_t *order = p->order;
+    switch (p->size) {
+    case 1: GATHER(1);
+    case 4: GATHER(4);
+    case 8: GATHER(8);
+    case 12: GATHER(12);
+    case 24: GATHER(24);
+    case 32: GATHER(32); // agent_memory
+    default: GATHER(p->size);
+    }
+}
+#undef GATHER
+
+static void copy_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const permute_pass *p = context;
+    const char *tmp = p->w->reorder_buffer;
+    memcpy(p->column + (size_t)start * p->size, tmp + (size_t)start * p->size, p->size * (size_t)(end - start));
+}
+
+// Slots follow their agents; the order becomes the identity.
+static void renumber_range(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const permute_pass *p = context;
+    for (int k = start; k < end; ++k) {
+        p->w->slots[p->w->slot_of[k]].dense = (uint32_t)k;
+        p->order[k] = (uint32_t)k;
+    }
+}
+
+void steer__store_reorder(steer_world *w, uint32_t *order)
+{
+    const int n = w->count;
+    enum { RANGE = 4096 };
+    permute_pass p = {w, order, NULL, 0};
+    for (int c = 0; c < COLUMN_COUNT; ++c) {
+        if (!columns[c].moves) continue;
+        p.column = *column_of(w, c);
+        p.size = columns[c].size;
+        steer__tasks_parallel_for(w, gather_range, n, RANGE, &p);
+        steer__tasks_parallel_for(w, copy_range, n, RANGE, &p);
+    }
+    steer__tasks_parallel_for(w, renumber_range, n, RANGE, &p);
+}
