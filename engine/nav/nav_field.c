@@ -106,9 +106,10 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
                  (double)d.goal.y);
         return NULL;
     }
-    // a box within 1e-4 cells of a whole number of cells is that number
-    double cols = ceil(((double)d.upper.x - d.lower.x) / d.cell - 1e-4);
-    double rows = ceil(((double)d.upper.y - d.lower.y) / d.cell - 1e-4);
+    // a box within a float's rounding (1e-6 relative) of a whole number of cells is that number
+    double cols = ((double)d.upper.x - d.lower.x) / d.cell, rows = ((double)d.upper.y - d.lower.y) / d.cell;
+    cols = ceil(cols - cols * 1e-6 - 1e-9);
+    rows = ceil(rows - rows * 1e-6 - 1e-9);
     if (cols < 1.0) cols = 1.0;
     if (rows < 1.0) rows = 1.0;
     if (cols * rows > (double)STEER_FLOW_FIELD_MAX_CELLS) {
