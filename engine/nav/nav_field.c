@@ -20,41 +20,65 @@ struct steer_flow_field {
     float *distance; ///< per cell; FLT_MAX: blocked or unreachable
 };
 
-typedef struct heap_item {
-    float value;
+// An indexed binary heap of cells keyed by their tentative distance: each
+// cell is in it at most once (decrease-key), which halves the work of a
+// heap of copies. Ties go to the lower cell index, so the order, and the
+// bits, never depend on anything but the input.
+typedef struct heap_entry {
+    float key; ///< the cell's distance when it entered or last moved up
     int cell;
-} heap_item;
+} heap_entry;
 
-static bool heap_less(heap_item a, heap_item b)
+typedef struct cell_heap {
+    heap_entry *entries; ///< heap order
+    int *position;       ///< cell -> place in entries, -1 when absent
+    int count;
+} cell_heap;
+
+static bool entry_less(heap_entry a, heap_entry b)
 {
-    return a.value < b.value || (a.value == b.value && a.cell < b.cell);
+    return a.key < b.key || (a.key == b.key && a.cell < b.cell);
 }
 
-static void heap_push(heap_item *heap, int *n, heap_item item)
+static void sift_up(cell_heap *h, int i, heap_entry e)
 {
-    int i = (*n)++;
     while (i > 0) {
         int parent = (i - 1) / 2;
-        if (!heap_less(item, heap[parent])) break;
-        heap[i] = heap[parent];
+        if (!entry_less(e, h->entries[parent])) break;
+        h->entries[i] = h->entries[parent];
+        h->position[h->entries[i].cell] = i;
         i = parent;
     }
-    heap[i] = item;
+    h->entries[i] = e;
+    h->position[e.cell] = i;
 }
 
-static heap_item heap_pop(heap_item *heap, int *n)
+// Insert a cell, or move it up after its key decreased.
+static void heap_update(cell_heap *h, int cell, float key)
 {
-    heap_item top = heap[0], last = heap[--(*n)];
+    int i = h->position[cell];
+    if (i < 0) i = h->count++;
+    sift_up(h, i, (heap_entry){key, cell});
+}
+
+static int heap_pop(cell_heap *h)
+{
+    int top = h->entries[0].cell;
+    heap_entry last = h->entries[--h->count];
+    h->position[top] = -1;
+    if (h->count == 0) return top;
     int i = 0;
     for (;;) {
         int child = 2 * i + 1;
-        if (child >= *n) break;
-        if (child + 1 < *n && heap_less(heap[child + 1], heap[child])) ++child;
-        if (!heap_less(heap[child], last)) break;
-        heap[i] = heap[child];
+        if (child >= h->count) break;
+        if (child + 1 < h->count && entry_less(h->entries[child + 1], h->entries[child])) ++child;
+        if (!entry_less(h->entries[child], last)) break;
+        h->entries[i] = h->entries[child];
+        h->position[h->entries[i].cell] = i;
         i = child;
     }
-    heap[i] = last;
+    h->entries[i] = last;
+    h->position[last.cell] = i;
     return top;
 }
 
@@ -126,15 +150,17 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
     steer_flow_field *f = (steer_flow_field *)steer_alloc(sizeof *f);
     float *dist = (float *)steer_alloc((size_t)n * sizeof *dist);
     unsigned char *state = (unsigned char *)steer_alloc((size_t)n); // 0 free, 1 blocked, 2 accepted
-    heap_item *heap = (heap_item *)steer_alloc((size_t)(4 * n + 8) * sizeof *heap);
-    if (!f || !dist || !state || !heap) {
-        steer_free(f), steer_free(dist), steer_free(state), steer_free(heap);
+    heap_entry *heap_cells = (heap_entry *)steer_alloc((size_t)n * sizeof *heap_cells);
+    int *heap_position = (int *)steer_alloc((size_t)n * sizeof *heap_position);
+    if (!f || !dist || !state || !heap_cells || !heap_position) {
+        steer_free(f), steer_free(dist), steer_free(state), steer_free(heap_cells), steer_free(heap_position);
         nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for %d cells", n);
         return NULL;
     }
     f->def = d, f->columns = nc, f->rows = nr, f->distance = dist;
-    for (int i = 0; i < n; ++i) dist[i] = FLT_MAX;
+    for (int i = 0; i < n; ++i) dist[i] = FLT_MAX, heap_position[i] = -1;
     memset(state, 0, (size_t)n);
+    cell_heap heap = {heap_cells, heap_position, 0};
 
     // blocked cells: centre closer than radius to a shape (only the cells
     // under each shape's grown box are tested)
@@ -160,7 +186,6 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
     // seeds: the goal's cell and its free neighbours, at their straight distance
     int gi = (int)(((double)d.goal.x - d.lower.x) / d.cell), gj = (int)(((double)d.goal.y - d.lower.y) / d.cell);
     gi = gi >= nc ? nc - 1 : gi, gj = gj >= nr ? nr - 1 : gj;
-    int count = 0;
     for (int j = gj - 1; j <= gj + 1; ++j) {
         for (int i = gi - 1; i <= gi + 1; ++i) {
             if (i < 0 || j < 0 || i >= nc || j >= nr) continue;
@@ -170,15 +195,14 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
             if (!nav_segment_is_clear(nav, d.goal, p, d.radius) && c != gj * nc + gi) continue;
             state[c] = 0;
             dist[c] = (float)hypot((double)p.x - d.goal.x, (double)p.y - d.goal.y);
-            heap_push(heap, &count, (heap_item){dist[c], c});
+            heap_update(&heap, c, dist[c]);
         }
     }
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    while (count > 0) {
-        heap_item top = heap_pop(heap, &count);
-        if (state[top.cell] == 2 || top.value != dist[top.cell]) continue;
-        state[top.cell] = 2;
-        int ci = top.cell % nc, cj = top.cell / nc;
+    while (heap.count > 0) {
+        int top = heap_pop(&heap);
+        state[top] = 2;
+        int ci = top % nc, cj = top / nc;
         for (int k = 0; k < 4; ++k) {
             int i = ci + dx[k], j = cj + dy[k];
             if (i < 0 || j < 0 || i >= nc || j >= nr) continue;
@@ -193,14 +217,15 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
             float v = solve(a, b, d.cell);
             if (v < dist[c]) {
                 dist[c] = v;
-                heap_push(heap, &count, (heap_item){v, c});
+                heap_update(&heap, c, dist[c]);
             }
         }
     }
     for (int i = 0; i < n; ++i)
         if (state[i] != 2) dist[i] = FLT_MAX;
     steer_free(state);
-    steer_free(heap);
+    steer_free(heap_cells);
+    steer_free(heap_position);
     memset(result, 0, sizeof *result);
     result->status = STEER_NAV_OK;
     result->count = n;

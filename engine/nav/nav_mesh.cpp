@@ -256,7 +256,9 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
     p.nvp = w.pmesh->nvp;
     // no detail mesh: the ground is flat, Detour triangulates the polygons itself
     p.walkableHeight = 2.0f * kHeight;
-    p.walkableRadius = 0.0f;
+    // not used for the mesh (the clearance is in the marked shapes); Detour's
+    // any-angle search reaches 50 times this far with its raycasts
+    p.walkableRadius = 1.0f;
     p.walkableClimb = kHeight;
     p.tileX = tx;
     p.tileY = ty;
@@ -430,9 +432,20 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
     layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
     int npolys = 0;
-    if (start_ref && goal_ref)
-        layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
-                               kMaxPolys);
+    if (start_ref && goal_ref) {
+        if (m->def.any_angle) {
+            // Detour's any-angle A*: raycasts shortcut the corridor while it
+            // searches (up to 50 x the tiles' walkableRadius: 50 m)
+            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
+            int iters = 0;
+            dtStatus st = DT_IN_PROGRESS;
+            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
+            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
+        } else {
+            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
+                                   kMaxPolys);
+        }
+    }
     if (!start_ref || !goal_ref || npolys == 0 || m->corridor[npolys - 1] != goal_ref)
         return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
                         (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);

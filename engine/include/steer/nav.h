@@ -76,6 +76,10 @@ typedef struct steer_nav_def {
     /// Radii kept at once (one mesh each, default 4); the least recently used
     /// mesh is dropped past that.
     int max_radii;
+    /// Detour's any-angle search (raycast shortcuts while it searches, 50 m
+    /// at most): paths about 1% shorter on average, queries about twice as
+    /// slow (default false; docs/navigation.md).
+    bool any_angle;
     /// Tiles one mesh may hold (default 4096: a 1.6 km square of 25.6 m tiles).
     int max_tiles;
 } steer_nav_def;
