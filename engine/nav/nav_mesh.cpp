@@ -9,9 +9,11 @@
 // circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
 // the marked polygons, exact up to the voxel size, which the margin covers.
 // Shape changes mark the tiles they touch; the next query rebuilds those.
-// Paths: Detour's findPath (A* over polygons) then findStraightPath (string
-// pulling); a start and goal in plain sight of each other are joined without
-// the mesh.
+// Paths: an A* over the polygons whose node points follow the path
+// (search_corridor; Detour's findPath, which puts them at edge midpoints,
+// picks the wrong side of a shape far more often), then Detour's
+// findStraightPath (string pulling); a start and goal in plain sight of each
+// other are joined without the mesh.
 #include "nav_internal.h"
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -20,6 +22,7 @@
 #include <recastnavigation/Recast.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <unordered_map>
@@ -67,6 +70,9 @@ struct nav_mesh {
     dtQueryFilter filter;
     std::vector<dtPolyRef> corridor;
     std::vector<float> straight;
+    std::vector<struct SearchNode> nodes; // search_corridor's scratch
+    std::unordered_map<dtPolyRef, int> node_index;
+    std::vector<std::pair<float, int>> open;
 };
 
 extern "C" struct nav_mesh *nav_mesh_create(const steer_nav_def *def)
@@ -321,6 +327,122 @@ static int update_tiles(const steer_nav *nav, nav_mesh *m, Layer *layer, const i
     return count;
 }
 
+
+// A* over the mesh's polygons whose node positions follow the path: a
+// polygon is reached at the point of its entry portal that is shortest from
+// the parent's point to the goal (where the straight line crosses the
+// portal, else its nearer end), not at the portal's midpoint as Detour's
+// findPath puts it, so the costs track the string-pulled length in large
+// open polygons. Returns the corridor's length in polygons (0: none, or the
+// search ran out of nodes).
+struct SearchNode {
+    dtPolyRef ref;
+    int parent;
+    float x, z, g, f;
+    bool closed;
+};
+
+static float dist2d(float ax, float az, float bx, float bz)
+{
+    return std::sqrt((ax - bx) * (ax - bx) + (az - bz) * (az - bz));
+}
+
+// The point of portal a-b shortest on the way from p to the goal.
+static void best_crossing(const float *a, const float *b, float px, float pz, float gx, float gz, float *x, float *z)
+{
+    // p + u e = a + t d, e = goal - p, d = b - a
+    float dx = b[0] - a[0], dz = b[2] - a[2];
+    float ex = gx - px, ez = gz - pz;
+    float denom = ex * dz - ez * dx;
+    if (denom != 0.0f) {
+        float apx = a[0] - px, apz = a[2] - pz;
+        float t = (apx * ez - apz * ex) / denom;
+        float u = (apx * dz - apz * dx) / denom;
+        if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
+            *x = a[0] + t * dx, *z = a[2] + t * dz;
+            return;
+        }
+    }
+    float la = dist2d(px, pz, a[0], a[2]) + dist2d(a[0], a[2], gx, gz);
+    float lb = dist2d(px, pz, b[0], b[2]) + dist2d(b[0], b[2], gx, gz);
+    if (la <= lb) *x = a[0], *z = a[2];
+    else *x = b[0], *z = b[2];
+}
+
+static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtPolyRef goal, const float *from,
+                           const float *to, dtPolyRef *out, int max_out)
+{
+    const dtNavMesh *mesh = layer->mesh;
+    std::vector<SearchNode> &nodes = m->nodes;
+    std::unordered_map<dtPolyRef, int> &index = m->node_index;
+    nodes.clear();
+    index.clear();
+    typedef std::pair<float, int> Open; // f, node
+    std::vector<Open> &open = m->open;
+    open.clear();
+    auto later = [](const Open &a, const Open &b) { return a.first > b.first || (a.first == b.first && a.second > b.second); };
+    nodes.push_back({start, -1, from[0], from[2], 0.0f, dist2d(from[0], from[2], to[0], to[2]), false});
+    index[start] = 0;
+    open.push_back({nodes[0].f, 0});
+    int found = -1;
+    while (!open.empty()) {
+        std::pop_heap(open.begin(), open.end(), later);
+        Open top = open.back();
+        open.pop_back();
+        SearchNode cur = nodes[(size_t)top.second];
+        if (cur.closed || top.first > cur.f) continue;
+        nodes[(size_t)top.second].closed = true;
+        if (cur.ref == goal) {
+            found = top.second;
+            break;
+        }
+        if ((int)nodes.size() > kQueryNodes) return 0;
+        const dtMeshTile *tile = nullptr;
+        const dtPoly *poly = nullptr;
+        mesh->getTileAndPolyByRefUnsafe(cur.ref, &tile, &poly);
+        for (unsigned int i = poly->firstLink; i != DT_NULL_LINK; i = tile->links[i].next) {
+            const dtLink &link = tile->links[i];
+            if (!link.ref) continue;
+            const float *va = &tile->verts[3 * poly->verts[link.edge]];
+            const float *vb = &tile->verts[3 * poly->verts[(link.edge + 1) % poly->vertCount]];
+            float a[3] = {va[0], 0.0f, va[2]}, b[3] = {vb[0], 0.0f, vb[2]};
+            if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {
+                // a portal that is part of the edge (a tile border), as Detour's getPortalPoints
+                float t0 = link.bmin / 255.0f, t1 = link.bmax / 255.0f;
+                a[0] = va[0] + (vb[0] - va[0]) * t0, a[2] = va[2] + (vb[2] - va[2]) * t0;
+                b[0] = va[0] + (vb[0] - va[0]) * t1, b[2] = va[2] + (vb[2] - va[2]) * t1;
+            }
+            float x, z;
+            best_crossing(a, b, cur.x, cur.z, to[0], to[2], &x, &z);
+            float g = cur.g + dist2d(cur.x, cur.z, x, z);
+            float f = g + dist2d(x, z, to[0], to[2]);
+            auto it = index.find(link.ref);
+            int k;
+            if (it == index.end()) {
+                k = (int)nodes.size();
+                nodes.push_back({link.ref, top.second, x, z, g, f, false});
+                index.emplace(link.ref, k);
+            } else {
+                k = it->second;
+                SearchNode &n = nodes[(size_t)k];
+                // a closed polygon stays closed (reopening it when a shorter way in
+                // moves its point measured worse: 9 paths over 2% instead of 7 of 200)
+                if (n.closed || g >= n.g) continue;
+                n.parent = top.second, n.x = x, n.z = z, n.g = g, n.f = f;
+            }
+            open.push_back({f, k});
+            std::push_heap(open.begin(), open.end(), later);
+        }
+    }
+    if (found < 0) return 0;
+    int n = 0;
+    for (int k = found; k >= 0; k = nodes[(size_t)k].parent) ++n;
+    if (n > max_out) return 0;
+    int i = n;
+    for (int k = found; k >= 0; k = nodes[(size_t)k].parent) out[--i] = nodes[(size_t)k].ref;
+    return n;
+}
+
 static bool radius_ok(float radius) { return radius > 0.0f && radius <= STEER_NAV_MAX_RADIUS; }
 
 extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result *result)
@@ -441,9 +563,11 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
             dtStatus st = DT_IN_PROGRESS;
             while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
             layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
-        } else {
+        } else if (m->def.detour_find_path) {
             layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
                                    kMaxPolys);
+        } else {
+            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
         }
     }
     if (!start_ref || !goal_ref || npolys == 0 || m->corridor[npolys - 1] != goal_ref)

@@ -1,8 +1,9 @@
 -- The issue 22 figure "a goal behind a 30 x 10 m block", with what exists so
 -- far: world:find_path + follow_path for one agent, a shared flow field +
 -- follow_flow_field inside reciprocal_avoidance for a group of 10 (no
--- per-unit stop points yet: a member has arrived within 2.5 m of the goal). Prints each arrival time over the shortest-path time (the exact
--- path length / max_speed). Run: steer-lua scripts/bench/nav_block.lua
+-- per-unit stop points yet: a member has arrived within 2.5 m of the goal).
+-- Prints each arrival time over the shortest-path time (the exact path
+-- length / max_speed). Run: steer-lua scripts/bench/nav_block.lua
 local steer = require "steer"
 
 local MAX_SPEED, DT = 5, 1 / 60

@@ -1,6 +1,6 @@
 // steer-bench nav: the navigation library's figures (issue 22).
 //   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 150]
-//                   [--any-angle] [--compare SEEDS]
+//                   [--any-angle] [--detour] [--compare SEEDS]
 // Prints: mesh build time for a side x side map with N shapes (boxes and
 // circles), the median and 90th percentile of a path query between random
 // free points, the time of an incremental update (one shape added, the next
@@ -22,7 +22,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int any_angle = 0;
+static int any_angle = 0, detour = 0;
 
 static int compare(long seeds, float cell, float margin)
 {
@@ -35,6 +35,7 @@ static int compare(long seeds, float cell, float margin)
         def.cell_size = cell;
         def.margin = margin;
         def.any_angle = any_angle;
+        def.detour_find_path = detour;
         steer_nav *nav = steer_nav_create(&def);
         vg_layout(nav, (unsigned)seed, 40.0f, 10, 6, 6.0f);
         unsigned st = (unsigned)seed * 7919u;
@@ -63,9 +64,9 @@ static int compare(long seeds, float cell, float margin)
         steer_nav_destroy(nav);
     }
     qsort(ratios, (size_t)both, sizeof *ratios, cmp_double);
-    printf("nav compare: any_angle=%d cell=%g margin=%g maps=%ld queries=%d paths=%d length/exact mean=%.4f median=%.4f "
+    printf("nav compare: any_angle=%d detour=%d cell=%g margin=%g maps=%ld queries=%d paths=%d length/exact mean=%.4f median=%.4f "
            "p95=%.4f max=%.4f over_2%%=%d disagreements=%d min(clearance-r)=%.3f m\n",
-           any_angle, (double)cell, (double)margin, seeds, queries, both, both ? sum / both : 0.0,
+           any_angle, detour, (double)cell, (double)margin, seeds, queries, both, both ? sum / both : 0.0,
            both ? ratios[both / 2] : 0.0, both ? ratios[(int)(both * 0.95)] : 0.0, worst, over2, disagree,
            (double)min_clear_excess);
     free(ratios);
@@ -81,6 +82,7 @@ int bench_nav(int argc, char **argv)
     float margin = (float)bench_arg_long(argc, argv, "--margin-mm", (long)(cell * 750.0f)) / 1000.0f;
     long seeds = bench_arg_long(argc, argv, "--compare", 0);
     any_angle = bench_has_flag(argc, argv, "--any-angle");
+    detour = bench_has_flag(argc, argv, "--detour");
     if (seeds > 0) return compare(seeds, cell, margin);
     float side = (float)side_l;
 
@@ -88,6 +90,7 @@ int bench_nav(int argc, char **argv)
     def.cell_size = cell;
     def.margin = margin;
     def.any_angle = any_angle;
+    def.detour_find_path = detour;
     steer_nav *nav = steer_nav_create(&def);
     vg_layout(nav, 42u, side, (int)(shapes * 3 / 5), (int)(shapes - shapes * 3 / 5), 6.0f);
     steer_nav_result res;
@@ -135,10 +138,10 @@ int bench_nav(int argc, char **argv)
         steer_flow_field_destroy(f);
     }
     qsort(field_times, 5, sizeof *field_times, cmp_double);
-    printf("nav: any_angle=%d map=%gx%g shapes=%ld cell=%g margin=%g build=%.1f ms (%d tiles) query median=%.4f ms p90=%.4f ms "
+    printf("nav: any_angle=%d detour=%d map=%gx%g shapes=%ld cell=%g margin=%g build=%.1f ms (%d tiles) query median=%.4f ms p90=%.4f ms "
            "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
            "field256=%.2f ms hash=%016llx\n",
-           any_angle, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms, tiles, times[queries / 2],
+           any_angle, detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms, tiles, times[queries / 2],
            times[queries * 9 / 10], queries, ok, straight, ok ? length / ok : 0.0, update_ms, rebuilt,
            field_times[2], (unsigned long long)hash);
     free(times);

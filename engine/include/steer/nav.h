@@ -80,6 +80,11 @@ typedef struct steer_nav_def {
     /// at most): paths about 1% shorter on average, queries about twice as
     /// slow (default false; docs/navigation.md).
     bool any_angle;
+    /// Detour's own findPath for the corridor (A* between polygon edge
+    /// midpoints) instead of the library's A*, whose points follow the path
+    /// (default false: Detour's paths are more often over 2% longer than the
+    /// shortest, docs/navigation.md).
+    bool detour_find_path;
     /// Tiles one mesh may hold (default 4096: a 1.6 km square of 25.6 m tiles).
     int max_tiles;
 } steer_nav_def;
