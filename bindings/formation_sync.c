@@ -93,6 +93,61 @@ static int cost_role(lua_State *L, int names_idx, int vidx)
     return r;
 }
 
+// A cost: a number in [-STEER_MAX_PARAM, STEER_MAX_PARAM], or math.huge.
+static bool is_cost(lua_State *L, int vidx)
+{
+    if (lua_type(L, vidx) != LUA_TNUMBER) return false;
+    double v = lua_tonumber(L, vidx);
+    return v == HUGE_VAL || fabs(v) <= STEER_MAX_PARAM;
+}
+
+// Raise the costs message: the shape expected, then what is wrong where
+// ("costs['a']['s'] is not", "a key of costs['a'] is not a role name"), then
+// the value at vidx. k1 (and k2, when not 0) are the keys on the way.
+static void costs_error(lua_State *L, steer_laux_where w, bool key, int k1, int k2, int vidx)
+{
+    vidx = lua_absindex(L, vidx);
+    char path[160] = "costs", cap[32], phrase[384];
+    if (k1 != 0) {
+        size_t n = strlen(path);
+        snprintf(path + n, sizeof path - n, "[%s]", steer_laux_describe(L, k1));
+        lua_pop(L, 1);
+    }
+    if (k2 != 0) {
+        size_t n = strlen(path);
+        snprintf(path + n, sizeof path - n, "[%s]", steer_laux_describe(L, k2));
+        lua_pop(L, 1);
+    }
+    steer_format_limit(STEER_MAX_PARAM, cap, sizeof cap);
+    snprintf(phrase, sizeof phrase,
+             "must be a table costs[member_role][slot_role] of numbers in [-%s, %s] or math.huge (forbidden); %s%s", cap,
+             cap, key ? "a key of " : "", path);
+    size_t n = strlen(phrase);
+    snprintf(phrase + n, sizeof phrase - n, "%s", key ? " is not a role name" : " is not");
+    steer_laux_error(L, w, phrase, vidx);
+}
+
+void steer_lua__formation_check_costs(lua_State *L, steer_laux_where w, int vidx)
+{
+    vidx = lua_absindex(L, vidx);
+    int t = lua_type(L, vidx);
+    if (t == LUA_TNIL || t == LUA_TFUNCTION) return;
+    if (t != LUA_TTABLE) steer_laux_error(L, w, "must be a table costs[member_role][slot_role] or a function", vidx);
+    lua_pushnil(L);
+    while (lua_next(L, vidx) != 0) {
+        const int row = lua_gettop(L), key = row - 1;
+        if (lua_type(L, key) != LUA_TSTRING) costs_error(L, w, true, 0, 0, key);
+        if (lua_type(L, row) != LUA_TTABLE) costs_error(L, w, false, key, 0, row);
+        lua_pushnil(L);
+        while (lua_next(L, row) != 0) {
+            if (lua_type(L, -2) != LUA_TSTRING) costs_error(L, w, true, key, 0, -2);
+            if (!is_cost(L, -1)) costs_error(L, w, false, key, lua_gettop(L) - 1, -1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+}
+
 // The host's role of a member: agent.role, as kept by world:spawn.
 void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id id)
 {
@@ -182,12 +237,15 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         } else {
             lua_rawgeti(L, sr, i + 1);
         }
-        slots[i].role = cost_role(L, names, -1);
+        slots[i].cost_role = cost_role(L, names, -1);
         lua_pop(L, 1);
     }
     // costs by cost role: costs[member_role][slot_role]
     t = steer_lua__formation_get(L, fidx, "costs");
     const int costs = lua_gettop(L);
+    steer_laux_where wcosts = w;
+    wcosts.field = "costs";
+    steer_lua__formation_check_costs(L, wcosts, costs);
     if (t == LUA_TTABLE) {
         lua_pushnil(L);
         while (lua_next(L, costs) != 0) {
@@ -204,7 +262,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     for (int m = 0; m < n; ++m) {
         steer_agent_id a = steer_formation_member_at(world, lf->id, m);
         steer_lua__formation_member_role(L, core_idx, a);
-        steer_formation_set_member_role(world, lf->id, a, cost_role(L, names, -1));
+        steer_formation_set_member_cost_role(world, lf->id, a, cost_role(L, names, -1));
         lua_pop(L, 1);
     }
     lua_getfield(L, names, "#");
@@ -228,8 +286,8 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     }
     def.slots = slots;
     def.slot_count = slot_count;
-    def.role_costs = table;
-    def.role_count = rc;
+    def.cost_role_costs = table;
+    def.cost_role_count = rc;
     if (!steer_formation_set_def(world, lf->id, &def)) luaL_error(L, "not enough memory");
     // a costs function: per member, per slot, evaluated now
     if (t == LUA_TFUNCTION) {
@@ -242,8 +300,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
                 call_user(L, costs, 2, 1);
                 steer_laux_where wc = w;
                 wc.field = "costs";
-                if (lua_type(L, -1) != LUA_TNUMBER || isnan(lua_tonumber(L, -1)) || lua_tonumber(L, -1) == -HUGE_VAL)
-                    steer_laux_error(L, wc, "must give a number or math.huge (forbidden)", -1);
+                if (!is_cost(L, -1)) steer_laux_error(L, wc, "must give a number or math.huge (forbidden)", -1);
                 double v = lua_tonumber(L, -1);
                 row[s] = v == HUGE_VAL ? INFINITY : (float)v;
                 lua_pop(L, 1);

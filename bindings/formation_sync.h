@@ -14,6 +14,11 @@ int steer_lua__formation_get(lua_State *L, int fidx, const char *k);
 void steer_lua__formation_set(lua_State *L, int fidx, const char *k);
 /// pattern: a name, a list of offsets {dx, dy[, orientation]}, or a function.
 void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vidx);
+/// costs: nil, a function (member, slot) -> number, or a table
+/// costs[member_role][slot_role] of role names to numbers in
+/// [-STEER_MAX_PARAM, STEER_MAX_PARAM] or math.huge (forbidden); checked
+/// whole, so a table changed after it was set is refused at the next sync.
+void steer_lua__formation_check_costs(lua_State *L, steer_laux_where w, int vidx);
 /// The host's role of a member (agent.role, as kept by world:spawn), pushed.
 void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id id);
 /// Recompute what depends on Lua values and the member count, and hand it

@@ -289,9 +289,8 @@ int steer_lua__formation_new(lua_State *L)
     if (t != LUA_TNIL && t != LUA_TTABLE && t != LUA_TFUNCTION)
         steer_laux_error(L, steer_laux_field(1, "slot_roles"), "must be a list of role names or a function", -1);
     steer_lua__formation_set(L, fidx, "slot_roles");
-    t = lua_getfield(L, 1, "costs");
-    if (t != LUA_TNIL && t != LUA_TTABLE && t != LUA_TFUNCTION)
-        steer_laux_error(L, steer_laux_field(1, "costs"), "must be a table costs[member_role][slot_role] or a function", -1);
+    lua_getfield(L, 1, "costs");
+    steer_lua__formation_check_costs(L, steer_laux_field(1, "costs"), -1);
     steer_lua__formation_set(L, fidx, "costs");
     if (lua_getfield(L, 1, "steering") != LUA_TNIL) steer_laux_boolean(L, steer_laux_field(1, "steering"), -1);
     steer_lua__formation_set(L, fidx, "steering");
@@ -577,8 +576,7 @@ static int formation_newindex(lua_State *L)
             steer_laux_error(L, w, "must be a list of role names or a function", 3);
         guard = replace_data(L, "slot_roles");
     } else if (code == PROP_COSTS) {
-        if (!lua_isnil(L, 3) && !lua_istable(L, 3) && !lua_isfunction(L, 3))
-            steer_laux_error(L, w, "must be a table costs[member_role][slot_role] or a function", 3);
+        steer_lua__formation_check_costs(L, w, 3);
         guard = replace_data(L, "costs");
     } else if (code == PROP_LEADER) {
         steer_agent_id id = steer_null_agent;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "steer/host.h"
+#include "steer/reflect.h"
 #include "tape.h"
 
 typedef enum ev_kind { EV_LOAD, EV_RELOAD, EV_RESET, EV_INPUT, EV_FRAMES, EV_END } ev_kind;
@@ -331,6 +332,8 @@ static bool parse_header(parser *ps, steer_host_def *def, char *root, size_t roo
             3 ||
         line[used] != '\0')
         return fail(ps, "expected 'host trusted=... memory_cap=... instruction_budget=...'");
+    if ((trusted != 0 && trusted != 1) || budget < 0)
+        return fail(ps, "host: trusted must be 0 or 1 and instruction_budget at least 0");
     def->trusted = trusted != 0;
     def->memory_cap = (size_t)cap;
     def->instruction_budget = budget;
@@ -345,7 +348,7 @@ static bool parse_header(parser *ps, steer_host_def *def, char *root, size_t roo
     return true;
 }
 
-static char *read_whole(const char *path, size_t *len, char *error, size_t error_size)
+static char *read_whole(const char *path, size_t max_size, size_t *len, char *error, size_t error_size)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -358,6 +361,13 @@ static char *read_whole(const char *path, size_t *len, char *error, size_t error
         if (buf == NULL) break;
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) break;
+        if (max_size > 0 && n > max_size) {
+            free(buf);
+            fclose(f);
+            snprintf(error, error_size, "%s: the recording is larger than %zu bytes (steer_replay_options.max_file_size)",
+                     path, max_size);
+            return NULL;
+        }
         char *more = realloc(buf, cap * 2 + 1);
         if (more == NULL) {
             free(buf);
@@ -374,15 +384,60 @@ static char *read_whole(const char *path, size_t *len, char *error, size_t error
         snprintf(error, error_size, "%s: %s", path, failed ? "cannot read the recording" : "not enough memory");
         return NULL;
     }
+    if (max_size > 0 && n > max_size) {
+        free(buf);
+        snprintf(error, error_size, "%s: the recording is larger than %zu bytes (steer_replay_options.max_file_size)",
+                 path, max_size);
+        return NULL;
+    }
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+// The tighter of two budgets where 0 means none.
+static uint64_t tighter(uint64_t recorded, uint64_t replayer)
+{
+    if (replayer == 0) return recorded;
+    if (recorded == 0) return replayer;
+    return recorded < replayer ? recorded : replayer;
+}
+
+// The recorded definition is input like any other: its world values are
+// checked as Lua checks them, its trust must be granted by the replayer,
+// and its budgets are never looser than the replayer's.
+static bool check_host_def(const steer_replay *r, steer_host_def *def, const steer_replay_options *opt, char *error,
+                           size_t error_size)
+{
+    for (int i = 0; i < steer_def_field_count(STEER_DEF_WORLD); ++i) {
+        const steer_field_info *f = steer_def_field(STEER_DEF_WORLD, i);
+        char buf[160];
+        const char *phrase = steer_field_check(f, steer_def_get_field(&def->world, f), buf, sizeof buf);
+        if (phrase != NULL) {
+            snprintf(error, error_size, "%s: the recorded world's %s %s", r->path, f->name, phrase);
+            return false;
+        }
+    }
+    if (def->trusted && !opt->trusted) {
+        snprintf(error, error_size,
+                 "%s: recorded with a trusted host (io, os.execute): replay it trusted only if you trust the file "
+                 "(steer-run --replay FILE --trusted, steer_replay_options.trusted)",
+                 r->path);
+        return false;
+    }
+    def->memory_cap = (size_t)tighter(def->memory_cap, opt->memory_cap);
+    def->instruction_budget = (int64_t)tighter((uint64_t)def->instruction_budget, (uint64_t)opt->instruction_budget);
+    return true;
 }
 
 steer_replay_options steer_replay_default_options(void)
 {
     steer_replay_options o;
     memset(&o, 0, sizeof o);
+    steer_host_def d = steer_host_default_def();
+    o.memory_cap = d.memory_cap;
+    o.instruction_budget = d.instruction_budget;
+    o.max_file_size = (size_t)256 << 20;
     return o;
 }
 
@@ -419,7 +474,7 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
     r->log_context = opt.log_context;
     snprintf(r->path, sizeof r->path, "%s", path);
     size_t len = 0;
-    t->text = read_whole(path, &len, error, error_size);
+    t->text = read_whole(path, opt.max_file_size, &len, error, error_size);
     if (t->text == NULL) {
         steer_replay_close(r);
         return NULL;
@@ -429,6 +484,10 @@ steer_replay *steer_replay_open(const char *path, const steer_replay_options *op
     char root[HOST_PATH_MAX], engine[64];
     int hash_every = 1;
     if (!parse_header(&ps, &def, root, sizeof root, &hash_every, engine, sizeof engine) || !parse_body(t, &ps)) {
+        steer_replay_close(r);
+        return NULL;
+    }
+    if (!check_host_def(r, &def, &opt, error, error_size)) {
         steer_replay_close(r);
         return NULL;
     }

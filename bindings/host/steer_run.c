@@ -2,7 +2,7 @@
 //
 //   steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]
 //                    [--trusted] [--record FILE [--hash-every N]]
-//   steer-run --replay FILE [--workers N]
+//   steer-run --replay FILE [--workers N] [--trusted]
 //
 // Prints log lines (script print, reload status, errors) as they happen and,
 // at the end, one summary line with the world hash: same seed, same script,
@@ -69,14 +69,15 @@ static int usage(void)
 {
     fprintf(stderr, "usage: steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]\n"
                     "                        [--trusted] [--record FILE [--hash-every N]]\n"
-                    "       steer-run --replay FILE [--workers N]\n");
+                    "       steer-run --replay FILE [--workers N] [--trusted]\n");
     return 2;
 }
 
 // Replay a recording: one summary line, status 0 when every check matched.
-static int replay(const char *path, int workers)
+static int replay(const char *path, int workers, bool trusted)
 {
     steer_replay_options opt = steer_replay_default_options();
+    opt.trusted = trusted;
     opt.log = log_line;
     opt.worker_count = workers;
     char error[1024];
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
-        return replay(replay_path, (int)workers);
+        return replay(replay_path, (int)workers, trusted);
     }
     if (script == NULL) return usage();
 

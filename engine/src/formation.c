@@ -66,7 +66,7 @@ static void free_formation(formation *f)
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
     steer_behaviour_release(f->def.anchor_behaviour);
     steer__free(f->given);
-    steer__free(f->role_costs);
+    steer__free(f->cost_role_costs);
     steer__free(f->members);
     steer__free(f->slots);
     steer__free(f->holder);
@@ -117,7 +117,7 @@ static bool def_is_valid(const steer_formation_def *d)
     if (!STEER_CHECK(d->pattern != STEER_PATTERN_OFFSETS || d->slot_count >= 1)) return false;
     for (int i = 0; i < d->slot_count; ++i) {
         const steer_formation_slot *s = &d->slots[i];
-        if (!STEER_CHECK(steer_vec2_is_finite(s->offset) && isfinite(s->orientation) && s->role >= 0)) return false;
+        if (!STEER_CHECK(steer_vec2_is_finite(s->offset) && isfinite(s->orientation) && s->cost_role >= 0)) return false;
         if (!STEER_CHECK(fabsf(s->offset.x) <= 1e15f && fabsf(s->offset.y) <= 1e15f)) return false;
     }
     if (!STEER_CHECK(steer_vec2_is_finite(d->anchor_position) && isfinite(d->anchor_orientation))) return false;
@@ -131,11 +131,11 @@ static bool def_is_valid(const steer_formation_def *d)
     if (!STEER_CHECK((unsigned)d->motion <= STEER_MOTION_EMERGENT)) return false;
     if (!STEER_CHECK((unsigned)d->assignment <= STEER_ASSIGN_ORDERED)) return false;
     if (!STEER_CHECK(isfinite(d->distance_weight) && d->distance_weight >= 0.0f)) return false;
-    if (!STEER_CHECK(d->role_count >= 0 && d->role_count <= 4096 && (d->role_count == 0 || d->role_costs != NULL)))
+    if (!STEER_CHECK(d->cost_role_count >= 0 && d->cost_role_count <= 4096 && (d->cost_role_count == 0 || d->cost_role_costs != NULL)))
         return false;
-    for (int i = 0; i < d->role_count * d->role_count; ++i) {
+    for (int i = 0; i < d->cost_role_count * d->cost_role_count; ++i) {
         // finite costs or +INFINITY (forbidden); never NaN or -INFINITY
-        if (!STEER_CHECK(!isnan(d->role_costs[i]) && d->role_costs[i] != -INFINITY)) return false;
+        if (!STEER_CHECK(!isnan(d->cost_role_costs[i]) && d->cost_role_costs[i] != -INFINITY)) return false;
     }
     if (!STEER_CHECK(d->member_capacity >= 0)) return false;
     return true;
@@ -164,14 +164,14 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
         if (given == NULL) return false;
         memcpy(given, d->slots, sizeof *given * (size_t)d->slot_count);
     }
-    if (d->role_count > 0) {
-        size_t n = (size_t)d->role_count * (size_t)d->role_count;
+    if (d->cost_role_count > 0) {
+        size_t n = (size_t)d->cost_role_count * (size_t)d->cost_role_count;
         costs = steer__alloc(sizeof *costs * n);
         if (costs == NULL) {
             steer__free(given);
             return false;
         }
-        memcpy(costs, d->role_costs, sizeof *costs * n);
+        memcpy(costs, d->cost_role_costs, sizeof *costs * n);
     }
     int slots = d->pattern == STEER_PATTERN_OFFSETS ? d->slot_count : f->count;
     if (!reserve(f, f->count > 0 ? f->count : 1, slots)) {
@@ -185,12 +185,12 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
     steer_behaviour_retain(d->anchor_behaviour);
     steer_behaviour_release(f->def.anchor_behaviour);
     steer__free(f->given);
-    steer__free(f->role_costs);
+    steer__free(f->cost_role_costs);
     f->given = given;
-    f->role_costs = costs;
+    f->cost_role_costs = costs;
     f->def = *d;
     f->def.slots = given;
-    f->def.role_costs = costs;
+    f->def.cost_role_costs = costs;
     return true;
 }
 
@@ -314,12 +314,12 @@ const char *steer_formation_check_leader(const steer_world *w, steer_formation_i
     return NULL;
 }
 
-bool steer_formation_set_member_role(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
+bool steer_formation_set_member_cost_role(steer_world *w, steer_formation_id id, steer_agent_id a, int cost_role)
 {
     formation *f = formation_get(w, id);
     int m;
-    if (!STEER_CHECK(f != NULL && !w->stepping && role >= 0 && formation_membership(w, a, &m) == f)) return false;
-    f->members[m].role = role;
+    if (!STEER_CHECK(f != NULL && !w->stepping && cost_role >= 0 && formation_membership(w, a, &m) == f)) return false;
+    f->members[m].cost_role = cost_role;
     return true;
 }
 
@@ -332,16 +332,16 @@ int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, s
     return n;
 }
 
-bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a, int role)
+bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a, int cost_role)
 {
     formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
-    if (!STEER_CHECK(role >= 0)) return false;
+    if (!STEER_CHECK(cost_role >= 0)) return false;
     if (!STEER_CHECK(steer_formation_check_add(w, id, a) == NULL)) return false;
     int slots = f->def.pattern == STEER_PATTERN_OFFSETS ? f->def.slot_count : f->count + 1;
     int cap = f->count + 1 > f->capacity ? f->capacity * 2 : f->capacity;
     if (!reserve(f, cap, slots) || !reserve_refs(w, a.index)) return false;
-    f->members[f->count] = (member){a, role, -1, NULL, 0};
+    f->members[f->count] = (member){a, cost_role, -1, NULL, 0};
     formation_set_ref(w, f, f->count);
     ++f->count;
     steer__formation_step_assign(w, f);

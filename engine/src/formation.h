@@ -14,7 +14,7 @@
 
 typedef struct member {
     steer_agent_id agent;
-    int role;
+    int cost_role;
     int slot; ///< -1: none
     float *extra; ///< per-slot extra costs (owned), or NULL
     int extra_count;
@@ -25,7 +25,7 @@ typedef struct formation {
     bool alive;
     steer_formation_def def;     ///< arrays point at the copies below
     steer_formation_slot *given; ///< copy of def.slots
-    float *role_costs;           ///< copy of def.role_costs
+    float *cost_role_costs;           ///< copy of def.cost_role_costs
     // members, in order of joining
     member *members;
     int count, capacity;
@@ -177,7 +177,7 @@ void steer__formation_step_remove(steer_world *w, formation *f, int m);
 /// Target of slot s (held by a member) now; false without a reference.
 bool steer__formation_step_slot_target(const steer_world *w, const formation *f, int s, steer_vec2 *pos,
                                        steer_vec2 *vel, float *orient);
-/// Cost of member m in slot s: distance (to targets[s], when given), role,
+/// Cost of member m in slot s: distance (to targets[s], when given), cost role,
 /// extra (INFINITY: forbidden).
 float steer__formation_step_pair_cost(const steer_world *w, const formation *f, int m, int s,
                                       const steer_vec2 *targets);

@@ -58,7 +58,7 @@ static void compute_slots(formation *f)
         for (int i = 0; i < f->count; ++i) {
             f->slots[i] = pattern_slot(d->pattern, d->spacing, i, f->count);
             // slot roles of a built-in pattern come from the given slots
-            f->slots[i].role = i < d->slot_count ? f->given[i].role : 0;
+            f->slots[i].cost_role = i < d->slot_count ? f->given[i].cost_role : 0;
         }
     }
     // emergent: each slot follows the nearest of the reference and the
@@ -116,8 +116,8 @@ float steer__formation_step_pair_cost(const steer_world *w, const formation *f, 
         int i = steer__store_dense(w, mb->agent);
         if (i >= 0) c += (double)f->def.distance_weight * steer_length(steer_sub(w->state[i].position, targets[s]));
     }
-    int rc = f->def.role_count, mr = mb->role, sr = f->slots[s].role;
-    if (f->role_costs != NULL && mr >= 0 && mr < rc && sr >= 0 && sr < rc) c += f->role_costs[mr * rc + sr];
+    int rc = f->def.cost_role_count, mr = mb->cost_role, sr = f->slots[s].cost_role;
+    if (f->cost_role_costs != NULL && mr >= 0 && mr < rc && sr >= 0 && sr < rc) c += f->cost_role_costs[mr * rc + sr];
     if (s < mb->extra_count) c += mb->extra[s];
     return isfinite(c) ? (float)c : INFINITY;
 }

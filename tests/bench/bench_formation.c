@@ -24,8 +24,8 @@ int bench_formation(int argc, char **argv)
     steer_formation_def fd = steer_default_formation_def();
     fd.pattern = STEER_PATTERN_CIRCLE;
     fd.leader = leader;
-    fd.role_costs = roles;
-    fd.role_count = 3;
+    fd.cost_role_costs = roles;
+    fd.cost_role_count = 3;
     fd.member_capacity = (int)n;
     steer_formation_id f = steer_formation_create(w, &fd);
     uint64_t seed = 99;

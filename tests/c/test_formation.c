@@ -94,8 +94,8 @@ static void test_formation_assignment_is_optimal(void)
         d.leader = leader;
         d.slots = slots;
         d.slot_count = 8;
-        d.role_costs = roles;
-        d.role_count = 3;
+        d.cost_role_costs = roles;
+        d.cost_role_count = 3;
         steer_formation_id f = steer_formation_create(w, &d);
         CHECK(!steer_formation_id_is_null(f));
         steer_agent_id a[8];
@@ -128,7 +128,7 @@ static void test_formation_assignment_is_optimal(void)
                     if (steer_agent_id_equal(a[k], steer_formation_member_at(w, f, i))) orig = k;
                 }
                 int mrole = (orig * 7 + trial) % 3 == 2 ? 0 : (orig * 7 + trial) % 3;
-                for (int s = 0; s < cols; ++s) cost[i * cols + s] += roles[mrole * 3 + steer_formation_get_slot(w, f, s).role];
+                for (int s = 0; s < cols; ++s) cost[i * cols + s] += roles[mrole * 3 + steer_formation_get_slot(w, f, s).cost_role];
             }
             int perm[8];
             bool used[8] = {false};
@@ -454,7 +454,7 @@ static steer_callback_result try_changes(steer_world *w, steer_agent_id self, fl
     steer_formation_set_def(w, c->f, &d);
     float cost = 1.0f;
     steer_formation_set_member_costs(w, c->f, self, &cost, 1);
-    steer_formation_set_member_role(w, c->f, self, 1);
+    steer_formation_set_member_cost_role(w, c->f, self, 1);
     steer_formation_reassign(w, c->f);
     steer_formation_destroy(w, c->f);
     return STEER_CALLBACK_NONE;

@@ -393,6 +393,125 @@ static void test_refusals(void)
     steer_replay_close(NULL);
 }
 
+// Replace the first occurrence of `from` in text (len bytes) by `to` and
+// write the result to path.
+static void spit_replaced(const char *path, const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    CHECK(at != NULL);
+    if (at == NULL) return;
+    size_t len = strlen(text), head = (size_t)(at - text), n = strlen(from), m = strlen(to);
+    char *out = malloc(len - n + m + 1);
+    memcpy(out, text, head);
+    memcpy(out + head, to, m);
+    memcpy(out + head + m, at + n, len - head - n + 1);
+    spit(path, out, len - n + m);
+    free(out);
+}
+
+// Open and run a recording with options; returns the last step's status, or
+// -2 with the open's error in msg.
+static int replay_with(const char *path, const steer_replay_options *opt, char *msg, size_t msg_size)
+{
+    steer_replay *r = steer_replay_open(path, opt, msg, msg_size);
+    if (r == NULL) return -2;
+    int status;
+    while ((status = steer_replay_step(r)) == 1) {
+    }
+    snprintf(msg, msg_size, "%s", steer_replay_error(r) != NULL ? steer_replay_error(r) : "");
+    steer_replay_close(r);
+    return status;
+}
+
+// A recording is untrusted input: its header cannot grant itself io and
+// os.execute, lift the replayer's budgets, or hand the world unchecked values,
+// and a replay reads no file of unbounded size.
+static void test_replay_trust_and_budgets(void)
+{
+    char path[700], tampered[700], msg[1200];
+    static const char *const loops =
+        "local n = 0\n"
+        "return { setup = function(world) world:spawn{ x = 1 } end,\n"
+        "  update = function(world, dt, input) n = n + 1; if n == 3 then while true do end end end }\n";
+    write_in_place(test_path(dir, "loops.lua"), loops);
+    snprintf(path, sizeof path, "%s", test_path(dir, "loops.steerrec"));
+    snprintf(tampered, sizeof tampered, "%s", test_path(dir, "loops-tampered.steerrec"));
+
+    // recorded with the default budget: frame 3's endless loop is stopped
+    steer_host_def def = quiet_def();
+    def.instruction_budget = 100000;
+    steer_host *h = steer_host_create(&def);
+    CHECK(steer_host_record(h, path, 1) == 0);
+    CHECK(steer_host_load(h, test_path(dir, "loops.lua")) == 0);
+    steer_host_input in = {0};
+    for (int f = 1; f <= 6; ++f) steer_host_update(h, 1.0f / 60.0f, &in);
+    CHECK(steer_host_record_end(h) == 0);
+    steer_host_destroy(h);
+    size_t len;
+    char *text = slurp(path, &len);
+    CHECK(strstr(text, "host trusted=0 memory_cap=67108864 instruction_budget=100000\n") != NULL);
+    steer_replay_options opt = steer_replay_default_options();
+    opt.instruction_budget = 100000;
+    CHECK(replay_with(path, &opt, msg, sizeof msg) == 0);
+
+    // no budget and no cap in the header: the replayer's apply, so the loop
+    // is stopped where it was recorded (before, the replay never ended)
+    spit_replaced(tampered, text, "memory_cap=67108864 instruction_budget=100000",
+                  "memory_cap=0 instruction_budget=0");
+    CHECK(replay_with(tampered, &opt, msg, sizeof msg) == 0);
+    // a looser budget than the replayer's is not taken either
+    spit_replaced(tampered, text, "instruction_budget=100000", "instruction_budget=900000000");
+    CHECK(replay_with(tampered, &opt, msg, sizeof msg) == 0);
+
+    // trusted=1: refused unless the replayer trusts the file
+    spit_replaced(tampered, text, "host trusted=0", "host trusted=1");
+    CHECK(replay_with(tampered, &opt, msg, sizeof msg) == -2);
+    CHECK(strstr(msg, "recorded with a trusted host") != NULL);
+    CHECK(strstr(msg, "--trusted") != NULL);
+    steer_replay_options trusting = opt;
+    trusting.trusted = true;
+    CHECK(replay_with(tampered, &trusting, msg, sizeof msg) == 0);
+
+    // the world's values are checked as Lua checks them, each named
+    static const char *const bad[][3] = {
+        {"integrator=0", "integrator=7", "integrator"},
+        {"agent_capacity=", "agent_capacity=-5", "capacity"},
+        {"workers=1", "workers=999", "workers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        // replace the whole "key=value" token
+        const char *at = strstr(text, bad[i][0]);
+        CHECK(at != NULL);
+        if (at == NULL) continue;
+        size_t tok = strcspn(at, " \n");
+        char from[64];
+        snprintf(from, sizeof from, "%.*s", (int)tok, at);
+        spit_replaced(tampered, text, from, bad[i][1]);
+        CHECK(replay_with(tampered, &opt, msg, sizeof msg) == -2);
+        CHECK(strstr(msg, "the recorded world's") != NULL);
+        CHECK(strstr(msg, bad[i][2]) != NULL);
+    }
+    const char *cell = strstr(text, "cell_size=");
+    CHECK(cell != NULL);
+    if (cell != NULL) {
+        char from[64];
+        snprintf(from, sizeof from, "%.*s", (int)strcspn(cell, " \n"), cell);
+        spit_replaced(tampered, text, from, "cell_size=nan");
+        CHECK(replay_with(tampered, &opt, msg, sizeof msg) == -2);
+        CHECK(strstr(msg, "cell_size") != NULL);
+    }
+
+    // bounded reads: a file over the limit, and a device that never ends
+    steer_replay_options small = opt;
+    small.max_file_size = 100;
+    CHECK(replay_with(path, &small, msg, sizeof msg) == -2);
+    CHECK(strstr(msg, "larger than 100 bytes") != NULL);
+    small.max_file_size = (size_t)1 << 20;
+    CHECK(replay_with("/dev/zero", &small, msg, sizeof msg) == -2);
+    CHECK(strstr(msg, "larger than 1048576 bytes") != NULL);
+    free(text);
+}
+
 // The same seed gives the same math.random at every load: a script that
 // draws from it runs the same.
 static void test_seeded_math_random(void)
@@ -423,6 +542,7 @@ int main(void)
     RUN(test_tampered_and_malformed);
     RUN(test_mutated_recordings);
     RUN(test_refusals);
+    RUN(test_replay_trust_and_budgets);
     RUN(test_seeded_math_random);
     // the recording stays for host.replay_cli and host.replay_changed_constant
     return TEST_RESULT();

@@ -209,6 +209,46 @@ describe("steer.formation", function()
   end)
 end)
 
+describe("steer.formation costs", function()
+  -- every entry of a costs table is checked, at construction, on assignment
+  -- and again when a change of members re-reads it (a table is shared: the
+  -- script may have changed it since); nothing unchecked reaches the engine
+  local shape = "must be a table costs[member_role][slot_role] of numbers in [-3e38, 3e38] or math.huge (forbidden); "
+  local function build(costs)
+    local world = steer.world{}
+    local ms = { world:spawn{ x = 1 }, world:spawn{ x = 2 } }
+    return err(function() steer.formation{ members = ms, slot_roles = { "s", "s" }, costs = costs } end)
+  end
+  it("refuses a malformed table or a bad cost with the entry it names", function()
+    local cases = {
+      { { a = 5 }, "costs['a'] is not, got 5" },
+      { { a = { s = 0 / 0 } }, "costs['a']['s'] is not, got nan" },
+      { { a = { s = -math.huge } }, "costs['a']['s'] is not, got -inf" },
+      { { a = { s = -1e300 } }, "costs['a']['s'] is not, got -1e+300" },
+      { { a = { s = 1e300 } }, "costs['a']['s'] is not, got 1e+300" },
+      { { a = { s = "x" } }, "costs['a']['s'] is not, got 'x'" },
+      { { a = { s = true } }, "costs['a']['s'] is not, got true" },
+      { { [1] = { s = 1 } }, "a key of costs is not a role name, got 1" },
+      { { a = { [2] = 1 } }, "a key of costs['a'] is not a role name, got 2" },
+    }
+    for _, c in ipairs(cases) do
+      assert.are.equal("bad argument #1 to 'formation' (field 'costs' " .. shape .. c[2] .. ")", build(c[1]))
+    end
+  end)
+  it("accepts numbers in range and math.huge, and checks a table changed after it was set", function()
+    local world = steer.world{}
+    local ms = { world:spawn{ x = 1 }, world:spawn{ x = 2 } }
+    local f = steer.formation{ members = ms, slot_roles = { "s", "t" }, costs = { a = { s = math.huge, t = -3e38 } } }
+    assert.are.equal("bad property 'costs' of steer.Formation (" .. shape .. "costs['a'] is not, got 5)",
+      err(function() f.costs = { a = 5 } end))
+    local t = { a = { s = 1 } }
+    f.costs = t
+    t.a = 5
+    assert.are.equal("bad argument #1 to 'add' (field 'costs' " .. shape .. "costs['a'] is not, got 5)",
+      err(function() f:add(world:spawn{ x = 3 }) end))
+  end)
+end)
+
 describe("steer.formation lifetime", function()
   it("belongs to its world: collecting the proxy keeps it, closing the world ends it", function()
     local world = steer.world{}

@@ -147,9 +147,21 @@ typedef struct steer_replay_options {
     /// Workers of the replay's world (0: as recorded). Any count gives the
     /// same bits, so a replay with another count checks that too.
     int worker_count;
+    /// A recording is input from elsewhere (a bug report's attachment): it
+    /// runs sandboxed, and one recorded with a trusted host (every standard
+    /// library: io, os.execute) is refused unless this is true.
+    bool trusted;
+    /// The replayer's budgets. The replay's host takes the recorded ones
+    /// where they are tighter and these where the recording's are looser
+    /// (0, none, is the loosest): a recording never loosens them.
+    size_t memory_cap;          ///< default: the host's (64 MiB)
+    int64_t instruction_budget; ///< default: the host's (10 000 000)
+    /// The largest recording read (bytes; default 256 MiB, 0: no limit).
+    size_t max_file_size;
 } steer_replay_options;
 
-/// No log, the recorded worker count.
+/// No log, the recorded worker count, untrusted, the host's default budgets,
+/// recordings up to 256 MiB.
 steer_replay_options steer_replay_default_options(void);
 /// Read a recording and make its host with the recorded definition. NULL
 /// when the file cannot be read or is malformed, with `file:line: message`

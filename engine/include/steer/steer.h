@@ -338,10 +338,11 @@ STEER_API const steer_formation_def *steer_formation_get_def(const steer_world *
 /// (assert, false) for an invalid def, a leader that is a member, a
 /// leader that would make formations lead each other in a cycle, or during a step.
 STEER_API bool steer_formation_set_def(steer_world *world, steer_formation_id id, const steer_formation_def *def);
-/// Add a live agent with a role (0: none) and reassign. Refused (false) if
+/// Add a live agent with a cost role (0: none; the index of its row in the
+/// definition's cost_role_costs, not a script's role) and reassign. Refused (false) if
 /// the agent is the leader, already in a formation, or would close a cycle
 /// of formations (it leads a formation above this one).
-STEER_API bool steer_formation_add(steer_world *world, steer_formation_id id, steer_agent_id agent, int role);
+STEER_API bool steer_formation_add(steer_world *world, steer_formation_id id, steer_agent_id agent, int cost_role);
 /// Whether steer_formation_add would accept the agent: NULL when it would,
 /// else a phrase ("must be a live agent", "must not be the formation's
 /// leader", "is already a member of a formation", "would make formations
@@ -352,11 +353,11 @@ STEER_API const char *steer_formation_check_add(const steer_world *world, steer_
 /// make formations lead each other in a cycle").
 STEER_API const char *steer_formation_check_leader(const steer_world *world, steer_formation_id id,
                                                    steer_agent_id agent);
-/// Change a member's role (index into the role cost table); the next
+/// Change a member's cost role (index into the cost role table); the next
 /// reassignment uses it (steer_formation_set_def and the others reassign).
-STEER_API bool steer_formation_set_member_role(steer_world *world, steer_formation_id id, steer_agent_id agent,
-                                               int role);
-/// Slots a member is allowed in (role and extra costs not forbidden).
+STEER_API bool steer_formation_set_member_cost_role(steer_world *world, steer_formation_id id, steer_agent_id agent,
+                                                    int cost_role);
+/// Slots a member is allowed in (cost role and extra costs not forbidden).
 STEER_API int steer_formation_allowed_slots(const steer_world *world, steer_formation_id id, steer_agent_id agent);
 /// True if b may steer an anchor: no callback or formation_slot behaviour
 /// anywhere in its tree.
@@ -381,7 +382,7 @@ STEER_API int steer_formation_slot_count(const steer_world *world, steer_formati
 STEER_API int steer_formation_slot_of(const steer_world *world, steer_formation_id id, steer_agent_id agent);
 /// The member holding a slot, or null.
 STEER_API steer_agent_id steer_formation_slot_holder(const steer_world *world, steer_formation_id id, int slot);
-/// A slot's offset, orientation and role in the reference's frame.
+/// A slot's offset, orientation and cost role in the reference's frame.
 STEER_API steer_formation_slot steer_formation_get_slot(const steer_world *world, steer_formation_id id, int slot);
 /// A slot's target now, in world coordinates (m, rad); false when the
 /// formation has no reference (a removed leader) or slot is out of range.

@@ -434,11 +434,12 @@ typedef enum steer_formation_assignment {
 } steer_formation_assignment;
 
 /// One slot of a formation: offset (m) and orientation (rad) in the
-/// reference's frame, and a role (index into the role cost table, 0 = none).
+/// reference's frame, and a cost role (index into the cost role table, 0 =
+/// none; a member's cost role is its own, see steer_formation_add).
 typedef struct steer_formation_slot {
     steer_vec2 offset;
     float orientation;
-    int role;
+    int cost_role;
 } steer_formation_slot;
 
 /// Parameters of a formation. The arrays are copied.
@@ -446,7 +447,7 @@ typedef struct steer_formation_def {
     steer_formation_pattern pattern; ///< default STEER_PATTERN_LINE
     float spacing;                   ///< metres > 0 between members of built-in patterns (default 2)
     /// STEER_PATTERN_OFFSETS: the slots (count >= 1). Other patterns: slot
-    /// roles only (slot i takes slots[i].role; missing: role 0).
+    /// cost roles only (slot i takes slots[i].cost_role; missing: 0).
     const steer_formation_slot *slots;
     int slot_count;
     /// The reference: a leader agent, or (when null) the anchor below.
@@ -472,12 +473,12 @@ typedef struct steer_formation_def {
     steer_formation_motion motion;         ///< default STEER_MOTION_STEER
     steer_formation_assignment assignment; ///< default STEER_ASSIGN_OPTIMAL
     /// Cost of a member in a slot: distance_weight (>= 0, default 1) times
-    /// the distance to the slot's target, plus role_costs[member_role *
-    /// role_count + slot_role] (INFINITY: forbidden), plus the member's own
+    /// the distance to the slot's target, plus cost_role_costs[member_cost_role *
+    /// cost_role_count + slot_cost_role] (INFINITY: forbidden), plus the member's own
     /// extra costs (steer_formation_set_member_costs).
     float distance_weight;
-    const float *role_costs; ///< role_count^2 entries, or NULL
-    int role_count;
+    const float *cost_role_costs; ///< cost_role_count^2 entries, or NULL
+    int cost_role_count;
     int member_capacity; ///< members reserved up front (0: default 16)
     int cookie;
 } steer_formation_def;
