@@ -15,3 +15,6 @@ files["scripts/**/*.lua"] = { read_globals = { "steer" } }
 -- the reload test's broken version: a syntax error on purpose (the viewer
 -- must show it and keep running)
 exclude_files = { "tests/viewer/reload_broken.lua" }
+
+-- the LÖVE game (LuaJIT): it defines love.load, love.update, love.draw, ...
+files["demos/love/**/*.lua"] = { std = "luajit", globals = { "love" } }

@@ -1,6 +1,6 @@
 -- LuaRocks package of the `steer` Lua module from the development tree
 -- (whatever the checkout holds), built with the project's CMake build:
---   luarocks --lua-version=5.4 make --tree <dir> steer-scm-1.rockspec
+--   luarocks --lua-version=5.4 make (or 5.1, 5.3; LuaJIT: 5.1) --tree <dir> steer-scm-1.rockspec
 -- steer-<version>-1.rockspec is the one for the release in CMakeLists.txt.
 rockspec_format = "3.0"
 package = "steer"
@@ -11,7 +11,7 @@ source = {
    url = ".",
 }
 description = {
-   summary = "Steering behaviours for game AI: a C11 engine with Lua 5.4 bindings",
+   summary = "Steering behaviours for game AI: a C11 engine with Lua bindings (5.1, LuaJIT, 5.2, 5.3, 5.4)",
    detailed = [[
 steer moves agents with the classic steering behaviours (seek, arrive, pursue,
 wander, path following, separation, obstacle avoidance...), composed with
@@ -25,8 +25,9 @@ installs the `steer` C module and its Lua language-server annotations.
    labels = { "gameai", "steering", "ai" },
 }
 dependencies = {
-   -- the bindings use the Lua 5.4 C API (lua_newuserdatauv, to-be-closed values)
-   "lua >= 5.4, < 5.5",
+   -- one source for Lua 5.1, LuaJIT 2.1, 5.2, 5.3 and 5.4 (bindings/compat.h;
+   -- before 5.3 it needs lua-compat-5.3's header, Debian's lua-compat53-dev)
+   "lua >= 5.1, < 5.5",
 }
 build = {
    type = "cmake",
@@ -41,5 +42,8 @@ build = {
       STEER_INSTALL_ENGINE = "OFF",
       STEER_INSTALL_LUA_CMOD_DIR = "$(LIBDIR)",
       LUA_INCLUDE_DIR = "$(LUA_INCDIR)",
+      -- steer.so for the Lua LuaRocks runs: the version of its lua.h
+      STEER_LUA = "auto",
+      STEER_LUA_INCLUDE_DIR = "$(LUA_INCDIR)",
    },
 }

@@ -158,12 +158,13 @@ void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id
 }
 
 // Call fn (at fidx) with nargs arguments already pushed after a copy of it;
-// errors propagate as Lua errors (we are outside the step here).
+// errors propagate as Lua errors (we are outside the step here), after the
+// undo guards ran (before Lua 5.4: compat.h, steer_compat_call).
 static void call_user(lua_State *L, int fn_idx, int nargs, int nresults)
 {
     lua_pushvalue(L, fn_idx);
     lua_insert(L, -nargs - 1);
-    lua_call(L, nargs, nresults);
+    steer_compat_call(L, nargs, nresults);
 }
 
 /* ---- sync: Lua values -> engine tables -------------------------------------------------- */

@@ -14,7 +14,7 @@ const char *steer_laux_describe(lua_State *L, int idx)
 {
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) return lua_pushfstring(L, "%I", (LUAI_UACINT)lua_tointeger(L, idx));
+        if (lua_isinteger(L, idx)) return lua_pushfstring(L, STEER_LUA_IFMT, STEER_LUA_IARG(lua_tointeger(L, idx)));
         {
             double v = lua_tonumber(L, idx);
             if (isnan(v)) return lua_pushliteral(L, "nan");
@@ -82,6 +82,7 @@ static int raise(lua_State *L, steer_laux_where w, const char *phrase, const cha
     format_what(p, n + 1, field, phrase, got);
     luaL_pushresultsize(&b, n);
     const char *what = lua_tostring(L, -1);
+    steer_compat_close_pending(L); // undo guards, before Lua 5.4 (compat.h)
     if (w.tname != NULL) return luaL_error(L, "bad property '%s' of %s (%s)", w.field, w.tname, what);
     return luaL_argerror(L, w.arg, what);
 }

@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <lauxlib.h>
-#include <lua.h>
+#include "compat.h" // the version shim
 
 /// Where a checked value came from, for the message.
 typedef struct steer_laux_where {

@@ -211,6 +211,7 @@ void steer_lua__check_mutable(lua_State *L, lcore *core)
 {
     if (core->world == NULL) luaL_error(L, "attempt to use a closed world");
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to modify a world while it is stepping");
+    if (core->drawing) luaL_error(L, "attempt to modify a world while it is drawn");
 }
 
 /* ---- the step protocol ----------------------------------------------------------------- */
@@ -243,7 +244,7 @@ static int traceback_handler(lua_State *L)
     if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     const lstep *s = steer_lua__active;
     if (s != NULL && s->agent_key != 0)
-        msg = lua_pushfstring(L, "%s\n(in the Lua behaviour of the agent with key %I)", msg, (LUAI_UACINT)s->agent_key);
+        msg = lua_pushfstring(L, "%s\n(in the Lua behaviour of the agent with key " STEER_LUA_IFMT ")", msg, STEER_LUA_IARG(s->agent_key));
     luaL_traceback(L, L, msg, 1);
     return 1;
 }
@@ -389,7 +390,7 @@ int steer_lua__new_path(lua_State *L, int arg)
     steer_lua__read_options(L, arg, lua_gettop(L), &r);
     lua_pop(L, 1);
     if (n < 2 || n > (1 << 24))
-        luaL_argerror(L, arg, lua_pushfstring(L, "a path needs at least 2 points, got %I", (LUAI_UACINT)n));
+        luaL_argerror(L, arg, lua_pushfstring(L, "a path needs at least 2 points, got " STEER_LUA_IFMT, STEER_LUA_IARG(n)));
     steer_vec2 *p = lua_newuserdatauv(L, sizeof *p * (size_t)n, 0);
     char name[32];
     for (lua_Integer i = 1; i <= n; ++i) {
@@ -397,6 +398,14 @@ int steer_lua__new_path(lua_State *L, int arg)
         lua_rawgeti(L, arg, i);
         steer_laux_point(L, steer_laux_field(arg, name), -1, &p[i - 1].x, &p[i - 1].y);
         lua_pop(L, 1);
+        // within the path bounds, so lengths and params stay finite floats
+        if (fabsf(p[i - 1].x) > STEER_MAX_PATH_COORDINATE || fabsf(p[i - 1].y) > STEER_MAX_PATH_COORDINATE) {
+            char lo[32], hi[32];
+            steer_laux_error_plain(L, steer_laux_field(arg, name),
+                                   lua_pushfstring(L, "must have coordinates within [%s, %s]",
+                                                   steer_format_limit(-STEER_MAX_PATH_COORDINATE, lo, sizeof lo),
+                                                   steer_format_limit(STEER_MAX_PATH_COORDINATE, hi, sizeof hi)));
+        }
         if (i > 1 && p[i - 1].x == p[i - 2].x && p[i - 1].y == p[i - 2].y)
             steer_laux_error_plain(L, steer_laux_field(arg, name), "repeats the point before it");
     }

@@ -5,9 +5,7 @@
 #ifndef STEER_RUNTIME_H
 #define STEER_RUNTIME_H
 
-#include <lauxlib.h>
-#include <lua.h>
-
+#include "compat.h" // first: the version shim
 #include "laux.h"
 #include "steer/steer.h"
 #include "steer/steer_lua.h"
@@ -27,6 +25,7 @@ typedef struct lcore {
     steer_world *world; ///< NULL once closed
     int busy;           ///< inside world:step or get_steering: destroying must wait
     bool close_pending; ///< the world proxy was collected while busy
+    bool drawing;       ///< inside world:draw: its callbacks may not change the world
     bool owned;         ///< destroyed with the proxy (false: the host's world)
     /// a host's world: scripts may not change its settings (integrator,
     /// cell_size, resolve_contacts) unless the host allows it

@@ -3,6 +3,7 @@
 // properties are the reflected agent definition's fields (the live ones
 // writable) plus what the binding adds.
 #include "classes.h"
+#include "draw.h"
 #include "runtime.h"
 
 #include <string.h>
@@ -222,7 +223,7 @@ static int agent_tostring(lua_State *L)
         return 1;
     }
     steer_vec2 p = steer_agent_get_position(a->core->world, a->id);
-    lua_pushfstring(L, "steer.Agent{key=%I, x=%f, y=%f}", (LUAI_UACINT)steer_agent_get_key(a->core->world, a->id),
+    lua_pushfstring(L, "steer.Agent{key=" STEER_LUA_IFMT ", x=%f, y=%f}", STEER_LUA_IARG(steer_agent_get_key(a->core->world, a->id)),
                     (LUAI_UACNUMBER)steer_laux_float_value(p.x), (LUAI_UACNUMBER)steer_laux_float_value(p.y));
     return 1;
 }
@@ -237,6 +238,7 @@ static const luaL_Reg agent_methods[] = {
     {"set_position", agent_set_position},
     {"set_steering", agent_set_steering},
     {"set_velocity", agent_set_velocity},
+    {"trace_tree", steer_lua__agent_trace_tree},
     {"velocity", agent_velocity},
     {NULL, NULL},
 };

@@ -417,7 +417,7 @@ static int formation_slot_target(lua_State *L)
     lformation *lf = check_formation(L, 1);
     lua_Integer i = luaL_checkinteger(L, 2);
     int n = steer_formation_slot_count(lf->core->world, lf->id);
-    if (i < 1 || i > n) return luaL_argerror(L, 2, lua_pushfstring(L, "slot must be in 1..%d, got %I", n, (LUAI_UACINT)i));
+    if (i < 1 || i > n) return luaL_argerror(L, 2, lua_pushfstring(L, "slot must be in 1..%d, got " STEER_LUA_IFMT, n, STEER_LUA_IARG(i)));
     steer_vec2 p;
     float o;
     if (!steer_formation_slot_target(lf->core->world, lf->id, (int)i - 1, &p, &o)) {

@@ -2,6 +2,7 @@
 // engine's reflected world and agent definitions, spawning, stepping,
 // queries, static geometry, and the host's side of a world.
 #include "classes.h"
+#include "draw.h"
 #include "runtime.h"
 #include "nav_sync.h"
 
@@ -189,11 +190,21 @@ static int world_query(lua_State *L)
     return 1;
 }
 
-// world:hash() -> integer digest of every agent's state (order-independent)
+// world:hash([format]) -> integer digest of every agent's state (order-independent);
+// format "hex": the 64 bits as 16 hexadecimal digits, exact under every Lua
+// (before 5.3 a number is a double)
 static int world_hash(lua_State *L)
 {
+    static const char *const formats[] = {"integer", "hex", NULL};
     lcore *core = steer_lua__check_world(L, 1);
-    lua_pushinteger(L, (lua_Integer)steer_world_hash(core->world));
+    uint64_t h = steer_world_hash(core->world);
+    if (luaL_checkoption(L, 2, "integer", formats) == 1) {
+        char buf[17];
+        snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+        lua_pushstring(L, buf);
+    } else {
+        lua_pushinteger(L, (lua_Integer)h);
+    }
     return 1;
 }
 
@@ -297,7 +308,7 @@ static steer_vec2 *check_points(lua_State *L, int arg, int min, int max, int *co
     luaL_checktype(L, arg, LUA_TTABLE);
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
     if (n < min || n > max) {
-        const char *msg = lua_pushfstring(L, "must hold %d to %d points, got %I", min, max, (LUAI_UACINT)n);
+        const char *msg = lua_pushfstring(L, "must hold %d to %d points, got " STEER_LUA_IFMT, min, max, STEER_LUA_IARG(n));
         luaL_argerror(L, arg, msg);
     }
     steer_vec2 *p = lua_newuserdatauv(L, sizeof *p * (size_t)n, 0);
@@ -498,8 +509,8 @@ static int world_tostring(lua_State *L)
     if (lw->core == NULL || lw->core->world == NULL)
         lua_pushliteral(L, "steer.World{closed}");
     else
-        lua_pushfstring(L, "steer.World{agents=%d, steps=%I}", steer_world_agent_count(lw->core->world),
-                        (LUAI_UACINT)steer_world_step_count(lw->core->world));
+        lua_pushfstring(L, "steer.World{agents=%d, steps=" STEER_LUA_IFMT "}", steer_world_agent_count(lw->core->world),
+                        STEER_LUA_IARG(steer_world_step_count(lw->core->world)));
     return 1;
 }
 
@@ -512,6 +523,7 @@ static const luaL_Reg world_methods[] = {
     {"agents", world_agents},
     {"close", world_close},
     {"count", world_count},
+    {"draw", steer_lua__world_draw},
     {"hash", world_hash},
     {"path", world_path},
     {"query", world_query},

@@ -119,6 +119,25 @@ function World:step(dt) end
 ---@return integer
 function World:count() end
 
+---@class steer.DrawOptions
+---@field segment? fun(x1: number, y1: number, x2: number, y2: number, r: number, g: number, b: number, a: number)
+---@field polygon? fun(points: number[], r: number, g: number, b: number, a: number)
+---@field solid_polygon? fun(points: number[], r: number, g: number, b: number, a: number)
+---@field circle? fun(x: number, y: number, radius: number, r: number, g: number, b: number, a: number)
+---@field solid_circle? fun(x: number, y: number, radius: number, orientation: number, r: number, g: number, b: number, a: number)
+---@field point? fun(x: number, y: number, size: number, r: number, g: number, b: number, a: number)
+---@field arrow? fun(x: number, y: number, dx: number, dy: number, r: number, g: number, b: number, a: number)
+---@field transform? fun(x: number, y: number, orientation: number)
+---@field flags? ("shapes"|"agents"|"paths"|"velocity"|"steering"|"tree"|"rays"|"marks")[] what to report (default all)
+---@field steering_scale? number s^2 (default 0.25)
+---@field velocity_scale? number s (default 0.5)
+
+---The debug draw: the primitives steer_world_draw gives C callbacks, to Lua functions (any may be nil).
+---Colours are r, g, b, a in [0, 1]; polygons are flat lists {x1, y1, x2, y2, ...}. Not while stepping;
+---the callbacks may read the world, not change it; a callback's error is raised after drawing.
+---@param callbacks steer.DrawOptions
+function World:draw(callbacks) end
+
 ---An iterator over the live agents, in no particular order; the current agent may be removed inside the loop.
 ---@return fun(): steer.Agent?
 function World:agents() end
@@ -131,8 +150,10 @@ function World:agents() end
 function World:query(x, y, radius) end
 
 ---A digest of every agent's state, behaviour memory and random stream (order-independent).
----@return integer
-function World:hash() end
+---"hex": the 64 bits as 16 hexadecimal digits, exact under every Lua (before 5.3 a number is a double).
+---@param format? "integer"|"hex"
+---@return integer|string
+function World:hash(format) end
 
 ---Destroys the world now; its agents' proxies then raise.
 function World:close() end
@@ -455,6 +476,13 @@ function Agent:position() end
 ---@return number vx m/s
 ---@return number vy m/s
 function Agent:velocity() end
+
+---The last step's evaluation of a traced agent (agent.trace = true) as a tree; nil when untraced.
+---Each node: type (the behaviour's type), weight (the blend weight applied), output ({lx, ly, angular}
+---before weighting, nil: no steering), children; priority nodes: winner_linear, winner_angular (the
+---1-based child whose group won), fallback_linear, fallback_angular; the root: truncated.
+---@return table?
+function Agent:trace_tree() end
 
 ---The unit heading (sin a, cos a) of the orientation.
 ---@return number x

@@ -105,6 +105,10 @@ void steer_agent_set_state(steer_world *w, steer_agent_id id, const steer_kinema
     if (!STEER_CHECK(k != NULL && steer__agent_kinematic_is_valid(k))) return;
     w->state[i] = *k;
     w->state[i].orientation = steer_wrap_angle(k->orientation);
+    // within the agent's limits, as at spawn: no speed the step must clamp
+    // from an overflowed length
+    w->state[i].velocity = steer_clamp_length(k->velocity, w->limits[i].max_speed);
+    w->state[i].rotation = steer_clampf(k->rotation, -w->limits[i].max_rotation, w->limits[i].max_rotation);
     w->grid.dirty = true;
 }
 
@@ -134,7 +138,7 @@ void steer_agent_set_velocity(steer_world *w, steer_agent_id id, steer_vec2 v)
     AGENT_OR(w, id, );
     NOT_STEPPING(w);
     if (!STEER_CHECK(steer_vec2_is_finite(v))) return;
-    w->state[i].velocity = v;
+    w->state[i].velocity = steer_clamp_length(v, w->limits[i].max_speed); // as at spawn
     w->grid.dirty = true;
 }
 
@@ -226,5 +230,8 @@ void steer_agent_set_user_data(steer_world *w, steer_agent_id id, void *user_dat
 steer_steering steer_agent_get_last_steering(const steer_world *w, steer_agent_id id)
 {
     AGENT_OR(w, id, zero_steering());
-    return w->out[i];
+    // during a step (a behaviour written in Lua asking), the step before's:
+    // this step's outputs are being written in an order that depends on the
+    // workers
+    return w->stepping ? w->last_out[i] : w->out[i];
 }

@@ -145,7 +145,9 @@ static bool def_is_valid(const steer_formation_def *d)
 // `target`, or of a formation whose leader is, and so on?
 static bool leads_into(const steer_world *w, steer_agent_id a, const formation *target)
 {
-    for (int hops = 0; hops <= w->formations->count && !steer_agent_id_is_null(a); ++hops) {
+    for (int hops = 0; hops <= w->formations->count; ++hops) {
+        // the chain ends at a formation without a leader (an anchored one)
+        if (steer_agent_id_is_null(a)) return false;
         formation *g = formation_membership(w, a, NULL);
         if (g == NULL) return false;
         if (g == target) return true;

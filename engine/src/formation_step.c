@@ -249,9 +249,16 @@ void steer__formation_step_remove(steer_world *w, formation *f, int m)
     for (int k = m + 1; k < f->count; ++k) f->members[k - 1] = f->members[k];
     --f->count;
     struct steer_formations *fs = w->formations;
+    // clear the agent's entries only while they are still this member's: a
+    // removed agent's index may already belong to a new agent that joined
+    // another formation before this step
     if (a.index >= 1 && (int)a.index <= fs->ref_capacity) {
-        fs->ref[a.index - 1].formation = 0;
-        w->slot_targets[a.index - 1].formation = steer_null_formation;
+        member_ref *r = &fs->ref[a.index - 1];
+        const bool reused = r->formation != 0 && r->generation != a.generation;
+        if (!reused) {
+            r->formation = 0;
+            w->slot_targets[a.index - 1].formation = steer_null_formation;
+        }
     }
     for (int k = m; k < f->count; ++k) {
         steer_agent_id b = f->members[k].agent;

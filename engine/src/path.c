@@ -25,6 +25,8 @@ bool steer_path_def_is_valid(const steer_path_def *def)
     if (def == NULL || def->cookie != STEER_COOKIE || def->count < 2 || def->points == NULL) return false;
     for (int i = 0; i < def->count; ++i) {
         if (!steer_vec2_is_finite(def->points[i])) return false;
+        const float bound = STEER_MAX_PATH_COORDINATE;
+        if (fabsf(def->points[i].x) > bound || fabsf(def->points[i].y) > bound) return false;
         if (i > 0 && def->points[i].x == def->points[i - 1].x && def->points[i].y == def->points[i - 1].y) return false;
     }
     // the length, summed as steer_path_create sums it, must be a positive float

@@ -81,6 +81,8 @@ static void flag_range(int start, int end, int worker, void *context)
         const steer_behaviour *b = w->behaviour[i];
         bool avoids = b != NULL && b->avoids && !(w->flags[i] & AGENT_KINEMATIC);
         w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
+        // the outputs of the step before, for last_steering during this one
+        w->last_out[i] = w->out[i];
     }
 }
 
@@ -105,7 +107,8 @@ static void prepare_step(steer_world *w, float dt)
     // formations too: slot targets, anchors and reassignment are written
     // here, so evaluation only reads them
     steer__formation_step_update(w, dt);
-    // which agents avoid reciprocally (reciprocal_avoidance reads it)
+    // which agents avoid reciprocally (reciprocal_avoidance reads it), and
+    // the outputs of the step before
     flag_avoiders(w);
 }
 

@@ -49,6 +49,10 @@ struct steer_world {
     uint8_t *flags;
     void **user_data;
     steer_vec2 *push; ///< scratch of agent contact resolution (agent_contacts.c)
+    /// During a step, the outputs of the step before (copied in prepare):
+    /// what a behaviour written in Lua reads as last_steering, whatever the
+    /// order agents are evaluated in and the number of workers.
+    steer_steering *last_out;
     void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
 

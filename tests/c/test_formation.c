@@ -557,6 +557,73 @@ static void test_anchor_moves_as_an_agent(void)
     steer_world_destroy(w);
 }
 
+static void test_reused_index_keeps_its_membership(void)
+{
+    // a member removed from the world, its index reused by a new agent that
+    // joins another formation before the next step: the first formation's
+    // cleanup must not erase the new agent's membership (issue 20, item 5)
+    steer_world *w = make_world(3);
+    steer_formation_def d = steer_default_formation_def();
+    steer_formation_id f = steer_formation_create(w, &d);
+    d.anchor_position = steer_v2(20.0f, 0.0f);
+    steer_formation_id g = steer_formation_create(w, &d);
+    steer_agent_id a[3], b[2];
+    for (int i = 0; i < 3; ++i) steer_formation_add(w, f, a[i] = spawn_at(w, (float)i, 0.0f, NULL), 0);
+    for (int i = 0; i < 2; ++i) steer_formation_add(w, g, b[i] = spawn_at(w, 20.0f + (float)i, 0.0f, NULL), 0);
+    steer_world_step(w, 1.0f / 60.0f);
+    steer_agent_destroy(w, a[1]);
+    steer_agent_id c = spawn_at(w, 21.0f, 3.0f, NULL);
+    CHECK(c.index == a[1].index && c.generation != a[1].generation); // the index is reused
+    CHECK(steer_formation_add(w, g, c, 0));
+    for (int k = 0; k < 3; ++k) steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_formation_member_count(w, f) == 2);
+    CHECK(steer_formation_member_count(w, g) == 3);
+    CHECK(steer_formation_id_equal(steer_agent_get_formation(w, c), g));
+    CHECK(steer_formation_slot_of(w, g, c) >= 0);
+    // and it is still refused elsewhere, as a member should be
+    CHECK(steer_formation_check_add(w, f, c) != NULL);
+    steer_world_destroy(w);
+}
+
+static void test_anchored_member_leads_a_sub_formation(void)
+{
+    // two levels with an anchor at the top: a member of an anchored
+    // formation leads a sub-formation (issue 20, item 4: the cycle check
+    // took the anchored formation's missing leader for a cycle)
+    steer_world *w = make_world(4);
+    steer_formation_def top = steer_default_formation_def();
+    top.anchor_target.kind = STEER_TARGET_POINT;
+    top.anchor_target.point = steer_v2(0.0f, 30.0f);
+    steer_formation_id f = steer_formation_create(w, &top);
+    steer_behaviour *fb = slot_behaviour(f);
+    steer_agent_id captain = spawn_at(w, 0.0f, -1.0f, fb);
+    CHECK(steer_formation_add(w, f, captain, 0));
+    steer_formation_add(w, f, spawn_at(w, 2.0f, -1.0f, fb), 0);
+    steer_formation_def sub = steer_default_formation_def();
+    sub.leader = captain;
+    sub.pattern = STEER_PATTERN_V;
+    steer_formation_id g = steer_formation_create(w, &sub);
+    CHECK(!steer_formation_id_is_null(g));
+    CHECK(steer_formation_check_leader(w, g, captain) == NULL);
+    steer_behaviour *gb = slot_behaviour(g);
+    for (int i = 0; i < 3; ++i) CHECK(steer_formation_add(w, g, spawn_at(w, (float)i, -4.0f, gb), 0));
+    // set later too
+    sub.leader = steer_null_agent;
+    CHECK(steer_formation_set_def(w, g, &sub));
+    sub.leader = captain;
+    CHECK(steer_formation_set_def(w, g, &sub));
+    // a real cycle is still refused: the anchored formation cannot be led
+    // by a member of the sub-formation below it
+    top.leader = steer_formation_member_at(w, g, 0);
+    CHECK(steer_formation_check_leader(w, f, top.leader) != NULL);
+    for (int k = 0; k < 60 * 10; ++k) steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_formation_anchor_position(w, f).y > 10.0f);
+    CHECK(worst_slot_error(w, g) < 1.0f);
+    steer_behaviour_release(fb);
+    steer_behaviour_release(gb);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -651,6 +718,8 @@ int main(void)
     RUN(test_changes_refused_mid_step);
     RUN(test_anchor_behaviour);
     RUN(test_anchor_moves_as_an_agent);
+    RUN(test_reused_index_keeps_its_membership);
+    RUN(test_anchored_member_leads_a_sub_formation);
     RUN(test_slot_targets_follow_membership);
     return TEST_RESULT();
 }

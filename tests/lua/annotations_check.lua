@@ -166,6 +166,7 @@ local callers = {
   ["steer.world"] = function(o) return steer.world(o) end,
   ["steer.path"] = function(o) return steer.path(o) end,
   ["steer.World:spawn"] = function(o) return world:spawn(o) end,
+  ["steer.World:draw"] = function(o) return world:draw(o) end,
   ["steer.World:path"] = function(o) return world:path(o) end,
   ["steer.World:find_path"] = function(o) return world:find_path(o) end,
   ["steer.World:flow_field"] = function(o) return world:flow_field(o) end,

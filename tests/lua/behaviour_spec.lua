@@ -84,7 +84,7 @@ local function near(a, b) return math.abs(a - b) < 1e-6 end
 -- steer.<name>(opts) called by name, so error messages name the function
 -- (a call through steer[name] is reported as '?', as for any Lua function)
 local function make(name, opts)
-  return assert(load("local steer, opts = ...; return steer." .. name .. "(opts)", "=make"))(steer, opts)
+  return assert(support.load("local steer, opts = ...; return steer." .. name .. "(opts)", "=make"))(steer, opts)
 end
 
 describe("behaviour constructors", function()

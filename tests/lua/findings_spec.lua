@@ -71,4 +71,15 @@ describe("fuzz findings", function()
     assert.are.equal("bad argument #1 to 'blend' (field '[1][1]' must be a behaviour, got nil)",
                      err(function() return steer.blend{ { nil, weight = 1 } } end))
   end)
+
+  it("issue 20, 9: a path spanning 3e38 m is refused (its param was NaN), one within the bounds works", function()
+    assert.are.equal("bad argument #1 to 'path' (field '[1]' must have coordinates within [-1e30, 1e30])",
+                     err(function() return steer.path{ { -1.5e38, 0 }, { 1.5e38, 0 } } end))
+    local path = steer.path{ { -1e30, 0 }, { 1e30, 1 } }
+    assert.is_true(finite(path.length, path:param(0, 0), path:position(3)))
+    local w = steer.world{}
+    local a = w:spawn{ steering = steer.follow_path{ path = path } }
+    for _ = 1, 10 do w:step(1 / 30) end
+    assert.is_true(finite(a.x, a.y, a.vx, a.vy))
+  end)
 end)

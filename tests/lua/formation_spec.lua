@@ -249,6 +249,23 @@ describe("steer.formation costs", function()
   end)
 end)
 
+describe("steer.formation levels", function()
+  it("lets a member of an anchored formation lead a sub-formation", function()
+    local world = steer.world{}
+    local captain, other = world:spawn{ x = 0, y = -1 }, world:spawn{ x = 2, y = -1 }
+    local top = steer.formation{ members = { captain, other }, anchor = { x = 0, y = 0, target = { 0, 30 } } }
+    local followers = {}
+    for i = 1, 3 do followers[i] = world:spawn{ x = i, y = -4 } end
+    local sub = steer.formation{ leader = captain, members = followers, pattern = "v" }
+    assert.are.equal(3, #sub.members)
+    sub.leader = nil
+    sub.leader = captain
+    for _ = 1, 300 do world:step(1 / 60) end
+    assert.is_true(captain.y > 3)
+    assert.are.equal(2, #top.members)
+  end)
+end)
+
 describe("steer.formation lifetime", function()
   it("belongs to its world: collecting the proxy keeps it, closing the world ends it", function()
     local world = steer.world{}

@@ -133,7 +133,7 @@ describe("extreme inputs", function()
 
   it("ends a ray with a denormal direction and max_distance FLT_MAX", function()
     local w = steer.world{}
-    for i = 0, 39 do w:add_circle((i % 8) * 4, (i // 8) * 4, 1) end
+    for i = 0, 39 do w:add_circle((i % 8) * 4, math.floor(i / 8) * 4, 1) end
     assert.is_nil(w:raycast(2, 2, 1e-45, 0, 3.4028234663852886e38, { mask = 2 }))
     local x, y, nx, ny, d = w:raycast(2, 0, 1e-45, 0, 3.4028234663852886e38)
     assert.are.same({ 3, 0, -1, 0, 1 }, { x, y, nx, ny, d })

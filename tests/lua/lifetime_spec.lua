@@ -99,7 +99,7 @@ describe("lifetime", function()
     -- the flock's behaviour is made in a function, so that only the agents refer to it
     local function spawn_flock()
       local boid = steer.blend{ { steer.separation{}, weight = 2 }, { steer.cohesion{}, weight = 1 } }
-      for i = 1, 50 do keep:spawn{ x = i % 7, y = i // 7, steering = boid } end
+      for i = 1, 50 do keep:spawn{ x = i % 7, y = math.floor(i / 7), steering = boid } end
     end
     spawn_flock()
     for round = 1, 20 do

@@ -1,6 +1,21 @@
 -- support.lua: helpers shared by the specs (on LUA_PATH through ctest).
 local support = {}
 
+--- What differs between the Lua versions the specs run under (docs/lua-api.md,
+--- "Lua versions"): the specs branch on these, they skip nothing.
+support.lua = {
+  name = rawget(_G, "jit") and rawget(_G, "jit").version or _VERSION, -- "LuaJIT 2.1.0-beta3", "Lua 5.4"
+  integers = math.type ~= nil,           -- 5.3 on: an integer subtype (3 and 3.0 print differently)
+  close = _VERSION == "Lua 5.4",         -- `local x <close>` calls __close
+  -- the words of a yield from a Lua behaviour inside world:step
+  yield_message = rawget(_G, "jit") and "attempt to yield across C-call boundary"
+    or _VERSION == "Lua 5.1" and "attempt to yield across metamethod/C-call boundary"
+    or "attempt to yield across a C-call boundary",
+}
+
+--- load of a string chunk (5.1: loadstring)
+support.load = rawget(_G, "loadstring") or load
+
 --- The message of the error f(...) raises, without its "file:line: " prefix.
 function support.err(f, ...)
   local ok, e = pcall(f, ...)

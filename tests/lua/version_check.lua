@@ -50,7 +50,7 @@ for i = 4, #arg do
     check(upstream == project, "%s: version %s, the project %s", path, tostring(spec.version), project)
   end
   local lua_dep = spec.dependencies and spec.dependencies[1]
-  check(lua_dep == "lua >= 5.4, < 5.5", "%s: the Lua dependency is %s (Lua 5.4 only)", path, tostring(lua_dep))
+  check(lua_dep == "lua >= 5.1, < 5.5", "%s: the Lua dependency is %s (5.1 to 5.4, LuaJIT)", path, tostring(lua_dep))
   check(spec.build and spec.build.type == "cmake", "%s: build.type is not cmake", path)
   -- one build for every rockspec (the LuaRocks test builds only the release's)
   if first then

@@ -19,6 +19,10 @@
 #define STEER_MAX_LIMIT 1e30
 /// Static geometry lives within +-STEER_MAX_COORDINATE metres on both axes.
 #define STEER_MAX_COORDINATE 1.0e15f
+/// Path points lie within +-STEER_MAX_PATH_COORDINATE metres on both axes
+/// (the bound the step keeps positions in): every length and param along a
+/// path stays a finite float.
+#define STEER_MAX_PATH_COORDINATE 1.0e30f
 /// Longest step, seconds (steer_world_step: 0 <= dt <= STEER_MAX_STEP).
 #define STEER_MAX_STEP 1e4
 

@@ -63,6 +63,23 @@ static inline steer_vec2 steer_normalize(steer_vec2 a)
     return STEER_LITERAL(steer_vec2){0.0f, 0.0f};
 }
 
+/// A double rounded to float, and kept rounded. gcc 12's SLP vectorizer
+/// (-O2 and -O3) carried the unrounded double of a clamped length on into
+/// the next expression that widened the result again (a formation member's
+/// arrive: other bits in the Release build than in -O0 and clang). The
+/// empty asm makes the float a value the optimiser cannot see through; it
+/// emits no instruction.
+static inline float steer_round_float(double v)
+{
+    float f = (float)v;
+#if defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__)))
+    __asm__("" : "+x"(f));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__("" : "+w"(f));
+#endif
+    return f;
+}
+
 /// (x, y) shortened to at most max (finite, >= 0), computed in double: no
 /// finite input overflows on the way. The engine's one length clamp.
 static inline steer_vec2 steer_clamp_length_d(double x, double y, double max)
@@ -73,7 +90,7 @@ static inline steer_vec2 steer_clamp_length_d(double x, double y, double max)
         x *= s;
         y *= s;
     }
-    return STEER_LITERAL(steer_vec2){(float)x, (float)y};
+    return STEER_LITERAL(steer_vec2){steer_round_float(x), steer_round_float(y)};
 }
 
 /// a shortened to at most max_len (finite, >= 0); shorter vectors are

@@ -123,10 +123,11 @@ STEER_API void steer_agent_destroy(steer_world *world, steer_agent_id id);
 STEER_API bool steer_agent_is_valid(const steer_world *world, steer_agent_id id);
 /// Position (m), orientation (rad), velocity (m/s), rotation (rad/s).
 STEER_API steer_kinematic steer_agent_get_state(const steer_world *world, steer_agent_id id);
-/// Replace position, orientation (wrapped), velocity and rotation (finite).
+/// Replace position, orientation (wrapped), velocity and rotation (finite;
+/// velocity and rotation clamped to the agent's limits, as at spawn).
 STEER_API void steer_agent_set_state(steer_world *world, steer_agent_id id, const steer_kinematic *state);
-/// Parts of the state: position (m, finite), velocity (m/s, finite; not
-/// clamped until the next step), orientation (rad, in (-pi, pi]).
+/// Parts of the state: position (m, finite), velocity (m/s, finite; clamped
+/// to the agent's max_speed, as at spawn), orientation (rad, in (-pi, pi]).
 STEER_API steer_vec2 steer_agent_get_position(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_position(steer_world *world, steer_agent_id id, steer_vec2 position);
 STEER_API steer_vec2 steer_agent_get_velocity(const steer_world *world, steer_agent_id id);
@@ -154,6 +155,8 @@ STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id 
 STEER_API void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
 /// The steering the last step applied to the agent (zero before any step).
+/// During a step (a callback behaviour asking) it is still the step
+/// before's, whatever the worker count and evaluation order.
 STEER_API steer_steering steer_agent_get_last_steering(const steer_world *world, steer_agent_id id);
 
 /* ---- behaviours ------------------------------------------------------------- */
