@@ -19,7 +19,8 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # specs run under luajit, lua5.1 and lua5.3 too; love: the LÖVE game's test)
 PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-busted luarocks lua-check \
               luajit libluajit-5.1-dev lua5.1 liblua5.1-0-dev lua5.3 liblua5.3-dev lua-compat53-dev love \
-              libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool
+              libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool \
+              librecast-dev
 
 .PHONY: all deps configure build demo test test-release test-asan test-clang clang-build fuzz bench scenarios clean
 

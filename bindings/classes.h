@@ -23,5 +23,12 @@ int steer_lua__formation_new(lua_State *L);
 int steer_lua__blend_new(lua_State *L);
 int steer_lua__priority_new(lua_State *L);
 int steer_lua__lua_behaviour_new(lua_State *L);
+/// Navigation (wrap_nav.c): the steer.FlowField class, steer.follow_flow_field,
+/// and world:find_path, world:flow_field added to steer.World's methods
+/// (after steer_lua__open_world).
+void steer_lua__open_nav(lua_State *L);
+int steer_lua__world_find_path(lua_State *L);
+int steer_lua__world_flow_field(lua_State *L);
+int steer_lua__follow_flow_field_new(lua_State *L);
 
 #endif

@@ -3,6 +3,7 @@
 // cache, and one reader of options and properties driven by the engine's
 // reflected tables (docs/engine.md, Inside the Lua module).
 #include "runtime.h"
+#include "nav_sync.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -191,6 +192,7 @@ void steer_lua__close_core(lua_State *L, int core_idx)
     if (core->world != NULL && core->owned) steer_world_destroy(core->world);
     core->world = NULL;
     core->close_pending = false;
+    steer_lua__nav_free(core);
     // the Lua-side tables go, so the behaviours they kept can be collected
     for (int uv = 1; uv <= CORE_UV_COUNT; ++uv) {
         lua_pushnil(L);

@@ -31,6 +31,7 @@ typedef struct lcore {
     /// cell_size, resolve_contacts) unless the host allows it
     bool settings_locked;
     uint32_t serial; ///< tells cores apart in the proxy cache's keys
+    struct lnav *nav; ///< the shapes mirrored for navigation (nav_sync.c), NULL until used
 } lcore;
 
 /// Uservalues of a core: the Lua values the world's agents keep, by stored

@@ -2,6 +2,7 @@
 // boxes, polygons). A proxy borrows the shape's id; the world owns the shape.
 #include "classes.h"
 #include "runtime.h"
+#include "nav_sync.h"
 
 static const char *const shape_type_names[] = {"segment", "polyline", "circle", "box", "polygon", NULL};
 
@@ -18,6 +19,7 @@ static int shape_remove(lua_State *L)
 {
     lshape *s = check_shape(L, 1);
     steer_lua__check_mutable(L, s->core);
+    steer_lua__nav_shape_removed(s->core, s->id);
     steer_shape_destroy(s->core->world, s->id);
     return 0;
 }

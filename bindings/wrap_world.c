@@ -4,6 +4,7 @@
 #include "classes.h"
 #include "draw.h"
 #include "runtime.h"
+#include "nav_sync.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -246,9 +247,16 @@ static float check_coord(lua_State *L, int arg)
     return v;
 }
 
-static int push_new_shape(lua_State *L, steer_shape_id id)
+// The new shape, copied for navigation too (nav_sync.c).
+static int push_new_shape_nav(lua_State *L, steer_shape_id id, int kind, const steer_vec2 *p, int n, float r,
+                              bool loop)
 {
     if (steer_shape_id_is_null(id)) return luaL_error(L, "could not add the shape (not enough memory?)");
+    lcore *core = steer_lua__check_world(L, 1);
+    if (!steer_lua__nav_shape_added(core, id, kind, p, n, r, loop)) {
+        steer_shape_destroy(core->world, id);
+        return luaL_error(L, "not enough memory");
+    }
     lua_getiuservalue(L, 1, 1);
     steer_lua__push_handle(L, lua_gettop(L), LKIND_SHAPE, steer_shape_id_store(id));
     return 1;
@@ -262,7 +270,8 @@ static int world_add_wall(lua_State *L)
     steer_vec2 a = {check_coord(L, 2), check_coord(L, 3)};
     steer_vec2 b = {check_coord(L, 4), check_coord(L, 5)};
     if (a.x == b.x && a.y == b.y) return luaL_error(L, "bad arguments to 'add_wall' (the two points are the same)");
-    return push_new_shape(L, steer_world_add_segment(core->world, a, b));
+    steer_vec2 ends[2] = {a, b};
+    return push_new_shape_nav(L, steer_world_add_segment(core->world, a, b), LNAV_SEGMENT, ends, 2, 0.0f, false);
 }
 
 // world:add_circle(x, y, radius) -> shape: a solid circle
@@ -277,7 +286,7 @@ static int world_add_circle(lua_State *L)
         steer_format_limit(GEOMETRY_MAX, limit, sizeof limit);
         steer_laux_error(L, steer_laux_arg(4), lua_pushfstring(L, "must be at most %s", limit), 4);
     }
-    return push_new_shape(L, steer_world_add_circle(core->world, c, r));
+    return push_new_shape_nav(L, steer_world_add_circle(core->world, c, r), LNAV_CIRCLE, &c, 1, r, false);
 }
 
 // world:add_box(x1, y1, x2, y2) -> shape: a solid axis-aligned box (corners in any order)
@@ -289,7 +298,8 @@ static int world_add_box(lua_State *L)
     float x2 = check_coord(L, 4), y2 = check_coord(L, 5);
     if (x1 == x2 || y1 == y2) return luaL_error(L, "bad arguments to 'add_box' (the box is empty)");
     steer_vec2 lo = {steer_minf(x1, x2), steer_minf(y1, y2)}, hi = {steer_maxf(x1, x2), steer_maxf(y1, y2)};
-    return push_new_shape(L, steer_world_add_box(core->world, lo, hi));
+    steer_vec2 corners[2] = {lo, hi};
+    return push_new_shape_nav(L, steer_world_add_box(core->world, lo, hi), LNAV_BOX, corners, 2, 0.0f, false);
 }
 
 // Read a list of points {{x, y}, ...} at arg into a userdata buffer (pushed).
@@ -351,7 +361,7 @@ static int world_add_polygon(lua_State *L)
     check_list_keys(L, 2, false, NULL);
     steer_vec2 *p = check_points(L, 2, 3, STEER_MAX_POLYGON_VERTICES, &n);
     if (!steer_polygon_is_valid(p, n)) return luaL_argerror(L, 2, "the polygon must be convex, with no three points in line");
-    return push_new_shape(L, steer_world_add_polygon(core->world, p, n));
+    return push_new_shape_nav(L, steer_world_add_polygon(core->world, p, n), LNAV_POLYGON, p, n, 0.0f, false);
 }
 
 // world:add_polyline{ {x, y}, ..., loop = false } -> shape: a chain of walls
@@ -367,7 +377,7 @@ static int world_add_polyline(lua_State *L)
         if (p[i].x == p[i + 1].x && p[i].y == p[i + 1].y) return luaL_argerror(L, 2, "consecutive points must differ");
     }
     if (loop && steer_polyline_link_count(p, n, loop) < 3) return luaL_argerror(L, 2, "a loop needs at least 3 distinct points");
-    return push_new_shape(L, steer_world_add_polyline(core->world, p, n, loop));
+    return push_new_shape_nav(L, steer_world_add_polyline(core->world, p, n, loop), LNAV_POLYLINE, p, n, 0.0f, loop);
 }
 
 // A ray filter's options.

@@ -272,6 +272,75 @@ function Path:position(distance) end
 ---@return number distance m
 function Path:param(x, y) end
 
+-- ---------------------------------------------------------------- navigation
+
+---Options of `world:find_path{...}`.
+---@class steer.FindPathOptions
+---@field from steer.Point|steer.Agent Where the path starts (an agent: its position now).
+---@field to steer.Point|steer.Agent Where it ends.
+---@field radius? number Clearance kept from every shape. Unit: m. Range: 0 to 100. Default: 0.5.
+
+---The shortest path round the world's shapes for a disc of this radius, smoothed to corners (Recast/Detour; docs/navigation.md); nil and a message when there is none or an end lies inside a shape.
+---@param options steer.FindPathOptions
+---@return steer.Path? path
+---@return string? message
+function World:find_path(options) end
+
+---Options of `world:flow_field{...}`.
+---@class steer.FlowFieldOptions
+---@field goal steer.Point|steer.Agent Where every direction leads.
+---@field radius? number Clearance kept from every shape. Unit: m. Range: 0 to 100. Default: 0.5.
+---@field cell? number Grid cell side. Unit: m. Default: 1.
+---@field bounds number[] The grid's box {x1, y1, x2, y2}; at most 4194304 cells.
+
+---A flow field: the distance to the goal over the free space, computed once (fast marching), shared by any number of agents; nil and a message when the goal lies inside a shape or the grid is too large.
+---@param options steer.FlowFieldOptions
+---@return steer.FlowField? field
+---@return string? message
+function World:flow_field(options) end
+
+---A distance field towards one goal (read-only).
+---@class steer.FlowField
+local FlowField = {}
+
+---The unit direction towards the goal at (x, y), smoothly interpolated; 0, 0 at the goal or where it is unreachable.
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@return number dx
+---@return number dy
+function FlowField:direction(x, y) end
+
+---The distance to the goal along the free space from (x, y); math.huge where unreachable.
+---@param x number Unit: m.
+---@param y number Unit: m.
+---@return number distance m
+function FlowField:distance(x, y) end
+
+---The goal.
+---@return number x
+---@return number y
+function FlowField:goal() end
+
+---The grid: columns, rows, cell side and lower corner.
+---@return integer columns
+---@return integer rows
+---@return number cell
+---@return number x1
+---@return number y1
+function FlowField:grid() end
+
+---Options of `steer.follow_flow_field{...}`.
+---@class steer.FollowFlowFieldOptions
+---@field field steer.FlowField The field to follow.
+---@field time_to_target? number Seconds to reach the desired velocity. Unit: s. Default: 0.1.
+---@field slow_radius? number Distance to the goal where the speed starts to drop. Unit: m. Default: 3.
+---@field target_radius? number Distance to the goal where the agent stops. Unit: m. Default: 0.25.
+
+---A behaviour that steers down a flow field to its goal (a C callback behaviour: evaluated in the serial pass).
+---@param options steer.FollowFlowFieldOptions
+---@return steer.BehaviourBase
+function steer.follow_flow_field(options) end
+
 -- ---------------------------------------------------------------- formations
 
 ---@class steer.AnchorOptions

@@ -4,6 +4,7 @@
 //   steer-bench rays --shapes N [--rays R]
 //   steer-bench formation [--members N] [--reps R]
 //   steer-bench crowd --agents N [--steps S]
+//   steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
 #include "bench.h"
@@ -35,7 +36,8 @@ static int usage(void)
     fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]\n"
                     "       steer-bench rays --shapes N [--rays R]\n"
                     "       steer-bench formation [--members N] [--reps R]\n"
-                    "       steer-bench crowd --agents N [--steps S]\n");
+                    "       steer-bench crowd --agents N [--steps S]\n"
+                    "       steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]\n");
     return 2;
 }
 
@@ -46,5 +48,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "rays") == 0) return bench_rays(argc, argv);
     if (strcmp(argv[1], "formation") == 0) return bench_formation(argc, argv);
     if (strcmp(argv[1], "crowd") == 0) return bench_crowd(argc, argv);
+#ifdef STEER_BENCH_NAV
+    if (strcmp(argv[1], "nav") == 0) return bench_nav(argc, argv);
+#endif
     return usage();
 }

@@ -168,6 +168,8 @@ local callers = {
   ["steer.World:spawn"] = function(o) return world:spawn(o) end,
   ["steer.World:draw"] = function(o) return world:draw(o) end,
   ["steer.World:path"] = function(o) return world:path(o) end,
+  ["steer.World:find_path"] = function(o) return world:find_path(o) end,
+  ["steer.World:flow_field"] = function(o) return world:flow_field(o) end,
   ["steer.World:add_polyline"] = function(o) return world:add_polyline(o) end,
   ["steer.World:raycast"] = function(o) return world:raycast(0, 0, 1, 0, 1, o) end,
 }

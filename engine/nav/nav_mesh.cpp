@@ -1,0 +1,627 @@
+// nav_mesh.cpp: the navigation meshes, over Recast and Detour (Debian's
+// librecast-dev). The only C++ file of the library; everything it offers is
+// the C interface of steer/nav.h and nav_internal.h.
+//
+// One tiled Detour mesh per radius. A tile is built the RecastDemo way
+// (Sample_TileMesh.cpp: rasterize, compact, regions, contours, polygons),
+// from a flat ground quad (clipped to nav_bounds) with every shape grown by
+// radius + margin marked unwalkable (rcMarkConvexPolyArea, the grown shape a
+// circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
+// the marked polygons, exact up to the voxel size, which the margin covers.
+// Shape changes mark the tiles they touch; the next query rebuilds those.
+// Paths: an A* over the polygons whose node points follow the path
+// (search_corridor; Detour's findPath, which puts them at edge midpoints,
+// picks the wrong side of a shape far more often), then Detour's
+// findStraightPath (string pulling); a start and goal in plain sight of each
+// other are joined without the mesh.
+#include "nav_internal.h"
+
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+#include <recastnavigation/Recast.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+const int kBorder = 3;          // cells round a tile, as RecastDemo's borderSize
+const int kMaxPolys = 4096;     // corridor length of a query
+const int kMaxStraight = 2048;  // corners of a path
+const int kQueryNodes = 16384;  // Detour's A* node pool
+const float kHeight = 0.2f;     // voxel height: the ground is flat
+
+struct Layer {
+    float radius = 0.0f;
+    dtNavMesh *mesh = nullptr;
+    dtNavMeshQuery *query = nullptr;
+    std::unordered_set<uint64_t> built; // tiles made (possibly empty)
+    std::unordered_set<uint64_t> dirty; // tiles a shape change touched
+    uint64_t used = 0;
+    int tiles_built = 0;
+    int poly_bits = 0;
+};
+
+uint64_t tile_key(int tx, int ty) { return ((uint64_t)(uint32_t)tx << 32) | (uint32_t)ty; }
+
+void free_layer(Layer *layer)
+{
+    if (!layer) return;
+    dtFreeNavMeshQuery(layer->query);
+    dtFreeNavMesh(layer->mesh);
+    delete layer;
+}
+
+} // namespace
+
+struct nav_mesh {
+    steer_nav_def def;
+    float tile = 0.0f; // tile side, a whole number of cells
+    int tile_cells = 0;
+    uint64_t clock = 0;
+    std::vector<Layer *> layers;
+    rcContext context{false};
+    dtQueryFilter filter;
+    std::vector<dtPolyRef> corridor;
+    std::vector<float> straight;
+    std::vector<struct SearchNode> nodes; // search_corridor's scratch
+    std::unordered_map<dtPolyRef, int> node_index;
+    std::vector<std::pair<float, int>> open;
+};
+
+extern "C" struct nav_mesh *nav_mesh_create(const steer_nav_def *def)
+{
+    nav_mesh *m = new (std::nothrow) nav_mesh;
+    if (!m) return nullptr;
+    m->def = *def;
+    m->tile_cells = (int)std::lround(def->tile_size / def->cell_size);
+    m->tile = (float)m->tile_cells * def->cell_size;
+    try {
+        m->corridor.resize(kMaxPolys);
+        m->straight.resize(3 * kMaxStraight);
+    } catch (...) {
+        delete m;
+        return nullptr;
+    }
+    return m;
+}
+
+extern "C" void nav_mesh_destroy(struct nav_mesh *m)
+{
+    if (!m) return;
+    for (Layer *layer : m->layers) free_layer(layer);
+    delete m;
+}
+
+// How far a shape's change reaches into the tiles of a layer: its growth,
+// the voxel border and one cell of rounding.
+static float reach(const nav_mesh *m, float radius)
+{
+    return radius + m->def.margin + (float)(kBorder + 1) * m->def.cell_size;
+}
+
+extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 upper)
+{
+    for (Layer *layer : m->layers) {
+        float g = reach(m, layer->radius);
+        int x0 = (int)std::floor((lower.x - g) / m->tile), x1 = (int)std::floor((upper.x + g) / m->tile);
+        int y0 = (int)std::floor((lower.y - g) / m->tile), y1 = (int)std::floor((upper.y + g) / m->tile);
+        // a shape larger than the built area: every built tile it covers
+        if ((int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) > (int64_t)layer->built.size()) {
+            for (uint64_t key : layer->built) {
+                int tx = (int)(int32_t)(key >> 32), ty = (int)(int32_t)(uint32_t)key;
+                if (tx >= x0 && tx <= x1 && ty >= y0 && ty <= y1) layer->dirty.insert(key);
+            }
+            continue;
+        }
+        for (int ty = y0; ty <= y1; ++ty)
+            for (int tx = x0; tx <= x1; ++tx)
+                if (layer->built.count(tile_key(tx, ty))) layer->dirty.insert(tile_key(tx, ty));
+    }
+}
+
+static Layer *layer_for(nav_mesh *m, float radius)
+{
+    ++m->clock;
+    for (Layer *layer : m->layers) {
+        if (layer->radius == radius) {
+            layer->used = m->clock;
+            return layer;
+        }
+    }
+    if ((int)m->layers.size() >= m->def.max_radii) {
+        size_t oldest = 0;
+        for (size_t i = 1; i < m->layers.size(); ++i)
+            if (m->layers[i]->used < m->layers[oldest]->used) oldest = i;
+        free_layer(m->layers[oldest]);
+        m->layers.erase(m->layers.begin() + (long)oldest);
+    }
+    Layer *layer = new (std::nothrow) Layer;
+    if (!layer) return nullptr;
+    layer->radius = radius;
+    layer->used = m->clock;
+    layer->mesh = dtAllocNavMesh();
+    layer->query = dtAllocNavMeshQuery();
+    int tile_bits = 1;
+    while ((1 << tile_bits) < m->def.max_tiles) ++tile_bits;
+    layer->poly_bits = 22 - tile_bits; // 32-bit refs keep 10 bits of salt
+    dtNavMeshParams params;
+    std::memset(&params, 0, sizeof params);
+    params.tileWidth = m->tile;
+    params.tileHeight = m->tile;
+    params.maxTiles = 1 << tile_bits;
+    params.maxPolys = 1 << layer->poly_bits;
+    if (!layer->mesh || !layer->query || dtStatusFailed(layer->mesh->init(&params)) ||
+        dtStatusFailed(layer->query->init(layer->mesh, kQueryNodes))) {
+        free_layer(layer);
+        return nullptr;
+    }
+    try {
+        m->layers.push_back(layer);
+    } catch (...) {
+        free_layer(layer);
+        return nullptr;
+    }
+    return layer;
+}
+
+// Recast's working memory for one tile, freed on every path out.
+struct TileWork {
+    rcHeightfield *hf = nullptr;
+    rcCompactHeightfield *chf = nullptr;
+    rcContourSet *cset = nullptr;
+    rcPolyMesh *pmesh = nullptr;
+    ~TileWork()
+    {
+        rcFreeHeightField(hf);
+        rcFreeCompactHeightfield(chf);
+        rcFreeContourSet(cset);
+        rcFreePolyMesh(pmesh);
+    }
+};
+
+// Build (or rebuild) tile (tx, ty) of a layer. False only when memory ran
+// out or the tile has more polygons than a tile may hold.
+static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, int ty)
+{
+    const float cs = m->def.cell_size;
+    const float border = (float)kBorder * cs;
+    layer->mesh->removeTile(layer->mesh->getTileRefAt(tx, ty, 0), nullptr, nullptr);
+    layer->built.insert(tile_key(tx, ty));
+    layer->dirty.erase(tile_key(tx, ty));
+    layer->tiles_built++;
+
+    float bmin[3] = {(float)tx * m->tile - border, -1.0f, (float)ty * m->tile - border};
+    float bmax[3] = {(float)(tx + 1) * m->tile + border, 1.0f, (float)(ty + 1) * m->tile + border};
+    // the ground: the tile and its border, within nav_bounds
+    float gx0 = bmin[0], gz0 = bmin[2], gx1 = bmax[0], gz1 = bmax[2];
+    if (m->def.has_bounds) {
+        gx0 = std::fmax(gx0, m->def.lower.x), gz0 = std::fmax(gz0, m->def.lower.y);
+        gx1 = std::fmin(gx1, m->def.upper.x), gz1 = std::fmin(gz1, m->def.upper.y);
+        if (!(gx0 < gx1 && gz0 < gz1)) return true; // nothing walkable here
+    }
+    TileWork w;
+    rcContext *ctx = &m->context;
+    int size = m->tile_cells + 2 * kBorder;
+    w.hf = rcAllocHeightfield();
+    w.chf = rcAllocCompactHeightfield();
+    w.cset = rcAllocContourSet();
+    w.pmesh = rcAllocPolyMesh();
+    if (!w.hf || !w.chf || !w.cset || !w.pmesh) return false;
+    if (!rcCreateHeightfield(ctx, *w.hf, size, size, bmin, bmax, cs, kHeight)) return false;
+    const float ground[12] = {gx0, 0.0f, gz0, gx1, 0.0f, gz0, gx1, 0.0f, gz1, gx0, 0.0f, gz1};
+    const int tris[6] = {0, 1, 2, 0, 2, 3};
+    const unsigned char areas[2] = {RC_WALKABLE_AREA, RC_WALKABLE_AREA};
+    if (!rcRasterizeTriangles(ctx, ground, 4, tris, areas, 2, *w.hf, 1)) return false;
+    if (!rcBuildCompactHeightfield(ctx, 2, 1, *w.hf, *w.chf)) return false;
+
+    // every shape near the tile, grown by radius + margin, unwalkable
+    const float grow = layer->radius + m->def.margin;
+    steer_vec2 inflated[NAV_MAX_INFLATED];
+    float verts[3 * NAV_MAX_INFLATED];
+    for (int i = 1; i < nav->used; ++i) {
+        const nav_shape *s = &nav->shapes[i];
+        if (!s->type) continue;
+        float g = grow + cs;
+        if (s->lower.x - g > bmax[0] || s->upper.x + g < bmin[0] || s->lower.y - g > bmax[2] ||
+            s->upper.y + g < bmin[2])
+            continue;
+        int n = nav_shape_inflate(s, grow, inflated);
+        for (int k = 0; k < n; ++k) {
+            verts[3 * k] = inflated[k].x;
+            verts[3 * k + 1] = 0.0f;
+            verts[3 * k + 2] = inflated[k].y;
+        }
+        rcMarkConvexPolyArea(ctx, verts, n, -1.0f, 1.0f, RC_NULL_AREA, *w.chf);
+    }
+
+    if (!rcBuildDistanceField(ctx, *w.chf)) return false;
+    if (!rcBuildRegions(ctx, *w.chf, kBorder, 0, 20)) return false;
+    // contours simplified to within half a cell (Recast's maxError is in cells)
+    if (!rcBuildContours(ctx, *w.chf, 0.5f, (int)(12.0f / cs), *w.cset)) return false;
+    if (w.cset->nconts == 0) return true;
+    if (!rcBuildPolyMesh(ctx, *w.cset, DT_VERTS_PER_POLYGON, *w.pmesh)) return false;
+    if (w.pmesh->npolys == 0) return true;
+    if (w.pmesh->npolys > (1 << layer->poly_bits)) return false;
+    for (int i = 0; i < w.pmesh->npolys; ++i) w.pmesh->flags[i] = w.pmesh->areas[i] == RC_WALKABLE_AREA ? 1 : 0;
+
+    dtNavMeshCreateParams p;
+    std::memset(&p, 0, sizeof p);
+    p.verts = w.pmesh->verts;
+    p.vertCount = w.pmesh->nverts;
+    p.polys = w.pmesh->polys;
+    p.polyAreas = w.pmesh->areas;
+    p.polyFlags = w.pmesh->flags;
+    p.polyCount = w.pmesh->npolys;
+    p.nvp = w.pmesh->nvp;
+    // no detail mesh: the ground is flat, Detour triangulates the polygons itself
+    p.walkableHeight = 2.0f * kHeight;
+    // not used for the mesh (the clearance is in the marked shapes); Detour's
+    // any-angle search reaches 50 times this far with its raycasts
+    p.walkableRadius = 1.0f;
+    p.walkableClimb = kHeight;
+    p.tileX = tx;
+    p.tileY = ty;
+    p.tileLayer = 0;
+    rcVcopy(p.bmin, w.pmesh->bmin);
+    rcVcopy(p.bmax, w.pmesh->bmax);
+    p.cs = cs;
+    p.ch = kHeight;
+    p.buildBvTree = true;
+    unsigned char *data = nullptr;
+    int data_size = 0;
+    if (!dtCreateNavMeshData(&p, &data, &data_size)) return false;
+    if (dtStatusFailed(layer->mesh->addTile(data, data_size, DT_TILE_FREE_DATA, 0, nullptr))) {
+        dtFree(data);
+        return false;
+    }
+    return true;
+}
+
+// The tiles a query for this layer needs: nav_bounds, or the shapes' box
+// and both points, grown by the radius and 2 m. Fails when that is more than max_tiles.
+static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *layer, const steer_vec2 *points,
+                         int count, int range[4])
+{
+    steer_vec2 lo, hi;
+    if (m->def.has_bounds) {
+        lo = m->def.lower, hi = m->def.upper;
+    } else {
+        bool any = nav_shapes_box(nav, &lo, &hi);
+        for (int i = 0; i < count; ++i) {
+            if (!any) lo = hi = points[i], any = true;
+            lo.x = std::fmin(lo.x, points[i].x), lo.y = std::fmin(lo.y, points[i].y);
+            hi.x = std::fmax(hi.x, points[i].x), hi.y = std::fmax(hi.y, points[i].y);
+        }
+        if (!any) lo = hi = steer_v2(0.0f, 0.0f);
+        // the shortest path stays within the hull of the grown shapes and
+        // its ends: their box and a little more is enough
+        float g = reach(m, layer->radius) + 2.0f;
+        lo = steer_v2(lo.x - g, lo.y - g), hi = steer_v2(hi.x + g, hi.y + g);
+    }
+    range[0] = (int)std::floor(lo.x / m->tile), range[1] = (int)std::floor(lo.y / m->tile);
+    range[2] = (int)std::floor(hi.x / m->tile), range[3] = (int)std::floor(hi.y / m->tile);
+    double tiles = ((double)range[2] - range[0] + 1) * ((double)range[3] - range[1] + 1);
+    return tiles <= (double)m->def.max_tiles;
+}
+
+// Build what the range lacks and rebuild what changed. -1 when out of memory.
+static int update_tiles(const steer_nav *nav, nav_mesh *m, Layer *layer, const int range[4])
+{
+    int count = 0;
+    for (int ty = range[1]; ty <= range[3]; ++ty) {
+        for (int tx = range[0]; tx <= range[2]; ++tx) {
+            uint64_t key = tile_key(tx, ty);
+            if (layer->built.count(key) && !layer->dirty.count(key)) continue;
+            if (!build_tile(nav, m, layer, tx, ty)) return -1;
+            ++count;
+        }
+    }
+    // a dirty tile outside the range is rebuilt when a query needs it
+    return count;
+}
+
+
+// A* over the mesh's polygons whose node positions follow the path: a
+// polygon is reached at the point of its entry portal that is shortest from
+// the parent's point to the goal (where the straight line crosses the
+// portal, else its nearer end), not at the portal's midpoint as Detour's
+// findPath puts it, so the costs track the string-pulled length in large
+// open polygons. Returns the corridor's length in polygons (0: none, or the
+// search ran out of nodes).
+struct SearchNode {
+    dtPolyRef ref;
+    int parent;
+    float x, z, g, f;
+    bool closed;
+};
+
+static float dist2d(float ax, float az, float bx, float bz)
+{
+    return std::sqrt((ax - bx) * (ax - bx) + (az - bz) * (az - bz));
+}
+
+// The point of portal a-b shortest on the way from p to the goal.
+static void best_crossing(const float *a, const float *b, float px, float pz, float gx, float gz, float *x, float *z)
+{
+    // p + u e = a + t d, e = goal - p, d = b - a
+    float dx = b[0] - a[0], dz = b[2] - a[2];
+    float ex = gx - px, ez = gz - pz;
+    float denom = ex * dz - ez * dx;
+    if (denom != 0.0f) {
+        float apx = a[0] - px, apz = a[2] - pz;
+        float t = (apx * ez - apz * ex) / denom;
+        float u = (apx * dz - apz * dx) / denom;
+        if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
+            *x = a[0] + t * dx, *z = a[2] + t * dz;
+            return;
+        }
+    }
+    float la = dist2d(px, pz, a[0], a[2]) + dist2d(a[0], a[2], gx, gz);
+    float lb = dist2d(px, pz, b[0], b[2]) + dist2d(b[0], b[2], gx, gz);
+    if (la <= lb) *x = a[0], *z = a[2];
+    else *x = b[0], *z = b[2];
+}
+
+static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtPolyRef goal, const float *from,
+                           const float *to, dtPolyRef *out, int max_out)
+{
+    const dtNavMesh *mesh = layer->mesh;
+    std::vector<SearchNode> &nodes = m->nodes;
+    std::unordered_map<dtPolyRef, int> &index = m->node_index;
+    nodes.clear();
+    index.clear();
+    typedef std::pair<float, int> Open; // f, node
+    std::vector<Open> &open = m->open;
+    open.clear();
+    auto later = [](const Open &a, const Open &b) { return a.first > b.first || (a.first == b.first && a.second > b.second); };
+    nodes.push_back({start, -1, from[0], from[2], 0.0f, dist2d(from[0], from[2], to[0], to[2]), false});
+    index[start] = 0;
+    open.push_back({nodes[0].f, 0});
+    int found = -1;
+    while (!open.empty()) {
+        std::pop_heap(open.begin(), open.end(), later);
+        Open top = open.back();
+        open.pop_back();
+        SearchNode cur = nodes[(size_t)top.second];
+        if (cur.closed || top.first > cur.f) continue;
+        nodes[(size_t)top.second].closed = true;
+        if (cur.ref == goal) {
+            found = top.second;
+            break;
+        }
+        if ((int)nodes.size() > kQueryNodes) return 0;
+        const dtMeshTile *tile = nullptr;
+        const dtPoly *poly = nullptr;
+        mesh->getTileAndPolyByRefUnsafe(cur.ref, &tile, &poly);
+        for (unsigned int i = poly->firstLink; i != DT_NULL_LINK; i = tile->links[i].next) {
+            const dtLink &link = tile->links[i];
+            if (!link.ref) continue;
+            const float *va = &tile->verts[3 * poly->verts[link.edge]];
+            const float *vb = &tile->verts[3 * poly->verts[(link.edge + 1) % poly->vertCount]];
+            float a[3] = {va[0], 0.0f, va[2]}, b[3] = {vb[0], 0.0f, vb[2]};
+            if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {
+                // a portal that is part of the edge (a tile border), as Detour's getPortalPoints
+                float t0 = link.bmin / 255.0f, t1 = link.bmax / 255.0f;
+                a[0] = va[0] + (vb[0] - va[0]) * t0, a[2] = va[2] + (vb[2] - va[2]) * t0;
+                b[0] = va[0] + (vb[0] - va[0]) * t1, b[2] = va[2] + (vb[2] - va[2]) * t1;
+            }
+            float x, z;
+            best_crossing(a, b, cur.x, cur.z, to[0], to[2], &x, &z);
+            float g = cur.g + dist2d(cur.x, cur.z, x, z);
+            float f = g + dist2d(x, z, to[0], to[2]);
+            auto it = index.find(link.ref);
+            int k;
+            if (it == index.end()) {
+                k = (int)nodes.size();
+                nodes.push_back({link.ref, top.second, x, z, g, f, false});
+                index.emplace(link.ref, k);
+            } else {
+                k = it->second;
+                SearchNode &n = nodes[(size_t)k];
+                // a closed polygon stays closed (reopening it when a shorter way in
+                // moves its point measured worse: 9 paths over 2% instead of 7 of 200)
+                if (n.closed || g >= n.g) continue;
+                n.parent = top.second, n.x = x, n.z = z, n.g = g, n.f = f;
+            }
+            open.push_back({f, k});
+            std::push_heap(open.begin(), open.end(), later);
+        }
+    }
+    if (found < 0) return 0;
+    int n = 0;
+    for (int k = found; k >= 0; k = nodes[(size_t)k].parent) ++n;
+    if (n > max_out) return 0;
+    int i = n;
+    for (int k = found; k >= 0; k = nodes[(size_t)k].parent) out[--i] = nodes[(size_t)k].ref;
+    return n;
+}
+
+static bool radius_ok(float radius) { return radius > 0.0f && radius <= STEER_NAV_MAX_RADIUS; }
+
+extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result *result)
+{
+    if (!nav || !radius_ok(radius)) {
+        nav_fail(result, STEER_NAV_BAD_INPUT, "radius must be in (0, %g], got %g", (double)STEER_NAV_MAX_RADIUS,
+                 (double)radius);
+        return 0;
+    }
+    nav_mesh *m = nav->mesh;
+    Layer *layer = layer_for(m, radius);
+    int range[4];
+    if (!layer) {
+        nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+        return 0;
+    }
+    if (!needed_tiles(nav, m, layer, nullptr, 0, range)) {
+        nav_fail(result, STEER_NAV_OUTSIDE, "the shapes span more than %d tiles of %g m", m->def.max_tiles,
+                 (double)m->tile);
+        return 0;
+    }
+    int built = update_tiles(nav, m, layer, range);
+    if (built < 0) {
+        nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
+        return 0;
+    }
+    if (result) {
+        std::memset(result, 0, sizeof *result);
+        result->status = STEER_NAV_OK;
+    }
+    return built;
+}
+
+extern "C" int steer_nav_tiles_built(const steer_nav *nav, float radius)
+{
+    if (!nav) return 0;
+    for (const Layer *layer : nav->mesh->layers)
+        if (layer->radius == radius) return layer->tiles_built;
+    return 0;
+}
+
+static float polyline_length(const steer_vec2 *p, int n)
+{
+    double length = 0.0;
+    for (int i = 1; i < n; ++i) length += std::hypot((double)p[i].x - p[i - 1].x, (double)p[i].y - p[i - 1].y);
+    return (float)length;
+}
+
+// Write the path (with from and to at its ends) and its figures.
+static steer_nav_status deliver(const steer_vec2 *path, int n, steer_vec2 *points, int capacity,
+                                steer_nav_result *result)
+{
+    for (int i = 0; i < n && i < capacity; ++i) points[i] = path[i];
+    if (result) {
+        std::memset(result, 0, sizeof *result);
+        result->status = STEER_NAV_OK;
+        result->count = n;
+        result->length = polyline_length(path, n);
+    }
+    return STEER_NAV_OK;
+}
+
+extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
+                                                steer_vec2 *points, int capacity, steer_nav_result *result)
+{
+    steer_nav_result scratch;
+    if (!result) result = &scratch;
+    if (!nav || (capacity > 0 && !points) || capacity < 0)
+        return nav_fail(result, STEER_NAV_BAD_INPUT, "no navigation or no room for points");
+    if (!nav_point_ok(from) || !nav_point_ok(to))
+        return nav_fail(result, STEER_NAV_BAD_INPUT, "points must be finite, within %g m of the origin",
+                        (double)STEER_NAV_MAX_COORDINATE);
+    if (!radius_ok(radius))
+        return nav_fail(result, STEER_NAV_BAD_INPUT, "radius must be in (0, %g], got %g",
+                        (double)STEER_NAV_MAX_RADIUS, (double)radius);
+    nav_mesh *m = nav->mesh;
+    const steer_vec2 ends[2] = {from, to};
+    const char *names[2] = {"start", "goal"};
+    for (int i = 0; i < 2; ++i) {
+        steer_vec2 p = ends[i];
+        if (m->def.has_bounds &&
+            (p.x < m->def.lower.x || p.x > m->def.upper.x || p.y < m->def.lower.y || p.y > m->def.upper.y))
+            return nav_fail(result, STEER_NAV_OUTSIDE, "%s (%g, %g) is outside the navigation bounds", names[i],
+                            (double)p.x, (double)p.y);
+        if (steer_nav_clearance(nav, p) < radius)
+            return nav_fail(result, STEER_NAV_BLOCKED, "%s (%g, %g) is inside a shape or closer than %g to one",
+                            names[i], (double)p.x, (double)p.y, (double)radius);
+    }
+    // in plain sight: the straight segment is the shortest path
+    if (nav_segment_is_clear(nav, from, to, radius)) return deliver(ends, 2, points, capacity, result);
+
+    Layer *layer = layer_for(m, radius);
+    if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+    int range[4];
+    if (!needed_tiles(nav, m, layer, ends, 2, range))
+        return nav_fail(result, STEER_NAV_OUTSIDE,
+                        "(%g, %g) to (%g, %g) spans more than %d navigation tiles of %g m: declare nav_bounds",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, m->def.max_tiles,
+                        (double)m->tile);
+    if (update_tiles(nav, m, layer, range) < 0)
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
+
+    // Recast's world is y-up: the ground plane's (x, y) is its (x, z)
+    const float start[3] = {from.x, 0.0f, from.y}, goal[3] = {to.x, 0.0f, to.y};
+    const float reach_mesh = m->def.margin + 2.0f * m->def.cell_size;
+    const float extents[3] = {reach_mesh, 1.0f, reach_mesh};
+    dtPolyRef start_ref = 0, goal_ref = 0;
+    float start_on[3], goal_on[3];
+    layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
+    layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
+    int npolys = 0;
+    if (start_ref && goal_ref) {
+        if (m->def.any_angle) {
+            // Detour's any-angle A*: raycasts shortcut the corridor while it
+            // searches (up to 50 x the tiles' walkableRadius: 50 m)
+            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
+            int iters = 0;
+            dtStatus st = DT_IN_PROGRESS;
+            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
+            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
+        } else if (m->def.detour_find_path) {
+            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
+                                   kMaxPolys);
+        } else {
+            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
+        }
+    }
+    if (!start_ref || !goal_ref || npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+        return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
+    int nstraight = 0;
+    layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys, m->straight.data(), nullptr,
+                                   nullptr, &nstraight, kMaxStraight, 0);
+    std::vector<steer_vec2> path;
+    try {
+        path.reserve((size_t)nstraight + 2);
+        path.push_back(from);
+        for (int i = 0; i < nstraight; ++i) {
+            steer_vec2 p = steer_v2(m->straight[3 * i], m->straight[3 * i + 2]);
+            const steer_vec2 &last = path.back();
+            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
+        }
+        const steer_vec2 &last = path.back();
+        if (last.x != to.x || last.y != to.y) {
+            // the mesh's end point is within a cell of the goal: end at the goal itself
+            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
+                path.back() = to;
+            else
+                path.push_back(to);
+        }
+    } catch (...) {
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+    }
+    return deliver(path.data(), (int)path.size(), points, capacity, result);
+}
+
+extern "C" int steer_nav_draw_mesh(const steer_nav *nav, float radius, steer_nav_polygon_fn *fn, void *context)
+{
+    if (!nav || !fn) return 0;
+    const Layer *layer = nullptr;
+    for (const Layer *l : nav->mesh->layers)
+        if (l->radius == radius) layer = l;
+    if (!layer) return 0;
+    const dtNavMesh *mesh = layer->mesh;
+    int drawn = 0;
+    steer_vec2 points[DT_VERTS_PER_POLYGON];
+    for (int t = 0; t < mesh->getMaxTiles(); ++t) {
+        const dtMeshTile *tile = mesh->getTile(t);
+        if (!tile || !tile->header) continue;
+        for (int i = 0; i < tile->header->polyCount; ++i) {
+            const dtPoly *poly = &tile->polys[i];
+            if (poly->getType() != DT_POLYTYPE_GROUND) continue;
+            for (int k = 0; k < poly->vertCount; ++k) {
+                const float *v = &tile->verts[3 * poly->verts[k]];
+                points[k] = steer_v2(v[0], v[2]);
+            }
+            fn(points, poly->vertCount, context);
+            ++drawn;
+        }
+    }
+    return drawn;
+}

@@ -1,0 +1,150 @@
+// steer-bench nav: the navigation library's figures (issue 22).
+//   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 150]
+//                   [--any-angle] [--detour] [--compare SEEDS]
+// Prints: mesh build time for a side x side map with N shapes (boxes and
+// circles), the median and 90th percentile of a path query between random
+// free points, the time of an incremental update (one shape added, the next
+// query's rebuild), a 256 x 256 flow field's time; with --compare S, the
+// ratio of path length to the exact shortest path (brute-force visibility
+// graph) and the smallest clearance over S small random maps.
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "steer/nav.h"
+#include "visgraph.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int any_angle = 0, detour = 0;
+
+static int compare(long seeds, float cell, float margin)
+{
+    int queries = 0, both = 0, disagree = 0, over2 = 0;
+    double worst = 0.0, sum = 0.0;
+    float min_clear_excess = 1e9f;
+    double *ratios = (double *)malloc((size_t)seeds * 20 * sizeof *ratios);
+    for (long seed = 1; seed <= seeds; ++seed) {
+        steer_nav_def def = steer_default_nav_def();
+        def.cell_size = cell;
+        def.margin = margin;
+        def.any_angle = any_angle;
+        def.detour_find_path = detour;
+        steer_nav *nav = steer_nav_create(&def);
+        vg_layout(nav, (unsigned)seed, 40.0f, 10, 6, 6.0f);
+        unsigned st = (unsigned)seed * 7919u;
+        for (int q = 0; q < 20; ++q) {
+            float r = q % 2 ? 0.5f : 0.3f + 0.05f * (float)(q % 7);
+            steer_vec2 a = vg_free_point(nav, &st, 40.0f, r), b = vg_free_point(nav, &st, 40.0f, r);
+            steer_vec2 pts[512];
+            steer_nav_result res;
+            steer_nav_find_path(nav, a, b, r, pts, 512, &res);
+            double ref = vg_shortest(nav, a, b, r);
+            ++queries;
+            if ((res.status == STEER_NAV_OK) != (ref >= 0.0)) {
+                ++disagree;
+                continue;
+            }
+            if (ref < 0.0) continue;
+            ++both;
+            double ratio = ref > 0.0 ? res.length / ref : 1.0;
+            ratios[both - 1] = ratio;
+            sum += ratio;
+            if (ratio > worst) worst = ratio;
+            if (ratio > 1.02) ++over2;
+            float c = vg_clearance(nav, pts, res.count) - r;
+            if (c < min_clear_excess) min_clear_excess = c;
+        }
+        steer_nav_destroy(nav);
+    }
+    qsort(ratios, (size_t)both, sizeof *ratios, cmp_double);
+    printf("nav compare: any_angle=%d detour=%d cell=%g margin=%g maps=%ld queries=%d paths=%d length/exact mean=%.4f median=%.4f "
+           "p95=%.4f max=%.4f over_2%%=%d disagreements=%d min(clearance-r)=%.3f m\n",
+           any_angle, detour, (double)cell, (double)margin, seeds, queries, both, both ? sum / both : 0.0,
+           both ? ratios[both / 2] : 0.0, both ? ratios[(int)(both * 0.95)] : 0.0, worst, over2, disagree,
+           (double)min_clear_excess);
+    free(ratios);
+    return 0;
+}
+
+int bench_nav(int argc, char **argv)
+{
+    long shapes = bench_arg_long(argc, argv, "--shapes", 500);
+    long side_l = bench_arg_long(argc, argv, "--side", 200);
+    long queries = bench_arg_long(argc, argv, "--queries", 1000);
+    float cell = (float)bench_arg_long(argc, argv, "--cell-mm", 200) / 1000.0f;
+    float margin = (float)bench_arg_long(argc, argv, "--margin-mm", (long)(cell * 750.0f)) / 1000.0f;
+    long seeds = bench_arg_long(argc, argv, "--compare", 0);
+    any_angle = bench_has_flag(argc, argv, "--any-angle");
+    detour = bench_has_flag(argc, argv, "--detour");
+    if (seeds > 0) return compare(seeds, cell, margin);
+    float side = (float)side_l;
+
+    steer_nav_def def = steer_default_nav_def();
+    def.cell_size = cell;
+    def.margin = margin;
+    def.any_angle = any_angle;
+    def.detour_find_path = detour;
+    steer_nav *nav = steer_nav_create(&def);
+    vg_layout(nav, 42u, side, (int)(shapes * 3 / 5), (int)(shapes - shapes * 3 / 5), 6.0f);
+    steer_nav_result res;
+    double t0 = bench_now();
+    int tiles = steer_nav_prepare(nav, 0.5f, &res);
+    double build_ms = (bench_now() - t0) * 1e3;
+
+    double *times = (double *)malloc((size_t)queries * sizeof *times);
+    unsigned st = 12345u;
+    steer_vec2 pts[1024];
+    int ok = 0, straight = 0;
+    double length = 0.0;
+    for (long q = 0; q < queries; ++q) {
+        steer_vec2 a = vg_free_point(nav, &st, side, 0.5f), b = vg_free_point(nav, &st, side, 0.5f);
+        double s = bench_now();
+        steer_nav_find_path(nav, a, b, 0.5f, pts, 1024, &res);
+        times[q] = (bench_now() - s) * 1e3;
+        if (res.status == STEER_NAV_OK) ++ok, length += res.length, straight += res.count == 2;
+    }
+    qsort(times, (size_t)queries, sizeof *times, cmp_double);
+
+    // incremental: one box added in the middle, then the query that rebuilds
+    int before = steer_nav_tiles_built(nav, 0.5f);
+    steer_nav_shape box = steer_nav_add_box(nav, steer_v2(side * 0.5f, side * 0.5f),
+                                            steer_v2(side * 0.5f + 4.0f, side * 0.5f + 2.0f));
+    t0 = bench_now();
+    steer_nav_prepare(nav, 0.5f, &res);
+    double update_ms = (bench_now() - t0) * 1e3;
+    int rebuilt = steer_nav_tiles_built(nav, 0.5f) - before;
+    steer_nav_remove(nav, box);
+    steer_nav_prepare(nav, 0.5f, &res);
+
+    // a 256 x 256 flow field over the map (cell = side / 256)
+    steer_flow_field_def fd = {steer_v2(side * 0.5f, side * 0.5f), 0.5f, side / 256.0f, steer_v2(0.0f, 0.0f),
+                               steer_v2(side, side)};
+    st = 99u;
+    fd.goal = vg_free_point(nav, &st, side, 0.5f);
+    double field_times[5];
+    uint64_t hash = 0;
+    for (int k = 0; k < 5; ++k) {
+        t0 = bench_now();
+        steer_flow_field *f = steer_nav_flow_field(nav, &fd, &res);
+        field_times[k] = (bench_now() - t0) * 1e3;
+        hash = steer_flow_field_hash(f);
+        steer_flow_field_destroy(f);
+    }
+    qsort(field_times, 5, sizeof *field_times, cmp_double);
+    printf("nav: any_angle=%d detour=%d map=%gx%g shapes=%ld cell=%g margin=%g build=%.1f ms (%d tiles) query median=%.4f ms p90=%.4f ms "
+           "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
+           "field256=%.2f ms hash=%016llx\n",
+           any_angle, detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms, tiles, times[queries / 2],
+           times[queries * 9 / 10], queries, ok, straight, ok ? length / ok : 0.0, update_ms, rebuilt,
+           field_times[2], (unsigned long long)hash);
+    free(times);
+    steer_nav_destroy(nav);
+    return 0;
+}
