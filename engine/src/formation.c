@@ -96,6 +96,15 @@ void steer__formation_free_all(steer_world *w)
 
 /* ---- definitions ------------------------------------------------------------------- */
 
+// A change of members only marks the formation dirty: building a formation
+// member by member costs one assignment, not one per member. Whatever reads
+// the assignment (and the step) settles it first.
+static void formation_settle(const steer_world *w, steer_formation_id id)
+{
+    formation *f = formation_get(w, id);
+    if (f != NULL && f->dirty && !w->stepping) steer__formation_step_assign((steer_world *)w, f);
+}
+
 bool steer_formation_can_steer_anchor(const steer_behaviour *b)
 {
     // the recursion is as deep as the tree (at most STEER_MAX_TREE_DEPTH)
@@ -327,6 +336,7 @@ bool steer_formation_set_member_cost_role(steer_world *w, steer_formation_id id,
 
 int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     int m, n = 0;
     if (f == NULL || formation_membership(w, a, &m) != f) return 0;
@@ -346,7 +356,7 @@ bool steer_formation_add(steer_world *w, steer_formation_id id, steer_agent_id a
     f->members[f->count] = (member){a, cost_role, -1, NULL, 0};
     formation_set_ref(w, f, f->count);
     ++f->count;
-    steer__formation_step_assign(w, f);
+    f->dirty = true; // assigned once at the next read or step (formation_settled)
     return true;
 }
 
@@ -356,8 +366,7 @@ bool steer_formation_remove(steer_world *w, steer_formation_id id, steer_agent_i
     if (!STEER_CHECK(f != NULL && !w->stepping)) return false;
     int m;
     if (formation_membership(w, a, &m) != f) return false;
-    steer__formation_step_remove(w, f, m);
-    steer__formation_step_assign(w, f);
+    steer__formation_step_remove(w, f, m); // marks it dirty
     return true;
 }
 
@@ -414,12 +423,14 @@ void steer_formation_reassign(steer_world *w, steer_formation_id id)
 
 int steer_formation_slot_count(const steer_world *w, steer_formation_id id)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     return f != NULL ? f->slot_count : 0;
 }
 
 int steer_formation_slot_of(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
+    formation_settle(w, id);
     int m;
     formation *f = formation_get(w, id);
     if (f == NULL || formation_membership(w, a, &m) != f) return -1;
@@ -428,6 +439,7 @@ int steer_formation_slot_of(const steer_world *w, steer_formation_id id, steer_a
 
 steer_agent_id steer_formation_slot_holder(const steer_world *w, steer_formation_id id, int s)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     if (f == NULL || s < 0 || s >= f->slot_count || f->holder[s] < 0) return steer_null_agent;
     return f->members[f->holder[s]].agent;
@@ -435,6 +447,7 @@ steer_agent_id steer_formation_slot_holder(const steer_world *w, steer_formation
 
 steer_formation_slot steer_formation_get_slot(const steer_world *w, steer_formation_id id, int s)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL && s >= 0 && s < f->slot_count)) return (steer_formation_slot){{0, 0}, 0, 0};
     return f->slots[s];
@@ -443,6 +456,7 @@ steer_formation_slot steer_formation_get_slot(const steer_world *w, steer_format
 bool steer_formation_slot_target(const steer_world *w, steer_formation_id id, int s, steer_vec2 *position,
                                  float *orientation)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     if (f == NULL || s < 0 || s >= f->slot_count) return false;
     steer_vec2 p, v;
@@ -455,6 +469,7 @@ bool steer_formation_slot_target(const steer_world *w, steer_formation_id id, in
 
 steer_agent_id steer_formation_followed(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
+    formation_settle(w, id);
     int m;
     formation *f = formation_get(w, id);
     if (f == NULL || formation_membership(w, a, &m) != f) return steer_null_agent;
@@ -466,6 +481,7 @@ steer_agent_id steer_formation_followed(const steer_world *w, steer_formation_id
 
 float steer_formation_total_cost(const steer_world *w, steer_formation_id id)
 {
+    formation_settle(w, id);
     formation *f = formation_get(w, id);
     if (!STEER_CHECK(f != NULL)) return 0.0f;
     pose ref;

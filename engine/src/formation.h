@@ -165,6 +165,12 @@ static inline int formation_occupied_parent(const formation *f, int s)
 /// where membership changed, move anchors, compute every member's slot
 /// target. Allocates nothing (room is reserved when members join).
 void steer__formation_step_update(steer_world *w, float dt);
+/// Assignments run so far (a test counts them: one per change of members
+/// read, not one per member added).
+extern unsigned long steer__formation_assignments;
+/// Assign every formation whose members changed since (outside a step:
+/// what a preview reads).
+void steer__formation_step_settle(steer_world *w);
 /// After integration: rigid formations put their members on their slots,
 /// parents before the formations their members lead.
 void steer__formation_step_place(steer_world *w);

@@ -179,8 +179,11 @@ static void update_targets(steer_world *w, formation *f)
 
 static void assign_slots(steer_world *w, formation *f);
 
+unsigned long steer__formation_assignments = 0;
+
 void steer__formation_step_assign(steer_world *w, formation *f)
 {
+    ++steer__formation_assignments; // (tests count them; not atomic: outside the parallel passes)
     assign_slots(w, f);
     update_targets(w, f);
 }
@@ -373,6 +376,14 @@ static int formation_depth(const steer_world *w, const formation *f)
         a = g->def.leader;
     }
     return depth;
+}
+
+void steer__formation_step_settle(steer_world *w)
+{
+    struct steer_formations *fs = w->formations;
+    if (fs == NULL) return;
+    for (int k = 0; k < fs->count; ++k)
+        if (fs->items[k].alive && fs->items[k].dirty) steer__formation_step_assign(w, &fs->items[k]);
 }
 
 void steer__formation_step_update(steer_world *w, float dt)

@@ -226,6 +226,7 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
     if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
     steer__grid_update(w);
+    if (!w->stepping) steer__formation_step_settle(w);
     // a preview runs callbacks as a step does, under the same rules: the
     // world's agents and every behaviour stay as they are meanwhile
     const bool was_stepping = w->stepping;

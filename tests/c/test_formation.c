@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "fixture.h"
+#include "formation.h"
 #include "test.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
@@ -624,6 +625,32 @@ static void test_anchored_member_leads_a_sub_formation(void)
     steer_world_destroy(w);
 }
 
+static void test_members_added_then_assigned_once(void)
+{
+    // building a formation member by member costs one assignment, at the
+    // first read (or step), not one per member (issue 20, item 6: 500
+    // members took 9 s, 1,000 over 2 minutes)
+    steer_world *w = make_world(12);
+    steer_formation_def d = steer_default_formation_def();
+    d.pattern = STEER_PATTERN_GRID;
+    steer_formation_id f = steer_formation_create(w, &d);
+    steer_agent_id a[120];
+    unsigned long before = steer__formation_assignments;
+    for (int i = 0; i < 120; ++i) CHECK(steer_formation_add(w, f, a[i] = spawn_at(w, (float)(i % 12), (float)(i / 12), NULL), 0));
+    CHECK(steer__formation_assignments == before);
+    CHECK(steer_formation_slot_of(w, f, a[7]) >= 0);
+    CHECK(steer__formation_assignments == before + 1);
+    bool all = true;
+    for (int i = 0; i < 120; ++i) all = all && steer_formation_slot_of(w, f, a[i]) >= 0;
+    CHECK(all);
+    CHECK(steer__formation_assignments == before + 1);
+    for (int i = 0; i < 60; ++i) CHECK(steer_formation_remove(w, f, a[i]));
+    steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer__formation_assignments == before + 2);
+    CHECK(steer_formation_member_count(w, f) == 60 && steer_formation_slot_of(w, f, a[100]) >= 0);
+    steer_world_destroy(w);
+}
+
 /* ---- housekeeping ---------------------------------------------------------------------- */
 
 static void test_members_removed_from_world_and_no_alloc(void)
@@ -720,6 +747,7 @@ int main(void)
     RUN(test_anchor_moves_as_an_agent);
     RUN(test_reused_index_keeps_its_membership);
     RUN(test_anchored_member_leads_a_sub_formation);
+    RUN(test_members_added_then_assigned_once);
     RUN(test_slot_targets_follow_membership);
     return TEST_RESULT();
 }
