@@ -1,5 +1,6 @@
 // compat.c: lua-compat-5.3's functions, compiled once (prefix steer_compat53)
-// for the Lua versions before 5.3; empty for 5.3 and 5.4. See compat.h.
+// for the Lua versions before 5.3, what 5.1 to 5.3 lack of 5.4, and the
+// registry's weak tables. See compat.h.
 // strerror_r (compat-5.3.c: luaL_fileresult), XSI-compliant
 #define _POSIX_C_SOURCE 200809L
 #include "compat.h"
@@ -16,21 +17,23 @@
 #include <compat-5.3.c>
 #endif
 
-#if LUA_VERSION_NUM < 504
-static const char pending_key = 0; // registry: the pending closes (weak keys)
-
-static void push_pending(lua_State *L)
+void steer_compat_push_weak_table(lua_State *L, const void *key, const char *mode)
 {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &pending_key) == LUA_TTABLE) return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
     lua_pop(L, 1);
     lua_newtable(L);
     lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
+    lua_pushstring(L, mode);
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &pending_key);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
 }
+
+#if LUA_VERSION_NUM < 504
+static const char pending_key = 0; // registry: the pending closes (weak keys)
+
+static void push_pending(lua_State *L) { steer_compat_push_weak_table(L, &pending_key, "k"); }
 
 void steer_compat_toclose(lua_State *L, int idx)
 {

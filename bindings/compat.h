@@ -58,6 +58,12 @@ static inline int steer_compat_isinteger(lua_State *L, int i)
 #define STEER_LUA_IARG(n) ((lua_Number)(n))
 #endif
 
+/* ---- registry tables ------------------------------------------------------------------- */
+
+/// Push the registry's table at the light key `key`, made on first use as a
+/// weak table (`mode`: "k" or "v"), in every Lua version.
+void steer_compat_push_weak_table(lua_State *L, const void *key, const char *mode);
+
 /* ---- Lua 5.4 functions ----------------------------------------------------------------- */
 
 #if LUA_VERSION_NUM < 504

@@ -67,21 +67,20 @@ static void draw_segment(steer_vec2 p, steer_vec2 q, steer_color c, void *contex
     finish(d, 8);
 }
 // polygon(points, r, g, b, a): points = {x1, y1, x2, y2, ...} (love.graphics.polygon's order)
-static void draw_polygon(const steer_vec2 *points, int count, steer_color c, void *context)
+static void polygon(ldraw *d, int callback, const steer_vec2 *points, int count, steer_color c)
 {
-    ldraw *d = context;
-    if (!begin(d, CB_POLYGON)) return;
+    if (!begin(d, callback)) return;
     push_points(d->L, points, count);
     push_color(d->L, c);
     finish(d, 5);
 }
+static void draw_polygon(const steer_vec2 *points, int count, steer_color c, void *context)
+{
+    polygon(context, CB_POLYGON, points, count, c);
+}
 static void draw_solid_polygon(const steer_vec2 *points, int count, steer_color c, void *context)
 {
-    ldraw *d = context;
-    if (!begin(d, CB_SOLID_POLYGON)) return;
-    push_points(d->L, points, count);
-    push_color(d->L, c);
-    finish(d, 5);
+    polygon(context, CB_SOLID_POLYGON, points, count, c);
 }
 // circle(x, y, radius, r, g, b, a)
 static void draw_circle(steer_vec2 center, float radius, steer_color c, void *context)

@@ -20,18 +20,7 @@ const char steer_lua__behaviour_mark = 0; // metatable field of every behaviour 
 
 // Push the proxy cache (weak values: world-owned objects by proxy key,
 // behaviours by C pointer).
-static void push_proxies(lua_State *L)
-{
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &proxies_key) == LUA_TTABLE) return;
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &proxies_key);
-}
+static void push_proxies(lua_State *L) { steer_compat_push_weak_table(L, &proxies_key, "v"); }
 
 static const char *const handle_class[LKIND_COUNT] = {STEER_LUA_AGENT, STEER_LUA_SHAPE, STEER_LUA_FORMATION};
 static const int handle_uservalues[LKIND_COUNT] = {1, 1, 2};
@@ -415,10 +404,15 @@ int steer_lua__new_path(lua_State *L, int arg)
     def.loop = loop;
     // what is left to refuse: a length that is not a positive float
     if (!steer_path_def_is_valid(&def)) luaL_argerror(L, arg, "the path's length must be positive and finite");
+    return steer_lua__push_path(L, &def);
+}
+
+int steer_lua__push_path(lua_State *L, const steer_path_def *def)
+{
     lpath *lp = lua_newuserdatauv(L, sizeof *lp, 0);
     lp->path = NULL;
     luaL_setmetatable(L, STEER_LUA_PATH);
-    lp->path = steer_path_create(&def);
+    lp->path = steer_path_create(def);
     if (lp->path == NULL) return luaL_error(L, "not enough memory");
     return 1;
 }

@@ -181,6 +181,8 @@ lbehaviour *steer_lua__check_behaviour(lua_State *L, int arg);
 lpath *steer_lua__test_path(lua_State *L, int idx);
 /// world:path{...} and steer.path{...}: a new steer.Path from the table at arg.
 int steer_lua__new_path(lua_State *L, int arg);
+/// Push a new steer.Path made from a valid definition (1 result).
+int steer_lua__push_path(lua_State *L, const steer_path_def *def);
 
 /* ---- one reader of options and properties ----------------------------------------------- */
 

@@ -106,12 +106,7 @@ int steer_lua__world_find_path(lua_State *L)
         steer_path_def def = steer_default_path_def();
         def.points = points;
         def.count = res.count;
-        lpath *lp = lua_newuserdatauv(L, sizeof *lp, 0);
-        lp->path = NULL;
-        luaL_setmetatable(L, STEER_LUA_PATH);
-        lp->path = steer_path_create(&def);
-        if (lp->path == NULL) return luaL_error(L, "not enough memory");
-        return 1;
+        return steer_lua__push_path(L, &def);
     }
     if (res.status == STEER_NAV_OUT_OF_MEMORY) return luaL_error(L, "not enough memory");
     lua_pushnil(L);

@@ -140,6 +140,26 @@ static bool has_overrides(const steer_behaviour_def *d)
 
 static bool uses_arrive_radii(steer_behaviour_type t) { return (ARRIVE_RADII & T(t)) != 0; }
 
+const char *steer__behaviour_rule_phrase(steer_param_rule rule, double v)
+{
+    switch (rule) {
+    case STEER_RULE_FINITE: break;
+    case STEER_RULE_NONNEGATIVE:
+        if (v < 0.0) return "must be a non-negative number";
+        break;
+    case STEER_RULE_POSITIVE:
+        if (!(v > 0.0)) return "must be a positive number";
+        break;
+    case STEER_RULE_COSINE:
+        if (v < -1.0 || v > 1.0) return "must be a number in [-1, 1]";
+        break;
+    case STEER_RULE_UNIT:
+        if (!(v > 0.0) || v > 1.0) return "must be a number in (0, 1]";
+        break;
+    }
+    return NULL;
+}
+
 const char *steer_param_check(const steer_behaviour_def *def, const steer_param_info *p, double v,
                               char *buf, size_t size)
 {
@@ -157,21 +177,8 @@ const char *steer_param_check(const steer_behaviour_def *def, const steer_param_
         snprintf(buf, size, "must be at most %s in magnitude", steer_format_limit(STEER_MAX_PARAM, limit, sizeof limit));
         return buf;
     }
-    switch (p->rule) {
-    case STEER_RULE_FINITE: break;
-    case STEER_RULE_NONNEGATIVE:
-        if (v < 0.0) return "must be a non-negative number";
-        break;
-    case STEER_RULE_POSITIVE:
-        if (!(v > 0.0)) return "must be a positive number";
-        break;
-    case STEER_RULE_COSINE:
-        if (v < -1.0 || v > 1.0) return "must be a number in [-1, 1]";
-        break;
-    case STEER_RULE_UNIT:
-        if (!(v > 0.0) || v > 1.0) return "must be a number in (0, 1]";
-        break;
-    }
+    const char *phrase = steer__behaviour_rule_phrase(p->rule, v);
+    if (phrase != NULL) return phrase;
     // cross-field rules
     if (def != NULL && uses_arrive_radii(def->type)) {
         // compared as stored (floats): 0.1 and 0.1 are equal radii

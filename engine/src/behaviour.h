@@ -46,6 +46,9 @@ struct steer_behaviour {
 };
 
 /// Floats of per-agent memory a node of this type needs itself.
+/// What a value breaking a parameter rule is told ("must be a positive
+/// number"), or NULL when v keeps the rule (v finite).
+const char *steer__behaviour_rule_phrase(steer_param_rule rule, double v);
 int steer__behaviour_type_memory(steer_behaviour_type type);
 
 /// Copy the memory of the tree `from` (at from_mem) into the tree `to` (at

@@ -1,6 +1,8 @@
 // reflect.c: the world, agent and formation definitions described as data
-// (steer/reflect.h), the getters and setters that go with them, and the
-// text of limits in messages. A leaf: it uses only the public API.
+// (steer/reflect.h) and the getters and setters that go with them. A public
+// face: it sets live worlds and agents through their public functions and
+// words a broken rule as behaviour parameters do.
+#include "behaviour.h"
 #include "steer/steer.h"
 
 #include <math.h>
@@ -158,15 +160,8 @@ const char *steer_field_check(const steer_field_info *f, double v, char *buf, si
         snprintf(buf, size, "must be at most %s in magnitude", steer_format_limit(STEER_MAX_FLOAT, hi, sizeof hi));
         return buf;
     }
-    switch (f->rule) {
-    case STEER_RULE_NONNEGATIVE:
-        if (v < 0.0) return "must be a non-negative number";
-        break;
-    case STEER_RULE_POSITIVE:
-        if (!(v > 0.0)) return "must be a positive number";
-        break;
-    default: break;
-    }
+    const char *phrase = steer__behaviour_rule_phrase(f->rule, v);
+    if (phrase != NULL) return phrase;
     if (!(f->min < f->max)) return NULL;
     // checked as the float stored (1e-3 is the float STEER_MIN_CELL_SIZE)
     float stored = (float)v;
