@@ -24,6 +24,17 @@ static int cmp_double(const void *a, const void *b)
 
 static int any_angle = 0, detour = 0;
 
+// A navigation with the command line's settings.
+static steer_nav *make_nav(float cell, float margin)
+{
+    steer_nav_def def = steer_default_nav_def();
+    def.cell_size = cell;
+    def.margin = margin;
+    def.any_angle = any_angle;
+    def.detour_find_path = detour;
+    return steer_nav_create(&def);
+}
+
 static int compare(long seeds, float cell, float margin)
 {
     int queries = 0, both = 0, disagree = 0, over2 = 0;
@@ -31,12 +42,7 @@ static int compare(long seeds, float cell, float margin)
     float min_clear_excess = 1e9f;
     double *ratios = (double *)malloc((size_t)seeds * 20 * sizeof *ratios);
     for (long seed = 1; seed <= seeds; ++seed) {
-        steer_nav_def def = steer_default_nav_def();
-        def.cell_size = cell;
-        def.margin = margin;
-        def.any_angle = any_angle;
-        def.detour_find_path = detour;
-        steer_nav *nav = steer_nav_create(&def);
+        steer_nav *nav = make_nav(cell, margin);
         vg_layout(nav, (unsigned)seed, 40.0f, 10, 6, 6.0f);
         unsigned st = (unsigned)seed * 7919u;
         for (int q = 0; q < 20; ++q) {
@@ -86,12 +92,7 @@ int bench_nav(int argc, char **argv)
     if (seeds > 0) return compare(seeds, cell, margin);
     float side = (float)side_l;
 
-    steer_nav_def def = steer_default_nav_def();
-    def.cell_size = cell;
-    def.margin = margin;
-    def.any_angle = any_angle;
-    def.detour_find_path = detour;
-    steer_nav *nav = steer_nav_create(&def);
+    steer_nav *nav = make_nav(cell, margin);
     vg_layout(nav, 42u, side, (int)(shapes * 3 / 5), (int)(shapes - shapes * 3 / 5), 6.0f);
     steer_nav_result res;
     double t0 = bench_now();

@@ -5,19 +5,9 @@
 #include <lualib.h>
 #include <string.h>
 
-#include "steer/steer_lua.h"
 #include "../c/test.h"
+#include "lua_state.h"
 
-static lua_State *new_state(steer_world *w)
-{
-    lua_State *L = luaL_newstate();
-    luaL_openlibs(L);
-    luaL_requiref(L, "steer", luaopen_steer, 1);
-    lua_pop(L, 1);
-    steer_lua_pushworld(L, w);
-    lua_setglobal(L, "world");
-    return L;
-}
 
 static void run(lua_State *L, const char *chunk)
 {

@@ -4,8 +4,8 @@
 #include <lualib.h>
 #include <string.h>
 
-#include "steer/steer_lua.h"
 #include "../c/test.h"
+#include "lua_state.h"
 
 // Run chunk with the host's world as the global `world`; return the error
 // message (static buffer) or NULL when it ran.
@@ -29,12 +29,7 @@ static void host_world_refuses_close_and_settings(void)
 {
     steer_world_def d = steer_default_world_def();
     steer_world *w = steer_world_create(&d);
-    lua_State *L = luaL_newstate();
-    luaL_openlibs(L);
-    luaL_requiref(L, "steer", luaopen_steer, 1);
-    lua_pop(L, 1);
-    steer_lua_pushworld(L, w);
-    lua_setglobal(L, "world");
+    lua_State *L = new_state(w);
 
     const char *e = run(L, "world:close()");
     CHECK(e != NULL && ends_with(e, "attempt to close a world owned by its host"));

@@ -37,19 +37,6 @@ describe("steer under " .. support.lua.name, function()
                      support.err(function() return w:hash("dec") end))
   end)
 
-  it("<close>: from 5.4 a world closes at the end of its block; before, world:close()", function()
-    local a
-    if support.lua.close then
-      local chunk = "local steer = ...; local a; do local w <close> = steer.world{}; a = w:spawn{} end; return a"
-      a = assert(support.load(chunk))(steer)
-    else
-      local w = steer.world{}
-      a = w:spawn{}
-      w:close()
-    end
-    assert.is_false(a:alive())
-  end)
-
   it("__gc: proxies are userdata, collected in every version (tables get no __gc before 5.2)", function()
     local a
     do
