@@ -12,9 +12,12 @@ rm -rf "$DIR" && mkdir -p "$DIR"
 PID=$!
 fail() { echo "FAIL: $*"; cat "$DIR/log.txt"; kill "$PID" 2>/dev/null; exit 1; }
 WID=""
-for i in $(seq 200); do
+# wait for the window while the viewer runs (up to 60 s: a loaded machine
+# took over 10 s to map it); a viewer that exited fails at once
+for i in $(seq 1200); do
   WID=$(xdotool search --name '^steer-viewer$' 2>/dev/null | head -n 1)
   [ -n "$WID" ] && break
+  kill -0 "$PID" 2>/dev/null || fail "the viewer exited before its window appeared"
   sleep 0.05
 done
 [ -n "$WID" ] || fail "no window"
