@@ -3,7 +3,7 @@
 //   steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]
 //   steer-bench rays --shapes N [--rays R]
 //   steer-bench formation [--members N] [--reps R]
-//   steer-bench crowd --agents N [--steps S]
+//   steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W]
 //   steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
@@ -36,7 +36,7 @@ static int usage(void)
     fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]\n"
                     "       steer-bench rays --shapes N [--rays R]\n"
                     "       steer-bench formation [--members N] [--reps R]\n"
-                    "       steer-bench crowd --agents N [--steps S]\n"
+                    "       steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W]\n"
                     "       steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]\n");
     return 2;
 }
