@@ -492,59 +492,80 @@ static int p_seed_random(lua_State *L)
     return 0;
 }
 
-static int load_script(steer_host *host, const char *path);
+static int load_script(steer_host *host, const char *path, bool report);
 
 int steer_host_load(steer_host *host, const char *path)
 {
     // a recording is line-based: a path it cannot hold is refused before
     // anything changes (and so is not recorded either)
     if (host->tape != NULL && path != NULL && strpbrk(path, "\r\n") != NULL) {
-        steer_host__set_error(host, "steer_host_load: a path with a line break cannot be recorded");
+        steer_host__set_error(host, "a script path with a line break cannot be recorded");
         return -1;
     }
-    int rc = load_script(host, path);
+    int rc = load_script(host, path, true);
     steer_host__tape_event(host, "load", rc, path);
     return rc;
 }
 
-static int load_script(steer_host *host, const char *path)
+// Run setup; remember whether it failed (a reload says so: it does not run it).
+static int run_setup(steer_host *h)
+{
+    int rc = run_callback(h, "setup");
+    h->setup_failed = rc != 0;
+    return rc;
+}
+
+// Load the script at path (it may be host->path). On failure with no
+// version running, the host keeps the path and watches the files the
+// attempt read (load_pending): the next good save, reload or reset loads
+// it. report: log the failure (the watcher reports through its own rule).
+static int load_script(steer_host *host, const char *path, bool report)
 {
     if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
-        steer_host__set_error(host, "steer_host_load: path missing or too long");
+        steer_host__set_error(host, "the script's path is missing or too long");
         return -1;
     }
+    char wanted[HOST_PATH_MAX];
+    snprintf(wanted, sizeof wanted, "%s", path);
     char old_path[HOST_PATH_MAX], old_root[HOST_PATH_MAX];
     memcpy(old_path, host->path, sizeof old_path);
     memcpy(old_root, host->root, sizeof old_root);
     char old_name[HOST_PATH_MAX];
     memcpy(old_name, host->name, sizeof old_name);
-    snprintf(host->path, sizeof host->path, "%s", path);
+    memcpy(host->path, wanted, sizeof wanted);
     if (host->def.script_root != NULL) {
         snprintf(host->root, sizeof host->root, "%s", host->def.script_root);
     } else {
-        const char *slash = strrchr(path, '/');
+        const char *slash = strrchr(wanted, '/');
         if (slash == NULL)
             snprintf(host->root, sizeof host->root, ".");
         else
-            snprintf(host->root, sizeof host->root, "%.*s", (int)(slash - path), path);
+            snprintf(host->root, sizeof host->root, "%.*s", (int)(slash - wanted), wanted);
     }
     size_t rl = strlen(host->root);
     while (rl > 1 && host->root[rl - 1] == '/') host->root[--rl] = '\0';
     // errors name the script by its path under the root, as Lua's do
-    bool under = strcmp(host->root, ".") != 0 && strncmp(path, host->root, rl) == 0 && path[rl] == '/';
-    snprintf(host->name, sizeof host->name, "%s", under ? path + rl + 1 : path);
+    bool under = strcmp(host->root, ".") != 0 && strncmp(wanted, host->root, rl) == 0 && wanted[rl] == '/';
+    snprintf(host->name, sizeof host->name, "%s", under ? wanted + rl + 1 : wanted);
     txn t = {.h = host, .fresh = true};
     host_pcall(host, p_seed_random, &t);
     if (prepare_version(host, &t) != 0 || replace_world(host) != 0 || commit_version(host, &t) != 0) {
         clear_txn(host, &t);
-        memcpy(host->path, old_path, sizeof old_path);
-        memcpy(host->root, old_root, sizeof old_root);
-        memcpy(host->name, old_name, sizeof old_name);
-        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+        if (host->version == 0) {
+            // nothing runs: keep the script, and watch what this attempt read
+            host->load_pending = true;
+            if (host->watch.backend != STEER_HOST_WATCH_NONE) cleanup_pcall(host, steer_host__watch_version, &t);
+        } else {
+            memcpy(host->path, old_path, sizeof old_path);
+            memcpy(host->root, old_root, sizeof old_root);
+            memcpy(host->name, old_name, sizeof old_name);
+        }
+        if (report) steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         return -1;
     }
+    host->load_pending = false;
     steer_host__log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
-    return run_callback(host, "setup");
+    return run_setup(host);
 }
 
 // Commit a prepared version and run on_reload: the end of every reload.
@@ -555,22 +576,39 @@ static int finish_reload(steer_host *h, txn *t)
         return -1;
     }
     steer_host__log(h, STEER_HOST_LOG_INFO, "reloaded %s (version %d)", h->path, h->version);
+    if (h->setup_failed)
+        steer_host__log(h, STEER_HOST_LOG_WARNING,
+                        "%s: setup failed earlier and a reload does not run it: reset (R in steer-viewer) "
+                        "runs the new setup on a fresh world",
+                        h->name);
     return run_callback(h, "on_reload");
+}
+
+// The first load failed and nothing runs: reload and reset load the script.
+static int load_again(steer_host *host, const char *what)
+{
+    if (!host->load_pending) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "nothing to %s: no script was loaded", what);
+        steer_host__set_error(host, msg);
+        return -1;
+    }
+    return load_script(host, host->path, true);
 }
 
 int steer_host_reload(steer_host *host)
 {
-    if (host->version == 0) {
-        steer_host__set_error(host, "steer_host_reload: no script loaded");
-        return -1;
-    }
-    txn t = {.h = host, .fresh = false};
     int rc;
-    if (prepare_version(host, &t) != 0) {
-        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
-        rc = -1;
+    if (host->version == 0) {
+        rc = load_again(host, "reload");
     } else {
-        rc = finish_reload(host, &t);
+        txn t = {.h = host, .fresh = false};
+        if (prepare_version(host, &t) != 0) {
+            steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+            rc = -1;
+        } else {
+            rc = finish_reload(host, &t);
+        }
     }
     steer_host__tape_event(host, "reload", rc, NULL);
     return rc;
@@ -578,19 +616,19 @@ int steer_host_reload(steer_host *host)
 
 int steer_host_reset(steer_host *host)
 {
-    if (host->version == 0) {
-        steer_host__set_error(host, "steer_host_reset: no script loaded");
-        return -1;
-    }
-    txn t = {.h = host};
-    host_pcall(host, p_seed_random, &t);
     int rc;
-    if (replace_world(host) != 0) {
-        steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
-        rc = -1;
+    if (host->version == 0) {
+        rc = load_again(host, "reset");
     } else {
-        host->has_error = false;
-        rc = run_callback(host, "setup");
+        txn t = {.h = host};
+        host_pcall(host, p_seed_random, &t);
+        if (replace_world(host) != 0) {
+            steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
+            rc = -1;
+        } else {
+            host->has_error = false;
+            rc = run_setup(host);
+        }
     }
     steer_host__tape_event(host, "reset", rc, NULL);
     return rc;
@@ -601,9 +639,17 @@ int steer_host_reset(steer_host *host)
 static void apply_change(steer_host *h)
 {
     if (!steer_host__watch_script_ready(h)) return;
+    // a recording sees the same as steer_host_reload: a load while the
+    // first load has not succeeded, else prepare (the files read) and,
+    // when it worked, the commit
+    if (h->version == 0) {
+        int rc = load_script(h, h->path, false);
+        steer_host__tape_event(h, "reload", rc, NULL);
+        // a failed setup was reported by itself
+        if (steer_host__watch_applied(h, h->version == 0)) steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
+        return;
+    }
     txn t = {.h = h, .fresh = false};
-    // a recording sees the same reload as steer_host_reload: prepare (the
-    // files read), then, when it worked, the commit
     if (prepare_version(h, &t) != 0) {
         steer_host__tape_event(h, "reload", -1, NULL);
         if (steer_host__watch_applied(h, true)) steer_host__log(h, STEER_HOST_LOG_ERROR, "%s", h->error);
@@ -664,10 +710,10 @@ static int p_step(lua_State *L)
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
 {
     if (!(dt >= 0.0f && dt <= 1.0e4f)) {
-        steer_host__set_error(host, "steer_host_update: dt must be in [0, 10000]");
+        steer_host__set_error(host, "the frame's dt must be in [0, 10000]");
         return -1;
     }
-    if (host->version > 0 && steer_host__watch_ready(host)) apply_change(host);
+    if ((host->version > 0 || host->load_pending) && steer_host__watch_ready(host)) apply_change(host);
     txn t = {.h = host, .dt = dt, .input = input};
     int rc = 0;
     if (host_pcall(host, p_update, &t) != LUA_OK) {

@@ -63,6 +63,10 @@ struct steer_host {
     char error[HOST_ERROR_MAX];
     bool has_error;
     int version;
+    /// the first load failed: path, root and name keep the script, which
+    /// the watcher, a reload or a reset tries to load again
+    bool load_pending;
+    bool setup_failed; ///< the last setup raised (a reload does not run it)
     double sim_time; ///< simulated seconds (sum of dt), the error clock
     host_recent recent[HOST_RECENT_ERRORS];
     int recent_next;

@@ -7,7 +7,8 @@
 // Prints log lines (script print, reload status, errors) as they happen and,
 // at the end, one summary line with the world hash: same seed, same script,
 // same hash. --watch runs in real time and reloads on change until SIGINT or
-// SIGTERM (or N steps when --steps is given). --record writes the run to
+// SIGTERM (or N steps when --steps is given), and a script that failed to
+// load is loaded at its next good save. --record writes the run to
 // FILE (docs/embedding.md, "Record and replay"); --replay runs a recording
 // again, checks its hashes and names the first frame that differs (exit
 // status 1).
@@ -185,8 +186,13 @@ int main(int argc, char **argv)
     quiet_errors = 0;
     if (loaded != 0) {
         fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
-        steer_host_destroy(host);
-        return 1;
+        fflush(stderr);
+        // --watch keeps going: the next good save loads the script (or, when
+        // only setup failed, reloads it)
+        if (!watch) {
+            steer_host_destroy(host);
+            return 1;
+        }
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -199,8 +205,9 @@ int main(int argc, char **argv)
     bool bar_shown = false;
     long done = 0;
     if (watch) {
-        fprintf(stdout, "steer-run: watching %s (%s), Ctrl-C to stop\n", script,
-                steer_host_watch_backend(host) == STEER_HOST_WATCH_INOTIFY ? "inotify" : "polling");
+        fprintf(stdout, "steer-run: watching %s (%s)%s, Ctrl-C to stop\n", script,
+                steer_host_watch_backend(host) == STEER_HOST_WATCH_INOTIFY ? "inotify" : "polling",
+                steer_host_version(host) == 0 ? ": it did not load, the next good save loads it" : "");
         fflush(stdout);
     }
     double next = now_s();

@@ -94,7 +94,7 @@ int steer_host_record(steer_host *host, const char *path, int hash_every)
                                                            : "steer_host_record: already recording");
         return -1;
     }
-    if (host->version > 0) {
+    if (host->version > 0 || host->load_pending) {
         steer_host__set_error(host, "steer_host_record: start recording before the first steer_host_load");
         return -1;
     }

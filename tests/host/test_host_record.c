@@ -530,6 +530,38 @@ static void test_replay_trust_and_budgets(void)
     free(text);
 }
 
+// A failed first load, then the reload that loads the fixed script: the
+// replay does the same from the recording alone.
+static void test_replay_failed_first_load(void)
+{
+    const char *path = test_path(dir, "first.lua");
+    char rec[600];
+    snprintf(rec, sizeof rec, "%s", test_path(dir, "first.steerrec"));
+    write_in_place(path, "return { roles = { x = }\n");
+    steer_host_def def = quiet_def();
+    steer_host *h = steer_host_create(&def);
+    CHECK(steer_host_record(h, rec, 1) == 0);
+    CHECK(steer_host_load(h, path) == -1);
+    write_in_place(path, "return { setup = function(world) world:spawn{ x = 1, vx = 2 } end }\n");
+    CHECK(steer_host_reload(h) == 0);
+    for (int f = 0; f < 30; ++f) CHECK(steer_host_update(h, 1.0f / 60.0f, NULL) == 0);
+    uint64_t hash = steer_world_hash(steer_host_world(h));
+    CHECK(steer_host_record_end(h) == 0);
+    steer_host_destroy(h);
+    write_in_place(path, "error('the replay read the file on disk')\n");
+    steer_replay *r = steer_replay_open(rec, NULL, NULL, 0);
+    CHECK(r != NULL);
+    if (r == NULL) return;
+    int status;
+    while ((status = steer_replay_step(r)) == 1) {
+    }
+    if (status != 0) fprintf(stderr, "replay: %s\n", steer_replay_error(r));
+    CHECK(status == 0);
+    CHECK(steer_world_agent_count(steer_host_world(steer_replay_host(r))) == 1);
+    CHECK(steer_world_hash(steer_host_world(steer_replay_host(r))) == hash);
+    steer_replay_close(r);
+}
+
 // The same seed gives the same math.random at every load: a script that
 // draws from it runs the same.
 static void test_seeded_math_random(void)
@@ -562,6 +594,7 @@ int main(void)
     RUN(test_refusals);
     RUN(test_replay_trust_and_budgets);
     RUN(test_seeded_math_random);
+    RUN(test_replay_failed_first_load);
     // the recording stays for host.replay_cli and host.replay_changed_constant
     return TEST_RESULT();
 }

@@ -200,6 +200,80 @@ static void test_broken_versions_keep_the_old_one(void)
     steer_host_destroy(h);
 }
 
+// A failed first load is not a dead end: reload and reset load the script
+// once it is fixed; with nothing ever loaded they say so, without C names.
+static void test_failed_first_load_recovers(void)
+{
+    test_log log;
+    const char *dir = test_dir("first");
+    const char *path = test_path(dir, "main.lua");
+    char good[2048];
+    mover_script(good, sizeof good, 100, "fixed");
+    static const char *const how[] = {"reload", "reset"};
+    for (int i = 0; i < 2; ++i) {
+        steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+        write_in_place(path, "return { roles = { mover = }");
+        CHECK(steer_host_load(h, path) == -1);
+        CHECK(steer_host_version(h) == 0);
+        // still broken: the script's own error, not "no script loaded"
+        CHECK((i == 0 ? steer_host_reload(h) : steer_host_reset(h)) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, "main.lua:1:") != NULL && strstr(e, "steer_host") == NULL);
+        write_in_place(path, good);
+        if ((i == 0 ? steer_host_reload(h) : steer_host_reset(h)) != 0) fprintf(stderr, "  %s failed\n", how[i]);
+        CHECK(steer_host_version(h) == 1);
+        CHECK(steer_host_last_error(h) == NULL);
+        CHECK(steer_world_agent_count(steer_host_world(h)) == 20); // setup ran
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(strcmp(log.last_print, "fixed") == 0);
+        steer_host_destroy(h);
+    }
+    // nothing was ever loaded
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    CHECK(steer_host_reload(h) == -1);
+    CHECK(strcmp(steer_host_last_error(h), "nothing to reload: no script was loaded") == 0);
+    CHECK(steer_host_reset(h) == -1);
+    CHECK(strcmp(steer_host_last_error(h), "nothing to reset: no script was loaded") == 0);
+    CHECK(steer_host_load(h, NULL) == -1);
+    CHECK(strstr(steer_host_last_error(h), "steer_host") == NULL);
+    CHECK(steer_host_update(h, -1.0f, NULL) == -1);
+    CHECK(strstr(steer_host_last_error(h), "steer_host") == NULL);
+    // a failed load of another script keeps the running one (and reload
+    // reloads the running one, not the one that failed)
+    write_in_place(path, good);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_load(h, test_path(dir, "missing.lua")) == -1);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_host_version(h) == 2);
+    steer_host_destroy(h);
+}
+
+// setup raised: no "loaded" line before the error; a reload says that setup
+// has not run and how to run it; a reset runs it and the warning stops.
+static void test_reload_after_failed_setup(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("setup");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "return { setup = function(world) error('no level') end }\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(log_has(&log, "main.lua:1: no level"));
+    CHECK(steer_host_version(h) == 1);
+    char good[2048];
+    mover_script(good, sizeof good, 100, "v2");
+    write_in_place(path, good);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(log_has(&log, "main.lua: setup failed earlier and a reload does not run it: reset (R in steer-viewer)"));
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 0);
+    CHECK(steer_host_reset(h) == 0);
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 20);
+    int warnings = log.lines[STEER_HOST_LOG_WARNING];
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(log.lines[STEER_HOST_LOG_WARNING] == warnings);
+    steer_host_destroy(h);
+}
+
 // Errors in update and in Lua behaviours: file:line, reported once per
 // distinct message per simulated second, the next frame runs normally.
 static void test_frame_errors(void)
@@ -411,6 +485,8 @@ int main(void)
     RUN(test_reload_keeps_state_and_memory);
     RUN(test_roles_added_and_removed);
     RUN(test_broken_versions_keep_the_old_one);
+    RUN(test_failed_first_load_recovers);
+    RUN(test_reload_after_failed_setup);
     RUN(test_frame_errors);
     RUN(test_random_sequences);
     RUN(test_require_and_input);

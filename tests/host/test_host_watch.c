@@ -80,6 +80,46 @@ static void test_poll_rename(void) { run_watch(STEER_HOST_WATCH_POLL, true, "pol
 static void test_poll_in_place(void) { run_watch(STEER_HOST_WATCH_POLL, false, "poll_in_place"); }
 
 // Files that are not scripts do not reload (dot-files, backups, probes).
+// A failed first load keeps watching: a syntax error, then the fixed save,
+// loads it (setup runs); a missing script loads once it is written.
+static void run_first_load(steer_host_watch backend, const char *name)
+{
+    test_log log;
+    steer_host *h = test_host(&log, backend);
+    CHECK(h != NULL);
+    if (h == NULL) return;
+    const char *dir = test_dir(name);
+    const char *path = test_path(dir, "main.lua");
+    const char *lib = test_path(dir, "lib.lua");
+    write_in_place(lib, "return { tag = '-a' }\n");
+    write_in_place(path, "return { roles = { m = }\n");
+    CHECK(steer_host_load(h, path) == -1);
+    CHECK(steer_host_version(h) == 0);
+    char text[1024];
+    script(text, sizeof text, "v1");
+    write_by_rename(path, text);
+    CHECK(wait_for_version(h, 1));
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 1);
+    steer_host_update(h, 1.0f / 60.0f, NULL);
+    CHECK(strcmp(log.last_print, "v1-a") == 0);
+    steer_host_destroy(h);
+
+    h = test_host(&log, backend);
+    const char *later = test_path(dir, "later.lua");
+    remove(later);
+    CHECK(steer_host_load(h, later) == -1);
+    CHECK(log_has(&log, "cannot open"));
+    script(text, sizeof text, "later");
+    write_in_place(later, text);
+    CHECK(wait_for_version(h, 1));
+    steer_host_update(h, 1.0f / 60.0f, NULL);
+    CHECK(strcmp(log.last_print, "later-a") == 0);
+    steer_host_destroy(h);
+}
+
+static void test_first_load_inotify(void) { run_first_load(STEER_HOST_WATCH_INOTIFY, "first_inotify"); }
+static void test_first_load_poll(void) { run_first_load(STEER_HOST_WATCH_POLL, "first_poll"); }
+
 static void test_ignored_files(void)
 {
     test_log log;
@@ -111,5 +151,7 @@ int main(void)
     RUN(test_poll_rename);
     RUN(test_poll_in_place);
     RUN(test_ignored_files);
+    RUN(test_first_load_inotify);
+    RUN(test_first_load_poll);
     return TEST_RESULT();
 }

@@ -90,7 +90,9 @@ void steer_host_destroy(steer_host *host);
 
 /// Load a script: on success the world is replaced by a fresh one and
 /// `setup(world)` runs; returns 0. On failure returns -1, keeps whatever ran
-/// before and sets last_error (`file:line: message`).
+/// before and sets last_error (`file:line: message`). When no script ran
+/// before, the host keeps the path: the watcher loads it at the next good
+/// save, and steer_host_reload and steer_host_reset load it.
 int steer_host_load(steer_host *host, const char *path);
 /// Reload the current script now (the watcher does this by itself): a
 /// transaction that either swaps the roles and keeps every agent, or keeps
