@@ -577,7 +577,9 @@ int main(int argc, char **argv)
     if (!loaded) {
         const char *e = steer_host_last_error(V.host);
         set_status(e ? e : "cannot load the script", true);
-        fprintf(stderr, "error: %s\n", V.status);
+        // the host logged its load failure (on_log printed it); a replay's
+        // divergence it did not
+        if (V.replay != NULL) fprintf(stderr, "error: %s\n", V.status);
         // headless runs are tests and captures: a script that does not load fails them
         if (headless) return 1;
     } else {

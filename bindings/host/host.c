@@ -523,6 +523,7 @@ static int load_script(steer_host *host, const char *path, bool report)
 {
     if (path == NULL || strlen(path) >= HOST_PATH_MAX) {
         steer_host__set_error(host, "the script's path is missing or too long");
+        if (report) steer_host__log(host, STEER_HOST_LOG_ERROR, "%s", host->error);
         return -1;
     }
     char wanted[HOST_PATH_MAX];
@@ -564,8 +565,11 @@ static int load_script(steer_host *host, const char *path, bool report)
         return -1;
     }
     host->load_pending = false;
+    // "loaded" only once setup ran: a setup error must not follow a line
+    // that reads like success
+    if (run_setup(host) != 0) return -1;
     steer_host__log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
-    return run_setup(host);
+    return 0;
 }
 
 // Commit a prepared version and run on_reload: the end of every reload.

@@ -136,7 +136,11 @@ static int load_text_file(lua_State *L, const char *path)
 {
     const char *name = display_name(L, path);
     if (!steer_host__read_file(L, path, name + 1)) {
-        lua_pushfstring(L, "cannot open %s", name + 1);
+        // the script itself by its path as the embedder gave it (the name
+        // under the root hides where the host looked); a file the script
+        // names, as the script named it
+        bool script = strcmp(path, steer_host__of(L)->path) == 0;
+        lua_pushfstring(L, "cannot open %s", script ? path : name + 1);
         lua_remove(L, -2);
         return LUA_ERRFILE;
     }

@@ -20,4 +20,15 @@ execute_process(COMMAND ${RUN} ${WORK}/broken.lua ERROR_VARIABLE err RESULT_VARI
 if(rc EQUAL 0 OR NOT err MATCHES "broken.lua:2:")
   message(FATAL_ERROR "load failure: status ${rc}, stderr: ${err}")
 endif()
+# a setup that raises: the error, and no "loaded" line before it
+file(WRITE ${WORK}/bad_setup.lua "return { setup = function(world) error('no level') end }\n")
+execute_process(COMMAND ${RUN} ${WORK}/bad_setup.lua OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "bad_setup.lua:1: no level" OR out MATCHES "loaded")
+  message(FATAL_ERROR "failed setup: status ${rc}, stdout: ${out}, stderr: ${err}")
+endif()
+# a missing script is named with its directory, as given
+execute_process(COMMAND ${RUN} ${WORK}/missing.lua ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "cannot open ${WORK}/missing.lua")
+  message(FATAL_ERROR "missing script: status ${rc}, stderr: ${err}")
+endif()
 message(STATUS "steer-run: ${hashes}; load failure: ${err}")

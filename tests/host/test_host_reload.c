@@ -243,6 +243,7 @@ static void test_failed_first_load_recovers(void)
     write_in_place(path, good);
     CHECK(steer_host_load(h, path) == 0);
     CHECK(steer_host_load(h, test_path(dir, "missing.lua")) == -1);
+    CHECK(strstr(steer_host_last_error(h), test_path(dir, "missing.lua")) != NULL); // the directory too
     CHECK(steer_host_reload(h) == 0);
     CHECK(steer_host_version(h) == 2);
     steer_host_destroy(h);
@@ -259,6 +260,7 @@ static void test_reload_after_failed_setup(void)
     write_in_place(path, "return { setup = function(world) error('no level') end }\n");
     CHECK(steer_host_load(h, path) == -1);
     CHECK(log_has(&log, "main.lua:1: no level"));
+    CHECK(!log_has(&log, "loaded"));
     CHECK(steer_host_version(h) == 1);
     char good[2048];
     mover_script(good, sizeof good, 100, "v2");
