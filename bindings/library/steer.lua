@@ -210,7 +210,7 @@ function World:add_polyline(points) end
 ---The first hit of the ray (x, y) + (dx, dy)*s, s in [0, max_distance], or nil: the point, the unit normal facing the ray, the distance (m) and the shape or agent hit.
 ---@param x number Unit: m.
 ---@param y number Unit: m.
----@param dx number Direction (need not be unit; zero hits nothing).
+---@param dx number Direction, normalised: its length does not count (zero hits nothing); `max_distance` is metres.
 ---@param dy number
 ---@param max_distance number Unit: m.
 ---@param filter? steer.RaycastFilterOptions

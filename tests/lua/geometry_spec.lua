@@ -73,6 +73,21 @@ describe("world:raycast", function()
     assert.is_near(8, cy, 1e-4); assert.is_near(-1, cny, 1e-5); assert.is_near(8, cd, 1e-4)
   end)
 
+  it("normalises the direction: max_distance is metres (docs/lua-api.md's line of sight)", function()
+    local w = steer.world{}
+    w:add_box(4, -1, 6, 1)
+    local gx, gy, px, py = 0, 0, 10, 0
+    local dx, dy = px - gx, py - gy
+    local dist = math.sqrt(dx * dx + dy * dy)
+    local hx, _, _, _, d = w:raycast(gx, gy, dx, dy, dist)
+    assert.is_near(4, hx, 1e-5)
+    assert.is_near(4, d, 1e-5) -- metres, not a fraction of (dx, dy)
+    assert.is_nil(w:raycast(gx, gy, dx, dy, 1)) -- 1 m, not the whole segment
+    assert.is_nil(w:raycast(0, 5, dx, dy, dist)) -- a clear line: nil
+    local _, _, _, _, d2 = w:raycast(gx, gy, 1e-3 * dx, 1e-3 * dy, dist)
+    assert.are.equal(d, d2) -- the length of (dx, dy) does not count
+  end)
+
   it("filters by category, and can hit agents", function()
     local w = steer.world{}
     local wall = w:add_wall(5, -10, 5, 10)
