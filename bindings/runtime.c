@@ -311,13 +311,118 @@ void steer_lua__forget_agent(lua_State *L, int core_idx, steer_agent_id id)
 {
     core_idx = lua_absindex(L, core_idx);
     lua_Integer stored = steer_lua__stored_id(id);
-    for (int uv = 1; uv <= CORE_UV_COUNT; ++uv) {
+    for (int uv = 1; uv <= CORE_UV_AGENT_TABLES; ++uv) {
         if (lua_getiuservalue(L, core_idx, uv) == LUA_TTABLE) {
             lua_pushnil(L);
             lua_rawseti(L, -2, stored);
         }
         lua_pop(L, 1);
     }
+}
+
+/* ---- plain data (agent.data, world.data) ------------------------------------------------ */
+
+/// Deeper than this, a table is refused (and the walk never overflows the C stack).
+#define PLAIN_MAX_DEPTH 64
+
+typedef struct plain_walk {
+    char path[200]; ///< where the walk is: "data.squad[2]" (cut when long)
+    int visiting;   ///< stack index of a table: the tables on the current path
+} plain_walk;
+
+// The path with a piece appended at at (cut when long, never overflowing).
+static void path_add(plain_walk *pw, size_t at, const char *before, const char *piece, const char *after)
+{
+    if (at < sizeof pw->path - 1) snprintf(pw->path + at, sizeof pw->path - at, "%s%s%s", before, piece, after);
+}
+
+// NULL when the value at idx is plain, else a phrase (pushed or static)
+// for the value at pw->path; the stack is left as it is on failure.
+static const char *plain_fault(lua_State *L, plain_walk *pw, int idx, int depth)
+{
+    idx = lua_absindex(L, idx);
+    int t = lua_type(L, idx);
+    if (t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING) return NULL;
+    if (t != LUA_TTABLE) {
+        const char *name = luaL_typename(L, idx);
+        if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) name = lua_tostring(L, -1);
+        if (luaL_testudata(L, idx, STEER_LUA_AGENT) != NULL)
+            return lua_pushfstring(L, "is a %s (keep agent.key and find it with world:find{ key = k })", name);
+        return lua_pushfstring(L, "is a %s", name);
+    }
+    if (lua_getmetatable(L, idx)) return "is a table with a metatable";
+    if (depth >= PLAIN_MAX_DEPTH) return "nests tables too deep (64 levels)";
+    luaL_checkstack(L, 6, "plain data");
+    lua_pushvalue(L, idx);
+    lua_rawget(L, pw->visiting);
+    if (!lua_isnil(L, -1)) return "contains itself (a cycle)";
+    lua_pop(L, 1);
+    lua_pushvalue(L, idx);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, pw->visiting);
+    size_t at = strlen(pw->path);
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        int kt = lua_type(L, -2);
+        if (kt == LUA_TSTRING) {
+            path_add(pw, at, ".", lua_tostring(L, -2), "");
+        } else if (kt == LUA_TNUMBER) {
+            lua_pushvalue(L, -2); // a copy: lua_next needs the key unconverted
+            path_add(pw, at, "[", lua_tostring(L, -1), "]");
+            lua_pop(L, 1);
+        } else if (kt == LUA_TBOOLEAN) {
+            path_add(pw, at, "[", lua_toboolean(L, -2) ? "true" : "false", "]");
+        } else {
+            return lua_pushfstring(L, "has a key that is a %s", luaL_typename(L, -2));
+        }
+        const char *fault = plain_fault(L, pw, -1, depth + 1);
+        if (fault != NULL) return fault;
+        pw->path[at] = '\0';
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, idx);
+    lua_pushnil(L);
+    lua_rawset(L, pw->visiting);
+    return NULL;
+}
+
+void steer_lua__check_plain(lua_State *L, steer_laux_where w, int idx)
+{
+    idx = lua_absindex(L, idx);
+    plain_walk pw;
+    snprintf(pw.path, sizeof pw.path, "%s", w.field != NULL ? w.field : "value");
+    lua_newtable(L);
+    pw.visiting = lua_gettop(L);
+    const char *fault = plain_fault(L, &pw, idx, 0);
+    if (fault == NULL) {
+        lua_settop(L, pw.visiting - 1);
+        return;
+    }
+    steer_laux_error_plain(L, w, lua_pushfstring(L, "must hold plain values only (nil, booleans, numbers, strings, "
+                                                    "tables of them): %s %s", pw.path, fault));
+}
+
+void steer_lua__push_data(lua_State *L, int tidx, lua_Integer key)
+{
+    tidx = lua_absindex(L, tidx);
+    if (lua_rawgeti(L, tidx, key) != LUA_TNIL) return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, tidx, key);
+}
+
+void steer_lua__push_formation(lua_State *L, int core_idx, steer_formation_id id)
+{
+    core_idx = lua_absindex(L, core_idx);
+    if (steer_formation_id_is_null(id)) {
+        lua_pushnil(L);
+        return;
+    }
+    lua_getiuservalue(L, core_idx, CORE_UV_FORMATIONS);
+    if (lua_istable(L, -1)) lua_rawgeti(L, -1, (lua_Integer)steer_formation_id_store(id));
+    else lua_pushnil(L);
+    lua_remove(L, -2);
 }
 
 void steer_lua__set_steering(lua_State *L, int core_idx, steer_agent_id id, int idx, bool keep_memory)

@@ -35,13 +35,20 @@ typedef struct lcore {
 } lcore;
 
 /// Uservalues of a core: the Lua values the world's agents keep, by stored
-/// id (steer_lua__stored_id).
+/// id (steer_lua__stored_id; the first CORE_UV_AGENT_TABLES), then the
+/// formations' proxies and the world's own values.
 enum {
     CORE_UV_STEERING = 1, ///< behaviour userdata: mirrors the C references
     CORE_UV_ROLE = 2,     ///< the host's role of an agent (a string)
     CORE_UV_TAG = 3,      ///< tag strings
     CORE_UV_ANCHOR = 4,   ///< proxies handed to Lua behaviours, kept while the agent lives
-    CORE_UV_COUNT = 4
+    CORE_UV_DATA = 5,     ///< agent.data: a table of plain values
+    CORE_UV_AGENT_TABLES = 5,
+    /// the proxy of each formation made through Lua, by stored formation id,
+    /// kept while it lives (its Lua values live in the proxy)
+    CORE_UV_FORMATIONS = 6,
+    CORE_UV_WORLD = 7, ///< the world's own values: world.data
+    CORE_UV_COUNT = 7
 };
 
 /// steer.World: uservalue 1 is the core.
@@ -165,6 +172,17 @@ lagent *steer_lua__test_agent(lua_State *L, int idx);
 void steer_lua__check_alive(lua_State *L, const lagent *a);
 /// A live agent at arg (raises "attempt to use a removed agent").
 lagent *steer_lua__check_agent(lua_State *L, int arg);
+/// Raise unless the value at idx is plain (what a snapshot can save): nil,
+/// a boolean, a number, a string, or a table of them without a metatable,
+/// keyed by strings, numbers or booleans, with no cycle. The message names
+/// w and the path of the first value that is not ("data.squad[2] is a
+/// steer.Agent").
+void steer_lua__check_plain(lua_State *L, steer_laux_where w, int idx);
+/// Push t[key] of the table at tidx, creating an empty table there first
+/// when it holds none (agent.data, world.data).
+void steer_lua__push_data(lua_State *L, int tidx, lua_Integer key);
+/// Push the proxy of a formation made through Lua, or nil (core at core_idx).
+void steer_lua__push_formation(lua_State *L, int core_idx, steer_formation_id id);
 /// Forget the Lua-side data of an agent being removed.
 void steer_lua__forget_agent(lua_State *L, int core_idx, steer_agent_id id);
 /// Set an agent's behaviour (value at idx: behaviour or nil); core at core_idx.

@@ -121,8 +121,8 @@ static int agent_alive(lua_State *L)
 /* ---- properties -------------------------------------------------------------------------- */
 
 // Properties besides the agent definition's fields.
-static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag", NULL};
-enum { AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG };
+static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag", "data", "formation", NULL};
+enum { AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION };
 
 static int no_property(lua_State *L)
 {
@@ -163,6 +163,14 @@ static int agent_index(lua_State *L)
         push_side_table(L, CORE_UV_STEERING, steer_lua__stored_id(a->id));
         lbehaviour *lb = steer_lua__test_behaviour(L, -1);
         if (lb == NULL || lb->b != b) steer_lua__push_behaviour(L, b);
+    } else if (code == AGENT_DATA) {
+        // made on first use, kept while the agent lives (a reload keeps it)
+        lua_getiuservalue(L, 1, 1);
+        lua_getiuservalue(L, -1, CORE_UV_DATA);
+        steer_lua__push_data(L, -1, steer_lua__stored_id(a->id));
+    } else if (code == AGENT_FORMATION) {
+        lua_getiuservalue(L, 1, 1);
+        steer_lua__push_formation(L, -1, steer_agent_get_formation(w, a->id));
     } else {
         push_side_table(L, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG, steer_lua__stored_id(a->id));
     }
@@ -177,7 +185,7 @@ static int agent_newindex(lua_State *L)
     if (code == -1) return no_property(L);
     const steer_field_info *f = code == -2 ? lua_touserdata(L, 4) : NULL;
     const char *k = lua_tostring(L, 2);
-    if (code == AGENT_SPEED || (f != NULL && !f->live))
+    if (code == AGENT_SPEED || code == AGENT_FORMATION || (f != NULL && !f->live))
         return luaL_error(L, "property '%s' of steer.Agent is read-only", k);
     steer_lua__check_alive(L, a);
     steer_laux_where where = steer_laux_property(STEER_LUA_AGENT, k);
@@ -199,6 +207,13 @@ static int agent_newindex(lua_State *L)
             steer_laux_error(L, where, "must be a behaviour or nil", 3);
         steer_lua__check_mutable(L, a->core);
         steer_lua__set_steering(L, 4, a->id, 3, false);
+    } else if (code == AGENT_DATA) {
+        // a table of plain values (nil: an empty one at the next read)
+        if (!lua_isnil(L, 3) && !lua_istable(L, 3)) steer_laux_error(L, where, "must be a table or nil", 3);
+        steer_lua__check_plain(L, where, 3);
+        lua_getiuservalue(L, 4, CORE_UV_DATA);
+        lua_pushvalue(L, 3);
+        lua_rawseti(L, -2, steer_lua__stored_id(a->id));
     } else {
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steer_laux_error(L, where, "must be a string or nil", 3);
         lua_getiuservalue(L, 4, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG);

@@ -170,6 +170,21 @@ static void check_anchor(lua_State *L, int arg, int vidx, steer_formation_def *d
     lua_pop(L, 1);
 }
 
+// The world keeps the proxy of a formation made through Lua while the
+// formation lives (world:formations, agent.formation; the Lua values behind
+// the formation are the proxy's); keep false: forget it. Core at core_idx,
+// the proxy at -1 when keeping.
+static void keep_proxy(lua_State *L, int core_idx, steer_formation_id id, bool keep)
+{
+    core_idx = lua_absindex(L, core_idx);
+    int proxy = lua_gettop(L);
+    lua_getiuservalue(L, core_idx, CORE_UV_FORMATIONS);
+    if (keep) lua_pushvalue(L, proxy);
+    else lua_pushnil(L);
+    lua_rawseti(L, -2, (lua_Integer)steer_formation_id_store(id));
+    lua_pop(L, 1);
+}
+
 // Add the agent at vidx as a member (reporting errors against w).
 static void add_member(lua_State *L, int fidx, int vidx, steer_laux_where w)
 {
@@ -180,6 +195,10 @@ static void add_member(lua_State *L, int fidx, int vidx, steer_laux_where w)
     steer_world *world = lf->core->world;
     // checked first: no engine assert is reachable from Lua
     const char *phrase = steer_formation_check_add(world, lf->id, a->id);
+    steer_formation_id other = steer_agent_get_formation(world, a->id);
+    if (phrase != NULL && !steer_formation_id_is_null(other) && !steer_formation_id_equal(other, lf->id))
+        phrase = "is already a member of another formation (agent.formation: remove it there first, "
+                 "agent.formation:remove(agent); after a reload, world:formations() has the old one)";
     if (phrase != NULL) steer_laux_error_plain(L, w, phrase);
     if (!steer_formation_add(world, lf->id, a->id, 0)) luaL_error(L, "not enough memory");
 }
@@ -326,6 +345,9 @@ int steer_lua__formation_new(lua_State *L)
     steer_lua__formation_sync(L, fidx, steer_laux_field(1, NULL));
     check_forbidden(L, fidx, steer_laux_field(1, "costs"));
     guard->armed = false;
+    lua_pushvalue(L, fidx);
+    keep_proxy(L, core_idx, id, true);
+    lua_pop(L, 1);
     for (int m = 0; m < steer_formation_member_count(core->world, lf->id); ++m)
         default_steering(L, fidx, steer_formation_member_at(core->world, lf->id, m));
     lua_pushvalue(L, fidx);
@@ -495,6 +517,8 @@ static int formation_destroy(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
     steer_lua__check_mutable(L, lf->core);
+    lua_getiuservalue(L, 1, FORM_UV_CORE);
+    keep_proxy(L, -1, lf->id, false);
     steer_formation_destroy(lf->core->world, lf->id);
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- steer.world ------------------------------------------------------------------ */
@@ -138,7 +139,93 @@ static int world_count(lua_State *L)
     return 1;
 }
 
-// The agents() iterator: upvalues world, core and the next dense index.
+/* ---- lookups: by key, role and tag ------------------------------------------------- */
+
+/// What world:find and world:agents{...} match (unset fields match all).
+typedef struct agent_filter {
+    bool by_key;
+    uint64_t key;
+    int role, tag; ///< stack indices of the strings, 0: any
+} agent_filter;
+
+// Read {key =, role =, tag =} at arg into f (the strings stay at arg's fields).
+static void read_filter(lua_State *L, int arg, agent_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    luaL_checktype(L, arg, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, arg) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (k == NULL || (strcmp(k, "key") != 0 && strcmp(k, "role") != 0 && strcmp(k, "tag") != 0))
+            steer_laux_unknown_field(L, arg, -2);
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, arg, "key") != LUA_TNIL) {
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+            steer_laux_error(L, steer_laux_field(arg, "key"), "must be a positive integer", -1);
+        f->by_key = true;
+        f->key = (uint64_t)lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    static const char *const names[] = {"role", "tag"};
+    for (int i = 0; i < 2; ++i) {
+        if (lua_getfield(L, arg, names[i]) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (lua_type(L, -1) != LUA_TSTRING) steer_laux_error(L, steer_laux_field(arg, names[i]), "must be a string", -1);
+        *(i == 0 ? &f->role : &f->tag) = lua_gettop(L); // kept on the stack
+    }
+}
+
+// Does the agent match? roles and tags: the core's tables at roles, tags.
+static bool filter_match(lua_State *L, const agent_filter *f, lcore *core, steer_agent_id id, int roles, int tags)
+{
+    if (f->by_key && steer_agent_get_key(core->world, id) != f->key) return false;
+    lua_Integer stored = steer_lua__stored_id(id);
+    const int idx[2] = {f->role, f->tag}, tables[2] = {roles, tags};
+    for (int i = 0; i < 2; ++i) {
+        if (idx[i] == 0) continue;
+        lua_rawgeti(L, tables[i], stored);
+        bool same = lua_rawequal(L, -1, idx[i]);
+        lua_pop(L, 1);
+        if (!same) return false;
+    }
+    return true;
+}
+
+// world:find{ key =, role =, tag = } -> the matching agent with the lowest
+// key (then the lowest storage slot), or nil. O(agents).
+static int world_find(lua_State *L)
+{
+    lcore *core = steer_lua__check_world(L, 1);
+    lua_settop(L, 2);
+    agent_filter f;
+    read_filter(L, 2, &f);
+    lua_getiuservalue(L, 1, 1);
+    int core_idx = lua_gettop(L);
+    lua_getiuservalue(L, core_idx, CORE_UV_ROLE);
+    lua_getiuservalue(L, core_idx, CORE_UV_TAG);
+    int roles = core_idx + 1, tags = core_idx + 2;
+    steer_agent_id best = steer_null_agent;
+    uint64_t best_key = 0, best_slot = 0;
+    for (int i = 0, n = steer_world_agent_count(core->world); i < n; ++i) {
+        steer_agent_id id = steer_world_agent_at(core->world, i);
+        if (!filter_match(L, &f, core, id, roles, tags)) continue;
+        uint64_t key = steer_agent_get_key(core->world, id), slot = steer_agent_id_store(id) >> 32;
+        if (steer_agent_id_is_null(best) || key < best_key || (key == best_key && slot < best_slot)) {
+            best = id;
+            best_key = key;
+            best_slot = slot;
+        }
+    }
+    if (steer_agent_id_is_null(best)) lua_pushnil(L);
+    else steer_lua__push_agent(L, core_idx, best);
+    return 1;
+}
+
+// The agents() iterator: upvalues world, core, the next dense index, and
+// the filter's role, tag and key (nil: any).
 // Descending, so removing the current agent (swap-remove) skips nothing.
 static int agents_next(lua_State *L)
 {
@@ -147,21 +234,87 @@ static int agents_next(lua_State *L)
     lua_Integer i = lua_tointeger(L, lua_upvalueindex(3));
     int count = steer_world_agent_count(core->world);
     if (i >= count) i = count - 1;
-    if (i < 0) return 0;
-    lua_pushinteger(L, i - 1);
+    agent_filter f = {.role = lua_isnil(L, lua_upvalueindex(4)) ? 0 : lua_upvalueindex(4),
+                      .tag = lua_isnil(L, lua_upvalueindex(5)) ? 0 : lua_upvalueindex(5),
+                      .by_key = !lua_isnil(L, lua_upvalueindex(6)),
+                      .key = (uint64_t)lua_tointeger(L, lua_upvalueindex(6))};
+    bool filtered = f.role != 0 || f.tag != 0 || f.by_key;
+    if (filtered) {
+        lua_getiuservalue(L, lua_upvalueindex(2), CORE_UV_ROLE);
+        lua_getiuservalue(L, lua_upvalueindex(2), CORE_UV_TAG);
+    }
+    int top = lua_gettop(L);
+    for (; i >= 0; --i) {
+        steer_agent_id id = steer_world_agent_at(core->world, (int)i);
+        if (filtered && !filter_match(L, &f, core, id, top - 1, top)) continue;
+        lua_pushinteger(L, i - 1);
+        lua_replace(L, lua_upvalueindex(3));
+        steer_lua__push_agent(L, lua_upvalueindex(2), id);
+        return 1;
+    }
+    lua_pushinteger(L, -1);
     lua_replace(L, lua_upvalueindex(3));
-    steer_lua__push_agent(L, lua_upvalueindex(2), steer_world_agent_at(core->world, (int)i));
+    return 0;
+}
+
+// world:agents([{ role =, tag =, key = }]) -> iterator over the live agents
+// (that match): for agent in world:agents{ role = "guard" } do
+static int world_agents(lua_State *L)
+{
+    lcore *core = steer_lua__check_world(L, 1);
+    agent_filter f = {0};
+    if (!lua_isnoneornil(L, 2)) {
+        lua_settop(L, 2);
+        read_filter(L, 2, &f);
+    }
+    int role = f.role, tag = f.tag;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    lua_pushinteger(L, steer_world_agent_count(core->world) - 1);
+    if (role != 0) lua_getfield(L, 2, "role"); else lua_pushnil(L);
+    if (tag != 0) lua_getfield(L, 2, "tag"); else lua_pushnil(L);
+    if (f.by_key) lua_pushinteger(L, (lua_Integer)f.key); else lua_pushnil(L);
+    lua_pushcclosure(L, agents_next, 6);
     return 1;
 }
 
-// world:agents() -> iterator over the live agents (for agent in world:agents() do)
-static int world_agents(lua_State *L)
+static int compare_ids(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// world:formations() -> list of the live formations made through Lua, in
+// the order of their ids (a reload finds its squads here)
+static int world_formations(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     lua_settop(L, 1);
     lua_getiuservalue(L, 1, 1);
-    lua_pushinteger(L, steer_world_agent_count(core->world) - 1);
-    lua_pushcclosure(L, agents_next, 3);
+    lua_getiuservalue(L, 2, CORE_UV_FORMATIONS); // 3
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 3) != 0) {
+        lua_pop(L, 1);
+        ++n;
+    }
+    // ids in order (a table's traversal order is not deterministic)
+    uint64_t *ids = lua_newuserdatauv(L, (n > 0 ? n : 1) * sizeof *ids, 0); // 4
+    size_t live = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 3) != 0) {
+        lformation *lf = luaL_testudata(L, -1, STEER_LUA_FORMATION);
+        lua_pop(L, 1);
+        if (lf != NULL && live < n && steer_formation_is_valid(core->world, lf->id))
+            ids[live++] = (uint64_t)lua_tointeger(L, -1);
+    }
+    qsort(ids, live, sizeof *ids, compare_ids);
+    lua_createtable(L, (int)live, 0); // 5
+    for (size_t i = 0; i < live; ++i) {
+        lua_rawgeti(L, 3, (lua_Integer)ids[i]);
+        lua_rawseti(L, 5, (lua_Integer)i + 1);
+    }
     return 1;
 }
 
@@ -443,8 +596,8 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // Properties besides the live fields of the world definition (read-only).
-static const char *const world_extras[] = {"steps", "workers", NULL};
-enum { WORLD_STEPS, WORLD_WORKERS };
+static const char *const world_extras[] = {"steps", "workers", "data", NULL};
+enum { WORLD_STEPS, WORLD_WORKERS, WORLD_DATA };
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
 // world.resolve_agent_contacts, world.steps and world.workers (read-only)
@@ -460,6 +613,12 @@ static int world_index(lua_State *L)
         lua_pushinteger(L, (lua_Integer)steer_world_step_count(core->world));
     } else if (code == WORLD_WORKERS) {
         lua_pushinteger(L, steer_world_get_worker_count(core->world));
+    } else if (code == WORLD_DATA) {
+        // made on first use, kept with the world (a reload keeps it, a
+        // reset's new world starts without)
+        lua_getiuservalue(L, 1, 1);
+        lua_getiuservalue(L, -1, CORE_UV_WORLD);
+        steer_lua__push_data(L, -1, 1);
     } else {
         steer_world_def d;
         steer_world_get_def(core->world, &d);
@@ -477,6 +636,17 @@ static int world_newindex(lua_State *L)
     if (k == NULL) k = luaL_tolstring(L, 2, NULL);
     lcore *core = steer_lua__check_world(L, 1);
     int code = steer_lua__lookup(L, lua_upvalueindex(2), 2);
+    if (code == WORLD_DATA) {
+        // the script's own values, not a setting: a host's world takes them
+        steer_laux_where where = steer_laux_property(STEER_LUA_WORLD, k);
+        if (!lua_isnil(L, 3) && !lua_istable(L, 3)) steer_laux_error(L, where, "must be a table or nil", 3);
+        steer_lua__check_plain(L, where, 3);
+        lua_getiuservalue(L, 1, 1);
+        lua_getiuservalue(L, -1, CORE_UV_WORLD);
+        lua_pushvalue(L, 3);
+        lua_rawseti(L, -2, 1);
+        return 0;
+    }
     if (code >= 0) return luaL_error(L, "property '%s' of steer.World is read-only", k);
     if (code == -1) return luaL_error(L, "steer.World has no property '%s'", k);
     if (core->settings_locked) return luaL_error(L, "attempt to change '%s' of a world owned by its host", k);
@@ -524,6 +694,8 @@ static const luaL_Reg world_methods[] = {
     {"close", world_close},
     {"count", world_count},
     {"draw", steer_lua__world_draw},
+    {"find", world_find},
+    {"formations", world_formations},
     {"hash", world_hash},
     {"path", world_path},
     {"query", world_query},

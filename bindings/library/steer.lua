@@ -78,6 +78,7 @@ function steer.orientation_of(x, y) end
 ---@field resolve_agent_contacts boolean Separate overlapping agents after each step (read-write).
 ---@field steps integer Steps taken (read-only).
 ---@field workers integer Threads a step uses (read-only).
+---@field data table The script's own plain values (nil, booleans, numbers, strings, tables of them; checked when a whole table is set): an empty table on first use, kept across a host's reload, new with a reset's new world.
 local World = {}
 
 ---A new world.
@@ -138,9 +139,25 @@ function World:count() end
 ---@param callbacks steer.DrawOptions
 function World:draw(callbacks) end
 
----An iterator over the live agents, in no particular order; the current agent may be removed inside the loop.
+---What `world:find` and `world:agents` match (every field given must match).
+---@class steer.AgentFilterOptions
+---@field key? integer The agent's key.
+---@field role? string The agent's role.
+---@field tag? string The agent's tag.
+
+---An iterator over the live agents (those matching filter), in no particular order; the current agent may be removed inside the loop.
+---@param filter? steer.AgentFilterOptions
 ---@return fun(): steer.Agent?
-function World:agents() end
+function World:agents(filter) end
+
+---The agent matching filter with the lowest key, or nil. O(agents): keep the result for the frame.
+---@param filter steer.AgentFilterOptions
+---@return steer.Agent?
+function World:find(filter) end
+
+---The live formations made through Lua, in the order of their ids: after a reload, the new chunk finds its squads here.
+---@return steer.Formation[]
+function World:formations() end
 
 ---The agents whose position is within radius (distance < radius), in a deterministic order.
 ---@param x number Unit: m.
@@ -467,6 +484,8 @@ function Formation:destroy() end
 ---@field steering steer.BehaviourBase? The behaviour (setting it resets the behaviour memory).
 ---@field role string? Kept on the Lua side (the script host maps roles to behaviours).
 ---@field tag string? Kept on the Lua side.
+---@field data table The script's own plain values for this agent (nil, booleans, numbers, strings, tables of them; checked when a whole table is set): an empty table on first use, kept while the agent lives (a host's reload keeps it).
+---@field formation steer.Formation? The formation the agent is a member of (not one it only leads), or nil (read-only).
 local Agent = {}
 
 ---@return number x m

@@ -276,6 +276,76 @@ static void test_reload_after_failed_setup(void)
     steer_host_destroy(h);
 }
 
+// State across reload and reset (docs/embedding.md): world.data and
+// agent.data survive a reload, lookups find agents and formations again
+// from a new chunk; a reset starts the data over; a chunk's cached agent
+// checked with alive() is found again in the reset's new world.
+static const char *const squad_roles =
+    "local steer = require 'steer'\n"
+    "local roles = { soldier = steer.seek{ target = { 10, 0 } }, captain = steer.wander{} }\n";
+
+static void test_state_across_reload_and_reset(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("state");
+    const char *path = test_path(dir, "main.lua");
+    char text[4096];
+    snprintf(text, sizeof text,
+             "%sreturn {\n"
+             "  roles = roles,\n"
+             "  setup = function(world)\n"
+             "    world.data.wave = 1\n"
+             "    local captain = world:spawn{ role = 'captain', key = 100 }\n"
+             "    local members = {}\n"
+             "    for i = 1, 4 do\n"
+             "      members[i] = world:spawn{ x = -i, role = 'soldier' }\n"
+             "      members[i].data.hp = 10 * i\n"
+             "    end\n"
+             "    steer.formation{ leader = captain, members = members }\n"
+             "  end,\n"
+             "  update = function(world) world.data.frames = (world.data.frames or 0) + 1 end,\n"
+             "}\n",
+             squad_roles);
+    write_in_place(path, text);
+    CHECK(steer_host_load(h, path) == 0);
+    for (int i = 0; i < 10; ++i) CHECK(steer_host_update(h, DT, NULL) == 0);
+    // v2: no handle of v1 survives in its chunk; everything is found again
+    snprintf(text, sizeof text,
+             "%slocal captain -- cached, checked with alive()\n"
+             "return {\n"
+             "  roles = roles,\n"
+             "  setup = function(world) world:spawn{ role = 'captain', key = 100 } end,\n"
+             "  update = function(world)\n"
+             "    world.data.frames = (world.data.frames or 0) + 1\n"
+             "    if not (captain and captain:alive()) then captain = world:find{ key = 100 } end\n"
+             "    local squad, hp, in_squad = world:formations()[1], 0, 0\n"
+             "    for s in world:agents{ role = 'soldier' } do\n"
+             "      hp = hp + s.data.hp\n"
+             "      if s.formation == squad then in_squad = in_squad + 1 end\n"
+             "    end\n"
+             "    print(('wave=%%s frames=%%d hp=%%d in_squad=%%d leads=%%s'):format(tostring(world.data.wave),\n"
+             "      world.data.frames, hp, in_squad, tostring(squad ~= nil and squad.leader == captain)))\n"
+             "  end,\n"
+             "}\n",
+             squad_roles);
+    write_in_place(path, text);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    if (strcmp(log.last_print, "wave=1 frames=11 hp=100 in_squad=4 leads=true") != 0)
+        fprintf(stderr, "  got: %s\n", log.last_print);
+    CHECK(strcmp(log.last_print, "wave=1 frames=11 hp=100 in_squad=4 leads=true") == 0);
+    // a reset: a new world and its data start over; the cached captain is
+    // of the closed world (alive() is false), found again, no error
+    CHECK(steer_host_reset(h) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    if (strcmp(log.last_print, "wave=nil frames=1 hp=0 in_squad=0 leads=false") != 0)
+        fprintf(stderr, "  got: %s\n", log.last_print);
+    CHECK(strcmp(log.last_print, "wave=nil frames=1 hp=0 in_squad=0 leads=false") == 0);
+    CHECK(log.lines[STEER_HOST_LOG_ERROR] == 0);
+    steer_host_destroy(h);
+}
+
 // Errors in update and in Lua behaviours: file:line, reported once per
 // distinct message per simulated second, the next frame runs normally.
 static void test_frame_errors(void)
@@ -489,6 +559,7 @@ int main(void)
     RUN(test_broken_versions_keep_the_old_one);
     RUN(test_failed_first_load_recovers);
     RUN(test_reload_after_failed_setup);
+    RUN(test_state_across_reload_and_reset);
     RUN(test_frame_errors);
     RUN(test_random_sequences);
     RUN(test_require_and_input);

@@ -172,6 +172,8 @@ local callers = {
   ["steer.World:flow_field"] = function(o) return world:flow_field(o) end,
   ["steer.World:add_polyline"] = function(o) return world:add_polyline(o) end,
   ["steer.World:raycast"] = function(o) return world:raycast(0, 0, 1, 0, 1, o) end,
+  ["steer.World:agents"] = function(o) return world:agents(o) end,
+  ["steer.World:find"] = function(o) return world:find(o) end,
 }
 local base_tables = { ["steer.PathOptions"] = path_points }
 local probe = coroutine.create(function() end) -- no option accepts a thread
