@@ -43,6 +43,8 @@ local function local_order(world, list, radius)
   return total / #list
 end
 
+local function dist(ax, ay, bx, by) return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2) end
+
 local checks = {}
 
 -- flocking: after 30 s the boids fly (mean speed above half of max), their
@@ -59,6 +61,46 @@ checks.flocking = {
     return speed > 0.5 * max_speed and order > 0.8 and far < 120,
       ("boids=%d mean speed %.2f m/s (max %.1f) local heading order %.3f, farthest %.1f m from the centre")
         :format(#boids, speed, max_speed, order, far)
+  end,
+}
+
+-- formations: the three leaders arrive where the mouse points (circling
+-- for 20 s, then held at (6, -10)); each group's five members stand still
+-- around their leader, within 6 m of it and at least 1.5 m apart (slots 2 m
+-- apart, not a clump); the squad walks its path together. Agents by key:
+-- leaders 1, 7, 13, their members the five keys after each; the squad 19-24.
+checks.formations = {
+  seconds = 30,
+  mouse = function(t)
+    if t < 20 then return 12 * math.sin(t * 0.3), 12 * math.cos(t * 0.3) - 12 end
+    return 6, -10
+  end,
+  final = function(world)
+    local by_key = {}
+    for a in world:agents() do by_key[a.key] = a end
+    local leader_off, member_off, gap, member_speed = 0, 0, math.huge, 0
+    for k = 1, 3 do
+      local first = 1 + (k - 1) * 6
+      local leader = by_key[first]
+      leader_off = math.max(leader_off, dist(leader.x, leader.y, 6 + (k - 2) * 15, -10))
+      for m = 1, 5 do
+        local a = by_key[first + m]
+        member_off = math.max(member_off, dist(a.x, a.y, leader.x, leader.y))
+        member_speed = math.max(member_speed, a.speed)
+        for n = m + 1, 5 do gap = math.min(gap, dist(a.x, a.y, by_key[first + n].x, by_key[first + n].y)) end
+      end
+    end
+    local cx, cy, squad_spread, squad_speed = 0, 0, 0, 0
+    for key = 19, 24 do cx, cy = cx + by_key[key].x / 6, cy + by_key[key].y / 6 end
+    for key = 19, 24 do
+      squad_spread = math.max(squad_spread, dist(by_key[key].x, by_key[key].y, cx, cy))
+      squad_speed = squad_speed + by_key[key].speed / 6
+    end
+    local ok = leader_off < 1 and member_off < 6 and gap > 1.5 and member_speed < 0.2 and squad_spread < 5
+      and squad_speed > 0.5
+    return ok, ("leaders %.2f m from the mouse's points; members within %.2f m of their leader, %.2f m apart or more, "
+      .. "at most %.2f m/s; squad within %.2f m of its centre at %.2f m/s"):format(leader_off, member_off, gap,
+      member_speed, squad_spread, squad_speed)
   end,
 }
 
