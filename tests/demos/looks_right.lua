@@ -45,6 +45,24 @@ end
 
 local function dist(ax, ay, bx, by) return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2) end
 
+-- True when the agent's centre is inside a solid (circle, box, polygon): a
+-- ray from a point strictly inside one hits at distance 0 whichever way it
+-- goes (docs/geometry.md); from outside, rays of length 0 hit nothing
+-- (unless the centre lies exactly on a wall).
+local function inside_solid(world, a)
+  return world:raycast(a.x, a.y, 1, 0, 0) ~= nil and world:raycast(a.x, a.y, -1, 0, 0) ~= nil
+end
+
+-- Agents inside a solid now (counts frames and the worst moment).
+local function count_inside(world, tally)
+  local n = 0
+  for a in world:agents() do
+    if inside_solid(world, a) then n = n + 1 end
+  end
+  if n > 0 then tally.frames = tally.frames + 1 end
+  tally.most = math.max(tally.most, n)
+end
+
 local checks = {}
 
 -- flocking: after 30 s the boids fly (mean speed above half of max), their
@@ -101,6 +119,31 @@ checks.formations = {
     return ok, ("leaders %.2f m from the mouse's points; members within %.2f m of their leader, %.2f m apart or more, "
       .. "at most %.2f m/s; squad within %.2f m of its centre at %.2f m/s"):format(leader_off, member_off, gap,
       member_speed, squad_spread, squad_speed)
+  end,
+}
+
+-- obstacles: no wanderer's centre is ever inside a solid (the box, circle,
+-- triangle), none leaves the maze's outline, and they keep wandering (mean
+-- speed over the run above half of max).
+local obstacles_inside = { frames = 0, most = 0 }
+local obstacles_speed = { sum = 0, n = 0 }
+checks.obstacles = {
+  seconds = 30,
+  every = function(world)
+    count_inside(world, obstacles_inside)
+    for a in world:agents() do
+      obstacles_speed.sum, obstacles_speed.n = obstacles_speed.sum + a.speed, obstacles_speed.n + 1
+    end
+  end,
+  final = function(world)
+    local out = 0
+    for a in world:agents() do
+      if math.abs(a.x) > 24 or math.abs(a.y) > 16 then out = out + 1 end
+    end
+    local speed = obstacles_speed.sum / obstacles_speed.n
+    return obstacles_inside.frames == 0 and out == 0 and speed > 1.5,
+      ("agents inside a solid on %d frames (at most %d at once), %d outside the maze, mean speed %.2f m/s (max 3)")
+        :format(obstacles_inside.frames, obstacles_inside.most, out, speed)
   end,
 }
 
