@@ -147,6 +147,263 @@ checks.obstacles = {
   end,
 }
 
+-- Orientation of a direction, the engine's convention (heading = (sin a, cos a)).
+local function orientation_of(x, y) return math.atan(x, y) end
+local function angle_diff(a, b) return math.abs((a - b + math.pi) % (2 * math.pi) - math.pi) end
+
+-- Distance from a point to a polyline (closed when loop).
+local function to_polyline(points, loop, x, y)
+  local best = math.huge
+  local n = #points
+  for i = 1, loop and n or n - 1 do
+    local a, b = points[i], points[i % n + 1]
+    local ex, ey = b[1] - a[1], b[2] - a[2]
+    local t = math.max(0, math.min(1, ((x - a[1]) * ex + (y - a[2]) * ey) / (ex * ex + ey * ey)))
+    best = math.min(best, dist(x, y, a[1] + ex * t, a[2] + ey * t))
+  end
+  return best
+end
+
+-- A running mean.
+local function mean() return { sum = 0, n = 0, add = function(m, v) m.sum, m.n = m.sum + v, m.n + 1 end,
+                               get = function(m) return m.n > 0 and m.sum / m.n or 0 end } end
+
+-- align_match: over the last 10 s the followers move with the leader (mean
+-- velocity difference under a quarter of its speed) and face its way (mean
+-- orientation difference under 0.2 rad), wherever they are.
+local am = { dv = mean(), da = mean(), speed = mean() }
+checks.align_match = {
+  seconds = 30,
+  every = function(world, t)
+    if t < 20 then return end
+    local leader = by_role(world, "leader")[1]
+    am.speed:add(leader.speed)
+    for _, a in ipairs(by_role(world, "follower")) do
+      am.dv:add(dist(a.vx, a.vy, leader.vx, leader.vy))
+      am.da:add(angle_diff(a.orientation, leader.orientation))
+    end
+  end,
+  final = function()
+    local dv, da, speed = am.dv:get(), am.da:get(), am.speed:get()
+    return speed > 1 and dv < 0.25 * speed and da < 0.2,
+      ("leader %.2f m/s; followers' velocity %.2f m/s off it, orientation %.3f rad off it (means over 20-30 s)")
+        :format(speed, dv, da)
+  end,
+}
+
+-- arbitration: the group follows the orbiting target (mean distance under
+-- 6 m over the last 20 s), keeps apart (no two centres closer than 0.9 m:
+-- bodies are 1 m across, separation 2.5 m) and never enters a pillar.
+local arb = { off = mean(), closest = math.huge, inside = { frames = 0, most = 0 } }
+checks.arbitration = {
+  seconds = 30,
+  every = function(world, t)
+    count_inside(world, arb.inside)
+    local agents = by_role(world, "agent")
+    for i, a in ipairs(agents) do
+      if t >= 10 then arb.off:add(dist(a.x, a.y, 16 * math.cos(t * 0.3), 9 * math.sin(t * 0.3))) end
+      for j = i + 1, #agents do arb.closest = math.min(arb.closest, dist(a.x, a.y, agents[j].x, agents[j].y)) end
+    end
+  end,
+  final = function()
+    local off = arb.off:get()
+    return off < 6 and arb.closest > 0.9 and arb.inside.frames == 0,
+      ("mean %.2f m from the target, closest pair %.2f m, inside a pillar on %d frames")
+        :format(off, arb.closest, arb.inside.frames)
+  end,
+}
+
+-- crowds: two crowds swap places with reciprocal avoidance: after 30 s
+-- every agent has crossed (it is past x = 12 on the far side, its goal at
+-- x = 24 to 29), and no two bodies overlapped by more than 5 cm on any frame
+-- (the notes' collision avoidance and separation pushed 23 cm into each other).
+local crowd = { overlap = 0, goals = {} }
+checks.crowds = {
+  seconds = 30,
+  start = function(world)
+    for a in world:agents() do crowd.goals[a.key] = { -a.x, a.y } end
+  end,
+  every = function(world)
+    for a in world:agents() do
+      for _, b in ipairs(world:query(a.x, a.y, a.radius * 2)) do
+        if b ~= a then crowd.overlap = math.max(crowd.overlap, a.radius + b.radius - dist(a.x, a.y, b.x, b.y)) end
+      end
+    end
+  end,
+  final = function(world)
+    local behind, n, off = math.huge, 0, 0
+    for a in world:agents() do
+      local g = crowd.goals[a.key]
+      -- how far past the middle towards its goal, and how far from the goal
+      behind, n = math.min(behind, a.x * (g[1] > 0 and 1 or -1)), n + 1
+      off = off + dist(a.x, a.y, g[1], g[2]) / 120
+    end
+    return n == 120 and behind > 12 and crowd.overlap < 0.05,
+      ("%d agents, the last %.2f m past the middle, %.2f m from their goals on average; deepest overlap %.3f m")
+        :format(n, behind, off, crowd.overlap)
+  end,
+}
+
+-- face: the turrets point at the mouse (circling slowly) within 0.1 rad;
+-- the runners look where they are going (within 0.2 rad on average) at
+-- more than half their speed.
+local face_mouse = function(t) return 10 * math.cos(t * 0.2), 8 * math.sin(t * 0.2) end
+local fc = { turret = mean(), runner = mean(), speed = mean() }
+checks.face = {
+  seconds = 30,
+  mouse = face_mouse,
+  every = function(world, t)
+    if t < 10 then return end
+    local mx, my = face_mouse(t - 1 / 60)
+    for _, a in ipairs(by_role(world, "turret")) do
+      fc.turret:add(angle_diff(a.orientation, orientation_of(mx - a.x, my - a.y)))
+    end
+    for _, a in ipairs(by_role(world, "runner")) do
+      fc.runner:add(angle_diff(a.orientation, orientation_of(a.vx, a.vy)))
+      fc.speed:add(a.speed)
+    end
+  end,
+  final = function()
+    local turret, runner, speed = fc.turret:get(), fc.runner:get(), fc.speed:get()
+    return turret < 0.1 and runner < 0.2 and speed > 2.5,
+      ("turrets %.3f rad off the mouse, runners %.3f rad off their velocity at %.2f m/s (means over 10-30 s)")
+        :format(turret, runner, speed)
+  end,
+}
+
+-- path_following: every follower stays within 5 m of the path over the last
+-- 20 s (path_offset 2 at 6 m/s cuts the sharp corners by up to 4 m) at more
+-- than half its speed.
+local route = { { -30, -15 }, { -10, 15 }, { 0, -10 }, { 10, 15 }, { 30, -15 }, { 0, -20 } }
+local pf = { off = 0, speed = mean() }
+checks.path_following = {
+  seconds = 30,
+  every = function(world, t)
+    if t < 10 then return end
+    for a in world:agents() do
+      pf.off = math.max(pf.off, to_polyline(route, true, a.x, a.y))
+      pf.speed:add(a.speed)
+    end
+  end,
+  final = function()
+    local speed = pf.speed:get()
+    return pf.off < 5 and speed > 3,
+      ("every agent within %.2f m of the path, mean speed %.2f m/s (max 6; over 10-30 s)"):format(pf.off, speed)
+  end,
+}
+
+-- pursue_evade: the hounds catch up with the hare (one within 2 m at some
+-- time) and the hare runs from the nearest hound while it is within its
+-- panic radius (velocity away from it on 80% of those frames or more).
+local pe = { closest = math.huge, near = 0, away = 0 }
+checks.pursue_evade = {
+  seconds = 30,
+  every = function(world)
+    local hare = by_role(world, "hare")[1]
+    local nearest, d = nil, math.huge
+    for _, role in ipairs{ "hound", "naive" } do
+      for _, h in ipairs(by_role(world, role)) do
+        local dh = dist(h.x, h.y, hare.x, hare.y)
+        if dh < d then nearest, d = h, dh end
+      end
+    end
+    pe.closest = math.min(pe.closest, d)
+    if d < 8 then
+      pe.near = pe.near + 1
+      if hare.vx * (hare.x - nearest.x) + hare.vy * (hare.y - nearest.y) > 0 then pe.away = pe.away + 1 end
+    end
+  end,
+  final = function()
+    local share = pe.near > 0 and pe.away / pe.near or 0
+    return pe.closest < 2 and pe.near > 0 and share > 0.8,
+      ("closest hound %.2f m; a hound within 8 m on %d frames, the hare running away on %.0f%% of them")
+        :format(pe.closest, pe.near, share * 100)
+  end,
+}
+
+-- seek_flee_arrive: the target (the mouse) is held at (4, 2). Both arrive
+-- agents end at rest on it (kinematic_arrive stops at its 1 m radius); both seek agents pass through it; both flee
+-- agents head away from it on nearly every frame.
+local sfa = { seek_pass = {}, flee = mean() }
+checks.seek_flee_arrive = {
+  seconds = 30,
+  mouse = function() return 4, 2 end,
+  every = function(world)
+    for a in world:agents() do
+      local r = a.role
+      if r:match("seek$") and dist(a.x, a.y, 4, 2) < 1 then sfa.seek_pass[r] = true end
+      if r:match("flee$") and a.speed > 0 then
+        sfa.flee:add((a.vx * (a.x - 4) + a.vy * (a.y - 2)) > 0 and 1 or 0)
+      end
+    end
+  end,
+  final = function(world)
+    local arrive_off, arrive_speed = 0, 0
+    for a in world:agents() do
+      if a.role:match("arrive$") then
+        arrive_off, arrive_speed = math.max(arrive_off, dist(a.x, a.y, 4, 2)), math.max(arrive_speed, a.speed)
+      end
+    end
+    local passed = (sfa.seek_pass.seek and 1 or 0) + (sfa.seek_pass.kinematic_seek and 1 or 0)
+    local away = sfa.flee:get()
+    return arrive_off < 1.1 and arrive_speed < 0.05 and passed == 2 and away > 0.95,
+      ("arrivers %.2f m from the target at %.3f m/s; %d of 2 seekers reached it; fleers moving away on %.1f%% of "
+        .. "frames"):format(arrive_off, arrive_speed, passed, away * 100)
+  end,
+}
+
+-- wander: the wanderers keep walking (mean speed above half of max), stay
+-- in the yard, and wander: each one turns through more than a full circle
+-- over the run and none is inside a wall's far side.
+local wd = { speed = mean(), turned = {}, last = {} }
+checks.wander = {
+  seconds = 30,
+  every = function(world)
+    for a in world:agents() do
+      wd.speed:add(a.speed)
+      local last = wd.last[a.key]
+      if last then wd.turned[a.key] = (wd.turned[a.key] or 0) + angle_diff(a.orientation, last) end
+      wd.last[a.key] = a.orientation
+    end
+  end,
+  final = function(world)
+    local out, least = 0, math.huge
+    for a in world:agents() do
+      if math.abs(a.x) > 30 or math.abs(a.y) > 20 then out = out + 1 end
+      least = math.min(least, wd.turned[a.key] or 0)
+    end
+    local speed = wd.speed:get()
+    return speed > 1.5 and out == 0 and least > 2 * math.pi,
+      ("mean speed %.2f m/s (max 3), %d outside the yard, the straightest turned %.1f rad in all")
+        :format(speed, out, least)
+  end,
+}
+
+-- showcase: the boids follow the wandering leader (their mean distance to
+-- it under 12 m over the last 20 s), fly aligned (local order above 0.8),
+-- never enter a pillar; the patrol keeps to its square (within 4 m).
+local square = { { -42, -42 }, { 42, -42 }, { 42, 42 }, { -42, 42 } }
+local sc = { off = mean(), patrol = 0, inside = { frames = 0, most = 0 } }
+checks.showcase = {
+  seconds = 30,
+  every = function(world, t)
+    count_inside(world, sc.inside)
+    if t < 10 then return end
+    local leader = by_role(world, "leader")[1]
+    for _, b in ipairs(by_role(world, "boid")) do sc.off:add(dist(b.x, b.y, leader.x, leader.y)) end
+    for _, p in ipairs(by_role(world, "patrol")) do
+      sc.patrol = math.max(sc.patrol, to_polyline(square, true, p.x, p.y))
+    end
+  end,
+  final = function(world)
+    local boids = by_role(world, "boid")
+    local order, off = local_order(world, boids, 8), sc.off:get()
+    return off < 12 and order > 0.8 and sc.inside.frames == 0 and sc.patrol < 4,
+      ("boids %.2f m from the leader on average, local heading order %.3f, inside a pillar on %d frames; "
+        .. "patrol within %.2f m of its square"):format(off, order, sc.inside.frames, sc.patrol)
+  end,
+}
+
 local check = assert(checks[name], "looks_right.lua: no check for " .. name)
 local frame, dt_sum = 0, 0
 local input = { x = 0, y = 0, buttons = 0, keys = {} }
