@@ -668,6 +668,7 @@ function steer.seek(options) end
 ---Options of `steer.flee{...}`; the named ones are afterwards live properties of `steer.Flee`.
 ---@class steer.FleeOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
+---@field panic_radius? number Flee only while the target is closer than this (the notes' flee with a radius); nil: at any range. Unit: m. Default: nil (unset). Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -677,6 +678,7 @@ function steer.seek(options) end
 ---@class steer.Flee: steer.BehaviourBase
 ---@field type "flee" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
+---@field panic_radius number? Flee only while the target is closer than this (the notes' flee with a radius); nil: at any range. Unit: m. Default: nil (unset). Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -805,6 +807,7 @@ function steer.pursue(options) end
 ---@class steer.EvadeOptions
 ---@field target? steer.Target An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
 ---@field max_prediction? number Longest look-ahead when predicting the target's position. Unit: s. Default: 1. Range: > 0.
+---@field panic_radius? number Flee only while the target is closer than this (the notes' flee with a radius); nil: at any range. Unit: m. Default: nil (unset). Range: > 0.
 ---@field max_speed? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation? number Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.
@@ -815,6 +818,7 @@ function steer.pursue(options) end
 ---@field type "evade" The constructor's name (read-only).
 ---@field target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
 ---@field max_prediction number Longest look-ahead when predicting the target's position. Unit: s. Default: 1. Range: > 0.
+---@field panic_radius number? Flee only while the target is closer than this (the notes' flee with a radius); nil: at any range. Unit: m. Default: nil (unset). Range: > 0.
 ---@field max_speed number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_acceleration number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: m/s^2. Default: nil (the agent's limit). Range: >= 0.
 ---@field max_rotation number? Limit override for this behaviour and everything under it; nil inherits the agent's. Unit: rad/s. Default: nil (the agent's limit). Range: >= 0.

@@ -589,6 +589,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ param time_to_target Time over which to reach the target speed.
 --@@ param orientation The orientation to align to when there is no target agent.
 --@@ param max_prediction Longest look-ahead when predicting the target's position.
+--@@ param panic_radius Flee only while the target is closer than this (the notes' flee with a radius); nil: at any range.
 --@@ param arrive_on_overshoot Arrive (slow down) instead of seeking when the prediction overshoots.
 --@@ param wander_offset Distance of the wander circle ahead of the agent.
 --@@ param wander_radius Radius of the wander circle.

@@ -16,6 +16,13 @@
 //   cast), so nothing the body would touch passes between the rays.
 // - ray length ignores speed: with scale_lookahead the rays are
 //   lookahead * speed / max_speed long (never shorter than the radius).
+// - an agent whose centre is inside a solid (placed there, or pushed in):
+//   every ray from inside hits at distance 0 facing back along the ray, so
+//   the notes' target sits behind the agent whichever way it turns, and it
+//   hovers. Before casting, a point query finds the solid part the centre is
+//   deepest in; the agent seeks a point avoid_distance (plus its radius)
+//   outside that part's nearest boundary point, at rest or moving, with any
+//   ray layout. Walls have no inside.
 #include "eval.h"
 #include "raycast.h"
 #include "trace.h"
@@ -75,6 +82,48 @@ static void lay_out(const steer_behaviour_def *d, steer_vec2 pos, steer_vec2 u, 
     }
 }
 
+// The solid part (circle, box, polygon) the point is deepest inside, with
+// its nearest boundary point and outward normal; ties go to the lower
+// (shape, part), so the answer does not depend on the hierarchy's order.
+typedef struct inside_query {
+    const struct steer_geometry *g;
+    steer_vec2 p;
+    bool found;
+    float depth;
+    uint64_t key;
+    steer_vec2 point, normal;
+} inside_query;
+
+static void inside_visit(const geo_prim *prim, void *context)
+{
+    inside_query *q = context;
+    if (prim->type == PRIM_SEGMENT) return;
+    steer_vec2 point, normal;
+    float depth = -steer__geometry_closest(q->g, prim, q->p, &point, &normal);
+    if (!(depth > 0.0f)) return;
+    uint64_t key = ((uint64_t)prim->shape << 24) | prim->part;
+    if (q->found && (depth < q->depth || (depth == q->depth && key > q->key))) return;
+    q->found = true, q->depth = depth, q->key = key, q->point = point, q->normal = normal;
+}
+
+// Inside a solid: seek out through its nearest boundary point. The trace
+// shows a ray from the centre to that point, hitting it.
+static bool escape(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
+{
+    inside_query q = {ctx->view->geometry, ctx->me.position, false, 0.0f, 0, {0.0f, 0.0f}, {0.0f, 0.0f}};
+    steer__geometry_overlap(q.g, q.p, q.p, inside_visit, &q);
+    if (!q.found) return false;
+    steer_vec2 target = steer_mul_add(q.point, q.normal, ctx->lim.radius + d->avoid_distance);
+    if (ctx->trace != NULL) {
+        steer_ray_hit h;
+        memset(&h, 0, sizeof h);
+        h.point = q.point, h.normal = q.normal, h.distance = q.depth;
+        steer__trace_ray(ctx, q.p, q.normal, q.depth, 0.0f, true, &h);
+    }
+    steer__steering_seek(ctx, target, false, out);
+    return true;
+}
+
 // The turn direction with more room: probes at 30 and 60 degrees either
 // side, twice as long as the central ray; the side whose probes run freer
 // in total wins, then the side the hit normals push to, then left.
@@ -106,7 +155,15 @@ bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
     float *side = steer__node_memory(ctx);
     steer_vec2 pos = ctx->me.position, v = ctx->me.velocity;
     float speed = steer_length(v);
-    if (speed == 0.0f || ctx->view->geometry == NULL) {
+    if (ctx->view->geometry == NULL) {
+        *side = 0.0f;
+        return false;
+    }
+    if (escape(ctx, d, out)) {
+        *side = 0.0f;
+        return true;
+    }
+    if (speed == 0.0f) {
         *side = 0.0f;
         return false;
     }

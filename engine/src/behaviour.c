@@ -69,6 +69,7 @@ static const param_entry params[] = {
     F(orientation, STEER_RULE_FINITE, "rad", T(STEER_ALIGN)),
     F(max_prediction, STEER_RULE_POSITIVE, "s", T(STEER_PURSUE) | T(STEER_EVADE)),
     B(arrive_on_overshoot, T(STEER_PURSUE)),
+    {{"panic_radius", STEER_PARAM_OPTIONAL, STEER_RULE_POSITIVE, offsetof(steer_behaviour_def, panic_radius), NULL, "m", offsetof(steer_behaviour_def, use_panic_radius)}, T(STEER_FLEE) | T(STEER_EVADE)},
     F(wander_offset, STEER_RULE_FINITE, "m", T(STEER_WANDER)),
     F(wander_radius, STEER_RULE_NONNEGATIVE, "m", T(STEER_WANDER)),
     F(wander_rate, STEER_RULE_NONNEGATIVE, "rad", T(STEER_WANDER)),

@@ -119,6 +119,8 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     d.law = STEER_LAW_INVERSE_SQUARE;
     d.cone_threshold = 0.5f; // cos 60 degrees: a 120-degree cone
     d.use_cone = false;
+    d.panic_radius = 10.0f; // the value while unset: flee at any range
+    d.use_panic_radius = false;
     d.lookahead = 4.0f;
     d.avoid_distance = 2.0f;
     d.rays = STEER_RAYS_SINGLE;

@@ -7,6 +7,8 @@ static bool pursue_or_evade(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
 {
     target_state t;
     if (!steer__context_target(ctx, &d->target, &t)) return false;
+    // evade with a panic radius: only while the target (where it is now) is near
+    if (d->type == STEER_EVADE && steer__beyond_panic(ctx, d, t.position)) return false;
     // pursue: predict where the target will be, assuming it keeps its
     // velocity, no further ahead than max_prediction
     steer_vec2 direction = steer_sub(t.position, ctx->me.position);

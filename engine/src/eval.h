@@ -158,6 +158,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
                              steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
+/// flee and evade: true when panic_radius is set and the point is at that
+/// distance or farther (no steering).
+bool steer__beyond_panic(const eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 point);
 /// Seek (flee when away) a point with full max_acceleration.
 void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out);
 /// Arrive at a point with the given radii and time; false inside target_radius.

@@ -2,6 +2,13 @@
 // align, velocity matching; and the building blocks delegates reuse.
 #include "eval.h"
 
+bool steer__beyond_panic(const eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 point)
+{
+    // the notes' flee with a radius: no steering once the target is at
+    // panic_radius or farther (unset: flee at any range)
+    return d->use_panic_radius && steer_distance(point, ctx->me.position) >= d->panic_radius;
+}
+
 void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, steer_steering *out)
 {
     // seek: full acceleration towards the target (flee: away from it)
@@ -77,7 +84,10 @@ bool steer__steering_basic(eval_ctx *ctx, const steer_behaviour_def *d, steer_st
     if (!steer__context_target(ctx, &d->target, &t)) return false;
     switch (d->type) {
     case STEER_SEEK: steer__steering_seek(ctx, t.position, false, out); return true;
-    case STEER_FLEE: steer__steering_seek(ctx, t.position, true, out); return true;
+    case STEER_FLEE:
+        if (steer__beyond_panic(ctx, d, t.position)) return false;
+        steer__steering_seek(ctx, t.position, true, out);
+        return true;
     case STEER_ARRIVE:
         return steer__steering_arrive(ctx, t.position, d->target_radius, d->slow_radius, d->time_to_target, out);
     default: { // STEER_VELOCITY_MATCH

@@ -1,26 +1,21 @@
 -- crowds.lua: two crowds cross a square in opposite directions, each agent
--- arriving at its own goal while avoiding collisions (collision_avoidance)
--- and keeping its distance (separation). R starts the crossing again.
+-- arriving at its own goal (its start mirrored: the crowds swap places)
+-- while avoiding the others with reciprocal
+-- avoidance (ORCA, docs/crowds.md): each takes its share of every
+-- avoidance, so the crowds pass through each other without pushing. R starts
+-- the crossing again.
 local steer = require "steer"
 
-local function walker(goal_x)
-  return function(agent)
-    return steer.priority{
-      steer.blend{
-        { steer.collision_avoidance{ radius = 6 }, weight = 1 },
-        { steer.separation{ radius = 1.4 }, weight = 2 },
-      },
-      steer.blend{
-        { steer.arrive{ target = { goal_x, agent.y }, slow_radius = 4 }, weight = 1 },
-        { steer.separation{ radius = 1.4 }, weight = 2 },
-      },
-      epsilon = 0.5,
-    }
-  end
+local function walker(agent)
+  return steer.reciprocal_avoidance{
+    preferred = steer.arrive{ target = { -agent.x, agent.y }, slow_radius = 4, time_to_target = 0.5 },
+    radius = 6,
+    time_horizon = 2,
+  }
 end
 
 return {
-  roles = { east = walker(24), west = walker(-24) },
+  roles = { east = walker, west = walker },
   setup = function(world)
     for i = 0, 59 do
       local row, col = i % 15, i // 15

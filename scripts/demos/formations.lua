@@ -4,8 +4,8 @@
 --
 --   steer-lua scripts/demos/formations.lua     (headless: a scripted mouse; prints)
 --
--- As a host script (the viewer, when it exists) it returns setup and update;
--- update reads input.mouse_x, input.mouse_y.
+-- As a host script (steer-viewer, steer-run) it returns setup and update;
+-- update reads the mouse as the host gives it: input.x, input.y (world units).
 local steer = require "steer"
 
 local demo = {}
@@ -54,9 +54,9 @@ end
 
 function demo.update(_, _, input)
   -- (after a hot reload, setup has not run in this version: nothing to drive)
-  if input and input.mouse_x and leaders then
+  if input and input.x and leaders then
     for k, leader in ipairs(leaders) do
-      leader.steering.target = { input.mouse_x + (k - 2) * 15, input.mouse_y }
+      leader.steering.target = { input.x + (k - 2) * 15, input.y }
     end
   end
 end
@@ -81,7 +81,7 @@ if arg and arg[0] and arg[0]:match("formations%.lua$") then
   local dt = 1 / 60
   for step = 1, 1800 do
     local t = step * dt
-    demo.update(world, dt, { mouse_x = 12 * math.sin(t * 0.3), mouse_y = 12 * math.cos(t * 0.3) - 12 })
+    demo.update(world, dt, { x = 12 * math.sin(t * 0.3), y = 12 * math.cos(t * 0.3) - 12 })
     world:step(dt)
     if step % 300 == 0 then
       local ax, ay, _, moderation = squad:anchor()

@@ -17,9 +17,11 @@ return {
     world:add_circle(-18, 8, 2)
     world:add_box(4, -12, 8, -8)
     world:add_polygon{ { 16, 10 }, { 21, 9 }, { 19, 13 } }
+    -- a 4 x 3 grid between the walls, every agent 2 m or more from any
+    -- shape (the old grid put two on the box's and the circle's edges)
     for i = 0, 11 do
-      local a = world:spawn{ x = -20 + (i % 4) * 12, y = -10 + (i // 4) * 9, orientation = i * 0.7, role = "explorer",
-                             max_speed = 3 }
+      local a = world:spawn{ x = -22 + (i % 4) * 12, y = -12 + (i // 4) * 10, orientation = i * 0.7,
+                             role = "explorer", max_speed = 3 }
       if i == 0 then a.trace = true end
     end
   end,

@@ -211,6 +211,8 @@ static void behaviour_definitions(void)
     BAD_BEHAVIOUR(STEER_SEPARATION, d.law = (steer_separation_law)5);
     BAD_BEHAVIOUR(STEER_COHESION, d.radius = INFINITY);
     BAD_BEHAVIOUR(STEER_COLLISION_AVOIDANCE, (d.use_cone = true, d.cone_threshold = 1.5f));
+    BAD_BEHAVIOUR(STEER_FLEE, (d.use_panic_radius = true, d.panic_radius = 0.0f));
+    BAD_BEHAVIOUR(STEER_EVADE, (d.use_panic_radius = true, d.panic_radius = NAN));
     BAD_BEHAVIOUR(STEER_PURSUE, d.max_prediction = 0.0f);
     BAD_BEHAVIOUR(STEER_EVADE, d.max_prediction = NAN);
     BAD_BEHAVIOUR(STEER_WANDER, d.wander_radius = -1.0f);

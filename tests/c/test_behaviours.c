@@ -423,6 +423,53 @@ static void pursue_and_evade(void)
     steer_world_destroy(w);
 }
 
+// flee and evade with a panic radius (the notes' flee with a radius): the
+// same output while the target is nearer than panic_radius, none from
+// panic_radius on; unset (the default), at any range as before.
+static void panic_radius(void)
+{
+    steer_world *w = make_world(1);
+    steer_agent_id a = spawn(w, 0, 0, 0, 0);
+    steer_agent_id t = spawn(w, 3, 4, 2, 0); // 5 m away, moving +x
+    CHECK(!def_of(STEER_FLEE).use_panic_radius);
+    CHECK(!def_of(STEER_EVADE).use_panic_radius);
+    steer_behaviour_def df = def_of(STEER_FLEE), de = def_of(STEER_EVADE);
+    df.target = de.target = agent_target(t);
+    steer_behaviour *flee_any = make(df), *evade_any = make(de);
+    df.use_panic_radius = de.use_panic_radius = true;
+    df.panic_radius = de.panic_radius = 6.0f;
+    steer_behaviour *flee6 = make(df), *evade6 = make(de);
+    bool has;
+    // inside the radius: the plain output (flee (-6, -8); evade flees the
+    // prediction (3, 4) + (2, 0) * 1 = (5, 4): -(5, 4)/|(5, 4)| * 10)
+    steer_steering s = steering_of(flee6, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, -6.0, -8.0, TOL);
+    s = steering_of(evade6, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, -7.8086881, -6.2469505, TOL);
+    // 7 m away: none with the radius, the same as ever without it
+    steer_agent_set_position(w, t, steer_v2(0, 7));
+    CHECK(!steer_behaviour_get_steering(flee6, w, a, 0.1f, &s));
+    CHECK(!steer_behaviour_get_steering(evade6, w, a, 0.1f, &s));
+    s = steering_of(flee_any, w, a, &has);
+    CHECK(has);
+    CHECK_VEC(s.linear, 0.0, -10.0, TOL);
+    CHECK(steer_behaviour_get_steering(evade_any, w, a, 0.1f, &s));
+    // exactly at the radius: none (flee while closer than panic_radius)
+    steer_agent_set_position(w, t, steer_v2(6, 0));
+    CHECK(!steer_behaviour_get_steering(flee6, w, a, 0.1f, &s));
+    CHECK(!steer_behaviour_get_steering(evade6, w, a, 0.1f, &s));
+    // reflected like every option: by name, with its rule
+    const steer_param_info *p = steer_behaviour_find_param(STEER_FLEE, "panic_radius");
+    CHECK(p != NULL && p->kind == STEER_PARAM_OPTIONAL && p->rule == STEER_RULE_POSITIVE);
+    CHECK(steer_behaviour_find_param(STEER_EVADE, "panic_radius") != NULL);
+    CHECK(steer_behaviour_find_param(STEER_SEEK, "panic_radius") == NULL);
+    steer_behaviour *all[] = {flee_any, evade_any, flee6, evade6};
+    for (int i = 0; i < 4; ++i) steer_behaviour_release(all[i]);
+    steer_world_destroy(w);
+}
+
 static void pursue_arrives_on_overshoot(void)
 {
     steer_world *w = make_world(1);
@@ -584,6 +631,7 @@ int main(void)
     RUN(align);
     RUN(velocity_match);
     RUN(pursue_and_evade);
+    RUN(panic_radius);
     RUN(pursue_arrives_on_overshoot);
     RUN(face);
     RUN(look_where_you_are_going);

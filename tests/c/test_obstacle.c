@@ -355,6 +355,82 @@ static void crowd_crosses_a_room_with_pillars(void)
     steer_world_destroy(w);
 }
 
+/* ---- inside a solid ---------------------------------------------------------------- */
+
+// Signed distance of p to the world's solids (negative: the centre is
+// inside one); walls have no inside.
+static float inside_depth(steer_world *w, steer_vec2 p)
+{
+    const struct steer_geometry *g = w->geometry;
+    float worst = 0.0f;
+    for (int i = 0; i < g->src_count; ++i) {
+        if (g->src[i].dead || g->src[i].type == PRIM_SEGMENT) continue;
+        steer_vec2 q, n;
+        worst = steer_maxf(worst, -steer__geometry_closest(g, &g->src[i], p, &q, &n));
+    }
+    return worst;
+}
+
+// An agent whose centre starts inside a circle, a box or a polygon (at the
+// centre, off centre, near an edge), at rest or moving in any direction,
+// gets out by obstacle avoidance alone with every ray layout, contact
+// resolution off: alone, and ahead of a seek that pulls it back to the
+// shape's middle (the rays from inside hit at distance 0, and avoidance
+// used to hover there).
+static void escapes_from_inside(void)
+{
+    static const steer_ray_layout layouts_[3] = {STEER_RAYS_SINGLE, STEER_RAYS_WHISKERS, STEER_RAYS_PARALLEL};
+    static const float starts[4][2] = {{0.0f, 0.0f}, {0.7f, -0.4f}, {1.7f, 0.2f}, {-0.3f, 1.1f}};
+    static const float velocities[5][2] = {{0, 0}, {3, 0}, {-3, 0}, {0, 4}, {-2, -2}};
+    const steer_vec2 pentagon[5] = {{2.5f, 0}, {0.8f, 2.4f}, {-2.0f, 1.5f}, {-2.0f, -1.5f}, {0.8f, -2.4f}};
+    int runs = 0, stuck = 0;
+    float slowest = 0.0f, deepest = 0.0f;
+    for (int shape = 0; shape < 3; ++shape) {
+        for (int l = 0; l < 3; ++l) {
+            for (int follow = 0; follow < 2; ++follow) {
+                for (int s = 0; s < 4; ++s) {
+                    for (int v = 0; v < 5; ++v) {
+                        steer_world *w = new_world();
+                        if (shape == 0) steer_world_add_circle(w, steer_v2(0, 0), 2.5f);
+                        if (shape == 1) steer_world_add_box(w, steer_v2(-2.5f, -1.5f), steer_v2(2.5f, 1.5f));
+                        if (shape == 2) steer_world_add_polygon(w, pentagon, 5);
+                        steer_behaviour *b = avoidance(layouts_[l], 3, 1.5f, false);
+                        if (follow) b = first_then(b, to_point(STEER_SEEK, 0, 0));
+                        steer_vec2 p0 = steer_v2(starts[s][0], starts[s][1]);
+                        if (shape == 1) p0.y *= 0.8f;
+                        steer_agent_id a = spawn(w, p0.x, p0.y, velocities[v][0], velocities[v][1], b);
+                        steer_behaviour_release(b);
+                        CHECK(inside_depth(w, p0) > 0.0f);
+                        float t = 0.0f;
+                        while (t < 5.0f && inside_depth(w, steer_agent_get_position(w, a)) > 0.0f) {
+                            steer_world_step(w, DT);
+                            t += DT;
+                        }
+                        CHECK(t < 5.0f);
+                        if (t >= 5.0f && stuck++ < 5) {
+                            printf("  stuck: shape %d layout %d follow %d start %d velocity %d\n", shape, l, follow,
+                                   s, v);
+                        }
+                        if (t < 5.0f) slowest = steer_maxf(slowest, t);
+                        // once out, avoidance keeps the centre out while the seek
+                        // pulls it in (the single ray lets it graze the boundary:
+                        // dips of 2 mm, out again at once)
+                        for (int i = 0; i < 120; ++i) {
+                            steer_world_step(w, DT);
+                            deepest = steer_maxf(deepest, inside_depth(w, steer_agent_get_position(w, a)));
+                        }
+                        ++runs;
+                        steer_world_destroy(w);
+                    }
+                }
+            }
+        }
+    }
+    CHECK(deepest <= 0.01f);
+    printf("  %d runs, %d stuck inside for 5 s, the others out within %.2f s; back in by %.4f m at most\n", runs,
+           stuck, slowest, deepest);
+}
+
 /* ---- contact resolution ------------------------------------------------------------ */
 
 static void contact_resolution(void)
@@ -389,6 +465,7 @@ int main(void)
     RUN(thin_obstacles);
     RUN(lookahead_scales_with_speed);
     RUN(crowd_crosses_a_room_with_pillars);
+    RUN(escapes_from_inside);
     RUN(contact_resolution);
     return TEST_RESULT();
 }

@@ -666,7 +666,7 @@ static void perturb_def(steer_behaviour_def *d)
 {
     float *fields[] = {&d->radius, &d->time_to_target, &d->target_radius, &d->slow_radius, &d->orientation,
                        &d->max_prediction, &d->wander_offset, &d->wander_radius, &d->wander_rate, &d->path_offset,
-                       &d->predict_time, &d->decay_coefficient, &d->cone_threshold, &d->lookahead,
+                       &d->predict_time, &d->decay_coefficient, &d->cone_threshold, &d->panic_radius, &d->lookahead,
                        &d->avoid_distance, &d->whisker_angle, &d->whisker_scale, &d->epsilon};
     for (int i = 0; i < COUNT_OF(fields); ++i) {
         if (chance(0.12)) *fields[i] = chance(0.5) ? positive() : any_float();
@@ -679,6 +679,7 @@ static void perturb_def(steer_behaviour_def *d)
     if (chance(0.05)) d->rays = (steer_ray_layout)(rnd(5) - 1);
     d->arrive_on_overshoot = chance(0.3);
     d->use_cone = chance(0.3);
+    d->use_panic_radius = chance(0.3);
     d->scale_lookahead = chance(0.3);
 }
 

@@ -229,6 +229,11 @@ typedef struct steer_behaviour_def {
     float slow_radius;    ///< arrive: metres; align family: radians (>= target_radius)
     float orientation;    ///< align's target orientation when target is not an agent
     float max_prediction; ///< pursue, evade: seconds > 0
+    /// flee, evade: steer only while the target is closer than panic_radius
+    /// metres (> 0); use_panic_radius enables it (off: at any range, the
+    /// notes' flee).
+    float panic_radius;
+    bool use_panic_radius;
     /// pursue: arrive at the predicted point instead of seeking it when the
     /// pursuer would overshoot (uses target_radius, slow_radius).
     bool arrive_on_overshoot;
