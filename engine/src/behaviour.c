@@ -297,10 +297,29 @@ void steer_behaviour_release(steer_behaviour *b)
     steer__free(b->parents);
     if (b->def.path != NULL) steer_path_release(b->def.path);
     if (b->def.release != NULL) b->def.release(b->def.context);
+    steer__free(b->name);
     steer__free(b);
 }
 
 steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *b) { return b->def.type; }
+
+bool steer_behaviour_set_name(steer_behaviour *b, const char *name)
+{
+    if (!STEER_CHECK(b != NULL)) return false;
+    size_t n = name != NULL ? strlen(name) : 0;
+    if (!STEER_CHECK(n <= STEER_MAX_BEHAVIOUR_NAME)) return false;
+    char *copy = NULL;
+    if (n > 0) {
+        copy = steer__alloc(n + 1);
+        if (copy == NULL) return false;
+        memcpy(copy, name, n + 1);
+    }
+    steer__free(b->name);
+    b->name = copy;
+    return true;
+}
+
+const char *steer_behaviour_get_name(const steer_behaviour *b) { return b != NULL ? b->name : NULL; }
 const steer_behaviour_def *steer_behaviour_get_def(const steer_behaviour *b) { return &b->def; }
 
 double steer_behaviour_get_param(const steer_behaviour *b, const steer_param_info *p)

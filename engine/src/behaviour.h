@@ -41,6 +41,7 @@ struct steer_behaviour {
     /// The unfolded tree holds a callback (STEER_CALLBACK) node: agents
     /// running it are evaluated on the thread calling the step (step.c).
     bool has_callback;
+    char *name;     ///< steer_behaviour_set_name (owned), or NULL
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

@@ -94,6 +94,19 @@ void steer__formation_free_all(steer_world *w)
     steer__free(fs);
 }
 
+bool steer__formation_reserve(steer_world *w, formation *f, int members, int slots, uint32_t max_index)
+{
+    if (w->formations == NULL) {
+        w->formations = steer__alloc(sizeof *w->formations);
+        if (w->formations == NULL) return false;
+        memset(w->formations, 0, sizeof *w->formations);
+    }
+    if (f != NULL && !reserve(f, members > 0 ? members : 1, slots)) return false;
+    return max_index == 0 || reserve_refs(w, max_index);
+}
+
+void steer__formation_free(formation *f) { free_formation(f); }
+
 /* ---- definitions ------------------------------------------------------------------- */
 
 // A change of members only marks the formation dirty: building a formation

@@ -190,6 +190,12 @@ float steer__formation_step_pair_cost(const steer_world *w, const formation *f, 
 
 /* ---- formation.c ------------------------------------------------------------------ */
 
+/// Snapshots: make the world's formation table if it has none; give f
+/// (may be NULL) room for members and slots, and the membership table room
+/// for agent slot index max_index (0: none). False when memory ran out.
+bool steer__formation_reserve(steer_world *w, formation *f, int members, int slots, uint32_t max_index);
+/// Free what a formation holds (its arrays, references to its path and behaviour).
+void steer__formation_free(formation *f);
 /// Free every formation of a world, and the slot targets.
 void steer__formation_free_all(steer_world *w);
 

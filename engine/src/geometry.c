@@ -287,6 +287,15 @@ steer_shape_id steer_world_add_polygon(steer_world *w, const steer_vec2 *points,
     return id;
 }
 
+struct steer_geometry *steer__geometry_make(steer_world *w, int parts, int verts, int slots)
+{
+    if (!STEER_CHECK(w->geometry == NULL && parts >= 0 && verts >= 0 && slots >= 0)) return NULL;
+    struct steer_geometry *g = geometry_of(w);
+    if (g == NULL || !reserve(g, parts > 0 ? parts : 1, verts)) return NULL;
+    if (!grow((void **)&g->slots, sizeof *g->slots, &g->slot_capacity, slots > 0 ? slots : 1)) return NULL;
+    return g;
+}
+
 static geo_slot *slot_of(const steer_world *w, steer_shape_id id)
 {
     const struct steer_geometry *g = w != NULL ? w->geometry : NULL;

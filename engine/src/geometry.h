@@ -133,6 +133,9 @@ static inline bool geo_unit(steer_vec2 v, steer_vec2 *u)
 /// The world's geometry with its hierarchy up to date (NULL when no shapes).
 /// The step makes it ready before evaluating; evaluation only reads it.
 struct steer_geometry *steer__geometry_ready(steer_world *w);
+/// A new, empty geometry for a world that has none, with room for parts,
+/// polygon vertices and shape slots (a snapshot's; NULL when memory ran out).
+struct steer_geometry *steer__geometry_make(steer_world *w, int parts, int verts, int slots);
 /// Free the world's static geometry.
 void steer__geometry_destroy(struct steer_geometry *g);
 

@@ -9,14 +9,26 @@
 
 /// One per-agent column: where its array pointer sits in the world, the
 /// size of one element, and whether it holds agent state (moved by
-/// reorder and removal) or only scratch of a stage.
+/// reorder and removal, and saved by snapshots) or only scratch of a stage.
+/// Snapshots walk this table too (snapshot.c): a column added here is
+/// saved and restored with no more code, by its name and the size of the
+/// words it is made of (WORD_OF below: a struct counts as floats).
 typedef struct store_column {
     size_t offset;
-    size_t size;
-    bool moves;
+    store_column_info info;
 } store_column;
 
-#define COLUMN(field, moves) {offsetof(steer_world, field), sizeof *((steer_world *)0)->field, moves}
+// The size of the words an element is made of, for the byte order of a
+// snapshot; 0 for a pointer (the behaviour column is saved by snapshot.c
+// as a reference, the host's user data is not saved); a struct counts as
+// 4-byte words (every struct column holds floats).
+#define WORD_OF(x)                                                                                   \
+    _Generic((x), bool: 1, char: 1, signed char: 1, unsigned char: 1, short: 2, unsigned short: 2,   \
+             int: 4, unsigned: 4, float: 4, long long: 8, unsigned long long: 8, long: sizeof(long), \
+             unsigned long: sizeof(long), double: 8, steer_behaviour *: 0, void *: 0, default: 4)
+#define COLUMN(field, moves)                                                                         \
+    {offsetof(steer_world, field),                                                                   \
+     {#field, sizeof *((steer_world *)0)->field, WORD_OF(*((steer_world *)0)->field), moves}}
 // (growth in this order: the allocation tests count the calls)
 static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
@@ -26,12 +38,17 @@ static const store_column columns[] = {
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
 };
 #undef COLUMN
+#undef WORD_OF
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0] };
 
 static inline char **column_of(const steer_world *w, int c)
 {
     return (char **)((char *)w + columns[c].offset);
 }
+
+int steer__store_column_count(void) { return COLUMN_COUNT; }
+const store_column_info *steer__store_column_info(int c) { return &columns[c].info; }
+char *steer__store_column_data(const steer_world *w, int c) { return *column_of(w, c); }
 
 /* ---- slots --------------------------------------------------------------------- */
 
@@ -74,8 +91,8 @@ bool steer__store_reserve(steer_world *w, int capacity)
     if (capacity <= w->capacity) return true;
     size_t n = (size_t)capacity, largest = 0;
     for (int c = 0; c < COLUMN_COUNT; ++c) {
-        if (!steer__grow((void **)column_of(w, c), columns[c].size, n)) return false;
-        if (columns[c].size > largest) largest = columns[c].size;
+        if (!steer__grow((void **)column_of(w, c), columns[c].info.size, n)) return false;
+        if (columns[c].info.size > largest) largest = columns[c].info.size;
     }
     // the reorder buffer holds any one column
     void *buf = steer__realloc(w->reorder_buffer, largest * n);
@@ -108,9 +125,9 @@ void steer__store_remove(steer_world *w, steer_agent_id id, int i)
     int last = w->count - 1;
     if (i != last) {
         for (int c = 0; c < COLUMN_COUNT; ++c) {
-            if (!columns[c].moves) continue;
+            if (!columns[c].info.moves) continue;
             char *col = *column_of(w, c);
-            const size_t size = columns[c].size;
+            const size_t size = columns[c].info.size;
             memcpy(col + (size_t)i * size, col + (size_t)last * size, size);
         }
         w->slots[w->slot_of[i]].dense = (uint32_t)i;
@@ -184,9 +201,9 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
     enum { RANGE = 4096 };
     permute_pass p = {w, order, NULL, 0};
     for (int c = 0; c < COLUMN_COUNT; ++c) {
-        if (!columns[c].moves) continue;
+        if (!columns[c].info.moves) continue;
         p.column = *column_of(w, c);
-        p.size = columns[c].size;
+        p.size = columns[c].info.size;
         steer__tasks_parallel_for(w, gather_range, n, RANGE, &p);
         steer__tasks_parallel_for(w, copy_range, n, RANGE, &p);
     }

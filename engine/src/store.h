@@ -7,6 +7,22 @@
 
 #include "world.h"
 
+/// A per-agent column as snapshots see it (store.c's table).
+typedef struct store_column_info {
+    const char *name; ///< its field in struct steer_world ("state", "limits", ...)
+    size_t size;      ///< bytes of one element
+    /// 1, 2, 4 or 8: an element is made of words of this size (written
+    /// little-endian by snapshots); 0: a pointer
+    int word;
+    bool moves; ///< agent state (false: scratch of a stage, not saved)
+} store_column_info;
+
+/// The columns, in the table's order.
+int steer__store_column_count(void);
+const store_column_info *steer__store_column_info(int c);
+/// Column c's array (count elements of info.size bytes).
+char *steer__store_column_data(const steer_world *w, int c);
+
 /// Dense index of a live id, or -1.
 int steer__store_dense(const steer_world *w, steer_agent_id id);
 /// The id of a dense index.

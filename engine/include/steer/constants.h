@@ -54,6 +54,8 @@
 #define STEER_MAX_TREE_MEMORY 8
 /// reciprocal_avoidance: largest max_neighbours (its half-planes live on the stack).
 #define STEER_MAX_AVOID_NEIGHBOURS 64
+/// Longest behaviour name, bytes (steer_behaviour_set_name).
+#define STEER_MAX_BEHAVIOUR_NAME 255
 /// Nodes kept per traced agent; deeper trees are cut (steer_agent_trace_truncated).
 #define STEER_TRACE_MAX_NODES 32
 

@@ -113,6 +113,34 @@ STEER_API int steer_world_callback_errors(const steer_world *world);
 /// Threads the world steps with (steer_world_def.worker_count).
 STEER_API int steer_world_get_worker_count(const steer_world *world);
 
+/* ---- snapshots ---------------------------------------------------------------- */
+
+/// Snapshot defaults: no host data.
+STEER_API steer_snapshot_def steer_default_snapshot_def(void);
+/// Restore defaults: one worker, the built-in pool, no resolver.
+STEER_API steer_restore_def steer_default_restore_def(void);
+/// Write everything the next step depends on (docs/engine.md, Snapshots)
+/// into buffer, capacity bytes (buffer may be NULL when capacity is 0).
+/// *size gets the snapshot's size. True when written; false when capacity
+/// is too small (*size > capacity: call again with *size bytes) or the
+/// world cannot be saved (*size == 0: during a step, or a callback
+/// behaviour without a name; error, which may be NULL, says why).
+/// def may be NULL (no host data). The world is not changed.
+STEER_API bool steer_world_snapshot(const steer_world *world, const steer_snapshot_def *def, void *buffer,
+                                    size_t capacity, size_t *size, steer_snapshot_error *error);
+/// A new world from a snapshot: stepping it gives the bits the saved world
+/// would have given. NULL when the bytes are not a snapshot this engine
+/// reads (another format or engine version, truncated, damaged,
+/// inconsistent), when the resolver lacks a named callback behaviour, or
+/// when memory ran out; error (may be NULL) says which. def may be NULL
+/// (steer_default_restore_def). Agent user data starts NULL.
+STEER_API steer_world *steer_world_restore(const void *bytes, size_t size, const steer_restore_def *def,
+                                           steer_snapshot_error *error);
+/// The host data of a snapshot (pointing into bytes), after the checks of
+/// its header (format, engine version, size, checksum); false with error.
+STEER_API bool steer_snapshot_host_data(const void *bytes, size_t size, const void **host, size_t *host_size,
+                                        steer_snapshot_error *error);
+
 /* ---- agents ----------------------------------------------------------------- */
 
 /// Create an agent; null id if def is invalid (assert).
@@ -169,6 +197,14 @@ STEER_API steer_behaviour *steer_behaviour_retain(steer_behaviour *behaviour);
 STEER_API void steer_behaviour_release(steer_behaviour *behaviour);
 /// The behaviour's type.
 STEER_API steer_behaviour_type steer_behaviour_get_type(const steer_behaviour *behaviour);
+/// A name for the behaviour (copied; at most STEER_MAX_BEHAVIOUR_NAME
+/// bytes, NULL or "" clears it). Snapshots keep names; a callback
+/// behaviour needs one to be saved (steer_snapshot_resolve_fn). False when
+/// too long or out of memory.
+STEER_API bool steer_behaviour_set_name(steer_behaviour *behaviour, const char *name);
+/// Its name, or NULL.
+STEER_API const char *steer_behaviour_get_name(const steer_behaviour *behaviour);
+
 /// snake_case name of a type ("arrive", "look_where_you_are_going", ...).
 STEER_API const char *steer_behaviour_type_name(steer_behaviour_type type);
 /// The current parameters (children, callback and path included, borrowed).

@@ -488,6 +488,44 @@ typedef struct steer_formation_def {
     int cookie;
 } steer_formation_def;
 
+/* ---- snapshots ------------------------------------------------------------------ */
+
+/// Why a snapshot could not be written or read (steer_world_snapshot,
+/// steer_world_restore): one sentence, naming the part of the snapshot.
+typedef struct steer_snapshot_error {
+    char message[256];
+} steer_snapshot_error;
+
+/// Options of steer_world_snapshot.
+typedef struct steer_snapshot_def {
+    /// Bytes the host keeps inside the snapshot (its own state: a script's
+    /// tables, names), returned by steer_snapshot_host_data; may be NULL.
+    const void *host_data;
+    size_t host_size;
+    int cookie;
+} steer_snapshot_def;
+
+/// Gives a callback behaviour (STEER_CALLBACK) of a snapshot being restored
+/// its function: called with the name the behaviour had
+/// (steer_behaviour_set_name); set def->callback, def->context and
+/// def->release and return true, or return false when the host has no
+/// behaviour of that name (the restore is refused naming it). A context
+/// given with a release is released if the restore fails.
+typedef bool steer_snapshot_resolve_fn(const char *name, steer_behaviour_def *def, void *context);
+
+/// Options of steer_world_restore: what the restoring side chooses.
+typedef struct steer_restore_def {
+    /// Threads and task system of the new world (as steer_world_def): not
+    /// part of a snapshot; every choice gives the same bits.
+    int worker_count;
+    steer_enqueue_task_fn *enqueue_task;
+    steer_finish_task_fn *finish_task;
+    void *user_task_context;
+    steer_snapshot_resolve_fn *resolve; ///< callback behaviours by name (NULL: none provided)
+    void *resolve_context;
+    int cookie;
+} steer_restore_def;
+
 STEER_EXTERN_C_END
 
 #endif
