@@ -88,10 +88,17 @@ static bool refs_insert(snap_refs *refs, const void *object, int value)
     return true;
 }
 
+// Room for one more in a list of n (doubling).
+static bool room_for(void **list, size_t item, int n)
+{
+    if (n == 0 || (n & (n - 1)) == 0) return steer__grow(list, item, (size_t)(n > 0 ? 2 * n : 16));
+    return true;
+}
+
 static bool list_path(snap_refs *refs, steer_path *p)
 {
     if (p == NULL || snap_ref_of(refs, p) != 0) return true;
-    if (!STEER_GROW(refs->paths, refs->path_count + 1)) return false;
+    if (!room_for((void **)&refs->paths, sizeof *refs->paths, refs->path_count)) return false;
     refs->paths[refs->path_count] = p;
     return refs_insert(refs, p, refs->path_count++);
 }
@@ -108,7 +115,8 @@ static const char *list_behaviour(snap_refs *refs, steer_behaviour *b)
     }
     if (b->def.type == STEER_CALLBACK && b->name == NULL)
         return "a callback behaviour has no name (steer_behaviour_set_name; in Lua, steer.behaviour{ name = ..., fn })";
-    if (!list_path(refs, b->def.path) || !STEER_GROW(refs->behaviours, refs->behaviour_count + 1))
+    if (!list_path(refs, b->def.path) ||
+        !room_for((void **)&refs->behaviours, sizeof *refs->behaviours, refs->behaviour_count))
         return "not enough memory";
     refs->behaviours[refs->behaviour_count] = b;
     if (!refs_insert(refs, b, refs->behaviour_count++)) return "not enough memory";
@@ -542,11 +550,11 @@ static bool read_agents(snap_reader *r, steer_world *w, const snap_refs *refs)
         snap_rstr(r, name, sizeof name);
         uint32_t size = snap_ru32(r), word = snap_ru8(r);
         int c = r->ok ? column_named(name) : -1;
-        if (r->ok && c < 0) {
+        if (c < 0) {
             snap_fail(r, "the snapshot holds agents' '%s', which this engine does not have", name);
             break;
         }
-        const store_column_info *ci = c >= 0 ? steer__store_column_info(c) : NULL;
+        const store_column_info *ci = steer__store_column_info(c);
         if (!SNAP_NEED(r, ci->size == size && (uint32_t)ci->word == word && !seen[c], "a column differs from this engine's"))
             break;
         seen[c] = true;

@@ -177,9 +177,10 @@ static inline void snap_rwords(snap_reader *r, void *data, size_t n, size_t size
         else memcpy(p + k, &v, 8);
     }
 }
-/// Refuse unless cond, with a message about the current part.
+/// Refuse unless cond, with a message about the current part; cond is
+/// not evaluated once reading failed (what it reads may be unset).
 #define SNAP_NEED(r, cond, what)                                                                \
-    ((cond) || (r)->ok == false ? (r)->ok : snap_fail((r), "damaged snapshot: %s: %s", (r)->part, (what)))
+    (!(r)->ok ? false : (cond) ? true : snap_fail((r), "damaged snapshot: %s: %s", (r)->part, (what)))
 
 /// Paths and behaviours of a snapshot, by index: what the shapes and
 /// formations refer to (snapshot.c builds them).

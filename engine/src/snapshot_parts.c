@@ -304,6 +304,8 @@ static bool read_formation(snap_reader *r, steer_world *w, formation *f, const s
         }
         f->target_pos[m] = snap_rvec2(r), f->target_vel[m] = snap_rvec2(r), f->target_orient[m] = snap_rf32(r);
         f->has_target[m] = snap_rbool(r);
+        // (a member's agent may be gone, but its slot index is one of the world's)
+        SNAP_NEED(r, mb->agent.index >= 1 && mb->agent.index <= (uint32_t)w->slot_count, "a member's id is out of range");
         SNAP_NEED(r, mb->cost_role >= 0 && steer_vec2_is_finite(f->target_pos[m]) &&
                          steer_vec2_is_finite(f->target_vel[m]) && isfinite(f->target_orient[m]),
                   "a member is out of range");
@@ -354,7 +356,9 @@ bool steer__snapshot_read_formations(snap_reader *r, steer_world *w, const snap_
         r->part = "the formations";
     }
     int refs_count = snap_rcount(r, 41, w->slot_capacity > 0 ? w->slot_capacity : 0);
-    if (r->ok && refs_count > 0 && !steer__formation_reserve(w, NULL, 0, 0, (uint32_t)refs_count))
+    // room for every agent slot, as joining reserves it
+    int room = refs_count > w->slot_count ? refs_count : w->slot_count;
+    if (r->ok && room > 0 && !steer__formation_reserve(w, NULL, 0, 0, (uint32_t)room))
         return snap_fail(r, "not enough memory for the formations");
     for (int s = 0; s < refs_count && r->ok; ++s) {
         member_ref *mr = &fs->ref[s];

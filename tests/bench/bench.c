@@ -4,6 +4,7 @@
 //   steer-bench rays --shapes N [--rays R]
 //   steer-bench formation [--members N] [--reps R]
 //   steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W]
+//   steer-bench snapshot [--agents N] [--reps R]
 //   steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]
 //
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
@@ -37,6 +38,7 @@ static int usage(void)
                     "       steer-bench rays --shapes N [--rays R]\n"
                     "       steer-bench formation [--members N] [--reps R]\n"
                     "       steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W]\n"
+                    "       steer-bench snapshot [--agents N] [--reps R]\n"
                     "       steer-bench nav [--shapes N] [--side M] [--queries Q] [--cell-mm C] [--compare SEEDS]\n");
     return 2;
 }
@@ -48,6 +50,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "rays") == 0) return bench_rays(argc, argv);
     if (strcmp(argv[1], "formation") == 0) return bench_formation(argc, argv);
     if (strcmp(argv[1], "crowd") == 0) return bench_crowd(argc, argv);
+    if (strcmp(argv[1], "snapshot") == 0) return bench_snapshot(argc, argv);
 #ifdef STEER_BENCH_NAV
     if (strcmp(argv[1], "nav") == 0) return bench_nav(argc, argv);
 #endif

@@ -36,6 +36,8 @@ int bench_rays(int argc, char **argv);
 int bench_formation(int argc, char **argv);
 /// steer-bench crowd --agents N [--steps S]: reciprocal avoidance (bench_crowd.c).
 int bench_crowd(int argc, char **argv);
+/// steer-bench snapshot --agents N [--reps R] (bench_snapshot.c): snapshot size and time.
+int bench_snapshot(int argc, char **argv);
 /// steer-bench nav (bench_nav.c, when steer::nav is built): navigation figures.
 int bench_nav(int argc, char **argv);
 
