@@ -436,7 +436,8 @@ local function callback_body(agent)
     end
     local seek = steer.seek { target = { 1, 2 } }
     local ok, err
-    if kind == "blend" or kind == "priority" then ok, err = pcall(steer[kind], { seek, { seek, weight = 2 } })
+    if kind == "blend" then ok, err = pcall(steer.blend, { seek, { seek, weight = 2 } })
+    elseif kind == "priority" then ok, err = pcall(steer.priority, { seek, steer.wander {} })
     elseif kind == "reciprocal_avoidance" then ok, err = pcall(steer.reciprocal_avoidance, { preferred = seek })
     else ok, err = pcall(steer[kind], { target = { 3, 4 } }) end
     if not ok then violation("building a %s in a Lua behaviour raised: %s", kind, tostring(err)) end
