@@ -17,15 +17,12 @@
 // seeds, each in a child process (so crashes and hangs are caught), until the
 // time is up.
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "fuzz_common.h"
 #include "steer/steer.h"
 
 static const char KNOWN[] =
@@ -49,24 +46,11 @@ static const char OPEN[] =
 /* ---- options and random numbers --------------------------------------------------------- */
 
 static struct {
-    unsigned long long seed;
-    int count, ops, avoid, open, verbose;
-    double seconds, timeout;
+    fuzz_options o;
+    int avoid;
     const char *self;
-} opt = {0, 1, 2000, 0, 0, 0, 0.0, 120.0, "fuzz_c"}; // every finding of issue 9 is fixed: nothing avoided
+} opt = {{0, 0, 1, 2000, 0, 0, 0.0, 120.0}, 0, "fuzz_c"}; // every finding of issue 9 is fixed: nothing avoided
 
-static uint64_t rng_state;
-static uint64_t rnd64(void)
-{
-    // splitmix64: small, good enough, the same everywhere
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rnd(int n) { return n <= 1 ? 0 : (int)(rnd64() % (uint64_t)n); } // [0, n)
-static double unit(void) { return (double)(rnd64() >> 11) * (1.0 / 9007199254740992.0); }
-static int chance(double p) { return unit() < p; }
 static float small(void) { return (float)((unit() * 2.0 - 1.0) * 20.0); }
 
 static const float EXTREME[] = {0.0f, -0.0f, 1e-45f, -1e-45f, 1e-40f, 1e-38f, 1e-30f, 1e-7f, 3.4e38f, -3.4e38f,
@@ -997,8 +981,11 @@ static void op_world_settings(fworld *fw)
     }
 }
 
+static int trace;
+
 static void step_world(fworld *fw, float dt)
 {
+    if (trace) fprintf(stderr, "  step world %d dt %g\n", (int)(fw - S.worlds), dt);
     int wi = (int)(fw - S.worlds);
     uint64_t before = steer_world_step_count(fw->w);
     ++S.stepping[wi];
@@ -1016,7 +1003,7 @@ static void op_step(void)
     float dts[] = {1.0f / 60.0f, 1.0f / 60.0f, 0.1f, 0.5f};
     float bad[] = {0.0f, 1.0f, 1e4f, 1e-45f, -1.0f, NAN, 1e5f, INFINITY};
     float dt = chance(0.85) ? dts[rnd(4)] : bad[rnd(8)];
-    if (opt.open && fw->formation_count > 0 && dt > 0.0f && dt < 1e-3f) dt = 1.0f / 60.0f; // #9 (open)
+    if (opt.o.open && fw->formation_count > 0 && dt > 0.0f && dt < 1e-3f) dt = 1.0f / 60.0f; // #9 (open)
     step_world(fw, dt);
 }
 
@@ -1128,7 +1115,9 @@ static void op_formation(void)
     float costs[9];
     steer_formation_id f = some_formation(fw);
     fw->rigid_touched = fw->rigid;
-    switch (rnd(12)) {
+    int what = rnd(12);
+    if (trace) fprintf(stderr, "  formation world %d case %d id %u\n", (int)(fw - S.worlds), what, f.index);
+    switch (what) {
     case 0:
     case 1: {
         steer_formation_def d = random_formation_def(fw, slots, costs);
@@ -1191,8 +1180,16 @@ static void op_formation(void)
         for (int s = -1; s <= sc && s < 20; ++s) {
             steer_vec2 p;
             float o;
-            if (steer_formation_slot_target(fw->w, f, s, &p, &o) && !(finitef(p.x) && finitef(p.y) && finitef(o)))
-                violation("slot_target(%d) not finite", s);
+            if (steer_formation_slot_target(fw->w, f, s, &p, &o) && !(finitef(p.x) && finitef(p.y) && finitef(o))) {
+                const steer_formation_def *fd = steer_formation_get_def(fw->w, f);
+                steer_formation_slot sl = steer_formation_get_slot(fw->w, f, s);
+                steer_vec2 ap = steer_formation_anchor_position(fw->w, f);
+                violation("slot_target(%d) not finite: (%g, %g, %g); pattern %d, spacing %g, offset (%g, %g), %s at (%g, %g)",
+                          s, p.x, p.y, o, (int)fd->pattern, fd->spacing, sl.offset.x, sl.offset.y,
+                          steer_agent_id_is_null(fd->leader) ? "anchor" : "leader",
+                          steer_agent_id_is_null(fd->leader) ? ap.x : steer_agent_get_position(fw->w, fd->leader).x,
+                          steer_agent_id_is_null(fd->leader) ? ap.y : steer_agent_get_position(fw->w, fd->leader).y);
+            }
             (void)steer_formation_get_slot(fw->w, f, s);
         }
         float c = steer_formation_total_cost(fw->w, f);
@@ -1385,7 +1382,7 @@ static void check_world(fworld *fw)
                       steer_agent_get_behaviour(fw->w, id)
                           ? steer_behaviour_type_name(steer_behaviour_get_type(steer_agent_get_behaviour(fw->w, id)))
                           : "none");
-        if (!fw->dirty && !(opt.open && fw->rigid && (fw->rigid_touched || is_rigid_member(fw, id)))) {
+        if (!fw->dirty && !(opt.o.open && fw->rigid && (fw->rigid_touched || is_rigid_member(fw, id)))) {
             double speed = hypot(k.velocity.x, k.velocity.y);
             if (speed > (double)l.max_speed * (1 + 1e-5) + 1e-30)
                 violation("speed %.9g above max_speed %.9g after a step", speed, l.max_speed);
@@ -1455,8 +1452,8 @@ static const op *pick_op(void)
 
 static void replay_command(char *buf, size_t size, unsigned long long seed)
 {
-    snprintf(buf, size, "%s --seed %llu --ops %d%s%s", opt.self, seed, opt.ops, opt.avoid ? " --avoid-known" : "",
-             opt.open ? " --avoid-open" : "");
+    snprintf(buf, size, "%s --seed %llu --ops %d%s%s", opt.self, seed, opt.o.ops, opt.avoid ? " --avoid-known" : "",
+             opt.o.open ? " --avoid-open" : "");
 }
 
 static void clean_up(void)
@@ -1475,14 +1472,16 @@ static void clean_up(void)
 
 static int run_seed(unsigned long long seed)
 {
+    trace = getenv("FUZZ_TRACE") != NULL; // each op's index and name on stderr
     memset(&S, 0, sizeof S);
     parented_count = 0;
     rng_state = seed * 0x2545F4914F6CDD1Dull + 1;
     steer_set_assert_fn(count_assert, NULL);
     long steps = 0;
-    for (int i = 1; i <= opt.ops; ++i) {
+    for (int i = 1; i <= opt.o.ops; ++i) {
         S.calls = 0;
         const op *o = pick_op();
+        if (trace) fprintf(stderr, "op %d %s\n", i, o->name);
         o->fn();
         if (o->fn == op_step) ++steps;
         if (!S.has_violation) check_all();
@@ -1494,64 +1493,22 @@ static int run_seed(unsigned long long seed)
             return 0;
         }
     }
-    if (opt.verbose)
+    if (opt.o.verbose)
         printf("seed %llu: %ld step ops, %ld refusals counted, %d behaviours\n", seed, steps, S.asserts, S.pool_count);
     clean_up();
     steer_set_assert_fn(NULL, NULL);
     return 1;
 }
 
-static int run_for_seconds(void)
-{
-    time_t deadline = time(NULL) + (time_t)opt.seconds;
-    unsigned long long seed = ((unsigned long long)time(NULL) * 1000ull + (unsigned long long)getpid()) % 1000000007ull;
-    long runs = 0, failures = 0;
-    const unsigned long long first = seed + 1;
-    while (time(NULL) < deadline) {
-        ++seed;
-        ++runs;
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("fork");
-            return 2;
-        }
-        if (pid == 0) {
-            alarm((unsigned)opt.timeout); // a hang ends as SIGALRM
-            _exit(run_seed(seed) ? 0 : 1);
-        }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
-        ++failures;
-        char cmd[512];
-        replay_command(cmd, sizeof cmd, seed);
-        if (WIFSIGNALED(status))
-            printf("FAIL seed %llu: signal %d%s\nreplay: %s\n", seed, WTERMSIG(status),
-                   WTERMSIG(status) == SIGALRM ? " (timed out)" : "", cmd);
-        else // 1: a broken invariant (the child said which) or a sanitizer report
-            printf("FAIL seed %llu: exit status %d\nreplay: %s\n", seed, WEXITSTATUS(status), cmd);
-    }
-    printf("fuzz_c: %ld seeds (%llu..%llu) x %d ops, %ld failing\n", runs, first, seed, opt.ops, failures);
-    return failures == 0 ? 0 : 1;
-}
-
 int main(int argc, char **argv)
 {
-    int have_seed = 0;
     opt.self = argv[0];
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--seed") == 0 && v) opt.seed = strtoull(v, NULL, 10), have_seed = 1, ++i;
-        else if (strcmp(a, "--count") == 0 && v) opt.count = atoi(v), ++i;
-        else if (strcmp(a, "--ops") == 0 && v) opt.ops = atoi(v), ++i;
-        else if (strcmp(a, "--seconds") == 0 && v) opt.seconds = atof(v), ++i;
-        else if (strcmp(a, "--timeout") == 0 && v) opt.timeout = atof(v), ++i;
+        int took = fuzz_common_option(&opt.o, argc, argv, i);
+        if (took > 0) i += took - 1;
         else if (strcmp(a, "--avoid-known") == 0) opt.avoid = 1;
         else if (strcmp(a, "--no-avoid-known") == 0) opt.avoid = 0;
-        else if (strcmp(a, "--avoid-open") == 0) opt.open = 1;
-        else if (strcmp(a, "--verbose") == 0) opt.verbose = 1;
         else if (strcmp(a, "--known") == 0) {
             fputs(KNOWN, stdout);
             fputs(OPEN, stdout);
@@ -1561,14 +1518,6 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (opt.ops <= 0 || opt.count <= 0 || (!have_seed && opt.seconds <= 0)) {
-        fprintf(stderr, "%s: give --seed N or --seconds S\n", argv[0]);
-        return 2;
-    }
-    if (opt.seconds > 0) return run_for_seconds();
-    int failed = 0;
-    for (int i = 0; i < opt.count; ++i) failed += !run_seed(opt.seed + (unsigned long long)i);
-    printf("fuzz_c: seeds %llu..%llu x %d ops, %d failing%s\n", opt.seed, opt.seed + (unsigned long long)opt.count - 1,
-           opt.ops, failed, opt.avoid ? " (known findings avoided)" : "");
-    return failed == 0 ? 0 : 1;
+    fuzz_driver d = {"fuzz_c", opt.o.seconds, opt.o.timeout, opt.o.ops, run_seed, replay_command, NULL, NULL};
+    return fuzz_main(&opt.o, &d, argv[0], opt.avoid ? " (known findings avoided)" : "");
 }

@@ -18,18 +18,14 @@
 // diverge, but must not crash, hang or open anything (a mutant that writes
 // a marker file through io or os.execute must leave none). --seconds runs
 // each seed in a child process, so crashes and hangs are caught.
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "fuzz_common.h"
 #include "steer/host.h"
 
 static const char OPEN[] =
@@ -40,23 +36,10 @@ static const char OPEN[] =
     "  #12 engine memory: no script turns big point tables into paths in a loop\n";
 
 static struct {
-    unsigned long long seed;
-    int count, ops, open, verbose;
-    double seconds, timeout;
+    fuzz_options o;
     const char *self, *dir;
-} opt = {0, 1, 60, 0, 0, 0.0, 120.0, "fuzz_host", NULL};
+} opt = {{0, 0, 1, 60, 0, 0, 0.0, 120.0}, "fuzz_host", NULL};
 
-static uint64_t rng_state;
-static uint64_t rnd64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rnd(int n) { return n <= 1 ? 0 : (int)(rnd64() % (uint64_t)n); }
-static double unit(void) { return (double)(rnd64() >> 11) * (1.0 / 9007199254740992.0); }
-static int chance(double p) { return unit() < p; }
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static char violation_text[1024];
@@ -158,7 +141,7 @@ static void write_script(const char *path, int kind, int version)
         } else {
             put(&b, "  %s = function(agent)\n", ROLE_NAMES[i]);
             if (kind == 1 && chance(0.7)) put(&b, "    if agent.key %% 3 == 0 then error(\"role %s fails\") end\n", ROLE_NAMES[i]);
-            if (!opt.open && chance(0.15)) {
+            if (!opt.o.open && chance(0.15)) {
                 // #10, #11 (open): a role function that changes the world
                 put(&b, "    if agent.key %% 5 == 1 then pcall(agent.set_position, agent, 1, 1) end\n");
                 put(&b, "    if agent.key %% 7 == 2 then pcall(agent.remove, agent) end\n");
@@ -188,8 +171,8 @@ static void write_script(const char *path, int kind, int version)
     if (chance(0.1)) put(&b, "    pcall(function() local f = io.open('%s.escaped', 'w') if f then f:write('x') f:close() end end)\n", path);
     if (chance(0.1)) put(&b, "    pcall(function() os.execute('touch %s.escaped') end)\n", path);
     if (chance(0.1)) put(&b, "    pcall(loadfile, '/etc/passwd')\n");
-    if (!opt.open && chance(0.05)) put(&b, "    if state.n == 6 then return (('a'):rep(2000)):find(('a*'):rep(12) .. 'b') end\n"); // #7
-    if (!opt.open && chance(0.05))
+    if (!opt.o.open && chance(0.05)) put(&b, "    if state.n == 6 then return (('a'):rep(2000)):find(('a*'):rep(12) .. 'b') end\n"); // #7
+    if (!opt.o.open && chance(0.05))
         put(&b, "    if state.n == 3 then local pts = {} for i = 1, 60000 do pts[i] = { i, i %% 7 } end\n"
                 "      for _ = 1, 60 do pcall(steer.path, pts) end end\n"); // #12
     put(&b, "  end,\n  on_reload = function(world) state.reloads = (state.reloads or 0) + 1 end,\n}\n");
@@ -233,7 +216,7 @@ static void host_run(const char *dir, const char *script, const char *rec)
     write_script(script, chance(0.9) ? 0 : 1 + rnd(4), 0);
     steer_host_load(h, script);
     int version = 0;
-    for (int i = 0; i < opt.ops && !has_violation; ++i) {
+    for (int i = 0; i < opt.o.ops && !has_violation; ++i) {
         int r = rnd(20);
         if (r < 15) {
             steer_host_input in = {(float)(unit() * 10 - 5), (float)(unit() * 10 - 5), (uint32_t)rnd(8), rnd64()};
@@ -442,7 +425,7 @@ static void replays_of(const char *rec, const char *dir) // dir: at most 1024 by
 
 static void replay_command(char *b, size_t size, unsigned long long seed)
 {
-    snprintf(b, size, "%s --seed %llu --ops %d%s --dir %s", opt.self, seed, opt.ops, opt.open ? " --avoid-open" : "",
+    snprintf(b, size, "%s --seed %llu --ops %d%s --dir %s", opt.self, seed, opt.o.ops, opt.o.open ? " --avoid-open" : "",
              opt.dir);
 }
 
@@ -485,56 +468,24 @@ static int run_seed(unsigned long long seed)
         fflush(stdout);
         return 0;
     }
-    if (opt.verbose)
+    if (opt.o.verbose)
         printf("seed %llu: %ld frames, %ld failed reloads, %ld replays, %ld mutants (%ld refused), engine peak %zu bytes\n",
                seed, frames_run, reloads_failed, replays, mutants, mutants_refused, engine_peak);
     return 1;
 }
 
-static int run_for_seconds(void)
+static void child_setup(void) { steer_set_allocator(count_alloc, count_free, NULL); }
+
+// A passing seed's scripts and recordings go.
+static void passed(unsigned long long seed)
 {
-    time_t deadline = time(NULL) + (time_t)opt.seconds;
-    unsigned long long seed = ((unsigned long long)time(NULL) * 1000ull + (unsigned long long)getpid()) % 1000000007ull;
-    long runs = 0, failures = 0;
-    const unsigned long long first = seed + 1;
-    while (time(NULL) < deadline) {
-        ++seed;
-        ++runs;
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("fork");
-            return 2;
-        }
-        if (pid == 0) {
-            alarm((unsigned)opt.timeout);
-            steer_set_allocator(count_alloc, count_free, NULL);
-            _exit(run_seed(seed) ? 0 : 1);
-        }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-            char cmd[4200];
-            snprintf(cmd, sizeof cmd, "rm -rf '%s/seed%llu'", opt.dir, seed);
-            if (system(cmd) != 0) fprintf(stderr, "could not remove %s/seed%llu\n", opt.dir, seed);
-            continue;
-        }
-        ++failures;
-        char cmd[4500];
-        replay_command(cmd, sizeof cmd, seed);
-        if (WIFSIGNALED(status))
-            printf("FAIL seed %llu: signal %d%s\nreplay: %s\n", seed, WTERMSIG(status),
-                   WTERMSIG(status) == SIGALRM ? " (timed out)" : "", cmd);
-        else
-            printf("FAIL seed %llu: exit status %d\nreplay: %s\n", seed, WEXITSTATUS(status), cmd);
-    }
-    printf("fuzz_host: %ld seeds (%llu..%llu) x %d ops, %ld failing\n", runs, first, seed, opt.ops, failures);
-    return failures == 0 ? 0 : 1;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%.1000s/seed%llu'", opt.dir, seed);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s/seed%llu\n", opt.dir, seed);
 }
 
 int main(int argc, char **argv)
 {
-    int have_seed = 0;
     opt.self = argv[0];
 #ifdef FUZZ_HOST_DIR
     opt.dir = FUZZ_HOST_DIR;
@@ -543,16 +494,10 @@ int main(int argc, char **argv)
 #endif
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--seed") == 0 && v) opt.seed = strtoull(v, NULL, 10), have_seed = 1, ++i;
-        else if (strcmp(a, "--count") == 0 && v) opt.count = atoi(v), ++i;
-        else if (strcmp(a, "--ops") == 0 && v) opt.ops = atoi(v), ++i;
-        else if (strcmp(a, "--seconds") == 0 && v) opt.seconds = atof(v), ++i;
-        else if (strcmp(a, "--timeout") == 0 && v) opt.timeout = atof(v), ++i;
-        else if (strcmp(a, "--dir") == 0 && v) opt.dir = v, ++i;
-        else if (strcmp(a, "--avoid-open") == 0) opt.open = 1;
+        int took = fuzz_common_option(&opt.o, argc, argv, i);
+        if (took > 0) i += took - 1;
+        else if (strcmp(a, "--dir") == 0 && i + 1 < argc) opt.dir = argv[++i];
         else if (strcmp(a, "--avoid-known") == 0) continue; // (nothing of issue 9 to avoid here)
-        else if (strcmp(a, "--verbose") == 0) opt.verbose = 1;
         else if (strcmp(a, "--known") == 0) {
             fputs(OPEN, stdout);
             return 0;
@@ -561,15 +506,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (opt.ops <= 0 || opt.count <= 0 || (!have_seed && opt.seconds <= 0)) {
-        fprintf(stderr, "%s: give --seed N or --seconds S\n", argv[0]);
-        return 2;
-    }
-    if (opt.seconds > 0) return run_for_seconds();
-    steer_set_allocator(count_alloc, count_free, NULL);
-    int failed = 0;
-    for (int i = 0; i < opt.count; ++i) failed += !run_seed(opt.seed + (unsigned long long)i);
-    printf("fuzz_host: seeds %llu..%llu x %d ops, %d failing%s\n", opt.seed, opt.seed + (unsigned long long)opt.count - 1,
-           opt.ops, failed, opt.open ? " (open findings avoided)" : "");
-    return failed == 0 ? 0 : 1;
+    if (opt.o.seconds <= 0) steer_set_allocator(count_alloc, count_free, NULL); // (--seconds: in each child)
+    fuzz_driver d = {"fuzz_host", opt.o.seconds, opt.o.timeout, opt.o.ops, run_seed, replay_command, child_setup, passed};
+    return fuzz_main(&opt.o, &d, argv[0], opt.o.open ? " (open findings avoided)" : "");
 }
