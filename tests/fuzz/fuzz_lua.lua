@@ -33,7 +33,21 @@ local KNOWN = [[
   #13 get_steering of a Lua behaviour: no world change is tried from inside it
 (#8, #9, #11, #12, #14 are not avoided: #9 is C only, the others do not break an invariant here)]]
 
-local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = false, timeout = 120, verbose = false }
+-- Open findings of issue 20 (another branch fixes them); --avoid-open steers
+-- around them, and ctest passes it so that those gaps do not fail the suite.
+local OPEN = [[
+--avoid-open steers around these open findings of issue 20:
+  #9  slot velocities: no step with dt below 1e-3 in a world holding a formation
+      (a moving slot's velocity is infinite: NaN steering, infinite rigid members),
+      and members of rigid formations skip the speed <= max_speed check
+  #10 engine assertions from Lua: no change to a formation whose leader was removed
+      (but `f.leader = nil`), nor to one still listing a member removed from the world;
+      spacing and offsets within 1e15; a costs function never removes an agent; no blend,
+      priority or reciprocal_avoidance built in a Lua behaviour during a step
+  (#6, #7, #11, #12 are not reached by this fuzzer; see fuzz_host)]]
+
+local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = false, open = false, timeout = 120,
+  verbose = false }
 do
   local i = 1
   while i <= #arg do
@@ -45,11 +59,12 @@ do
     elseif a == "--timeout" then opts.timeout = tonumber(arg[i + 1]); i = i + 1
     elseif a == "--avoid-known" then opts.avoid = true
     elseif a == "--no-avoid-known" then opts.avoid = false
+    elseif a == "--avoid-open" then opts.open = true
     elseif a == "--verbose" then opts.verbose = true
-    elseif a == "--known" then print(KNOWN); os.exit(0)
+    elseif a == "--known" then print(KNOWN); print(OPEN); os.exit(0)
     else
-      io.stderr:write("usage: fuzz_lua.lua (--seed N [--count K] | --seconds S) [--ops N] [--no-avoid-known]"
-        .. " [--verbose] [--known]\n")
+      io.stderr:write("usage: fuzz_lua.lua (--seed N [--count K] | --seconds S) [--ops N] [--avoid-known]"
+        .. " [--avoid-open] [--verbose] [--known]\n")
       os.exit(2)
     end
     i = i + 1
@@ -60,11 +75,12 @@ do
   end
 end
 
+local TRACE = os.getenv("FUZZ_TRACE") -- each operation's index and name on stderr
 local INTERP = arg[-1] or "steer-lua"
 local SCRIPT = arg[0]
 local function replay_command(seed)
-  return string.format("%s %s --seed %d --ops %d%s", INTERP, SCRIPT, seed, opts.ops,
-    opts.avoid and " --avoid-known" or "")
+  return string.format("%s %s --seed %d --ops %d%s%s", INTERP, SCRIPT, seed, opts.ops,
+    opts.avoid and " --avoid-known" or "", opts.open and " --avoid-open" or "")
 end
 
 local R = math.random
@@ -106,6 +122,8 @@ local function coord()
 end
 local function small() return (R() * 2 - 1) * 20 end
 
+local ROLES = { "shield", "archer", "scout" } -- agent roles and formation slot roles
+
 local FIELD_KIND = {
   target = "target", radius = "pos", time_to_target = "pos", target_radius = "nonneg", slow_radius = "slow",
   orientation = "finite", max_prediction = "pos", arrive_on_overshoot = "bool", wander_offset = "finite",
@@ -115,6 +133,7 @@ local FIELD_KIND = {
   rays = { "single", "whiskers", "parallel" }, whisker_angle = "angle", whisker_scale = "unit",
   scale_lookahead = "bool", max_speed = "nonneg", max_acceleration = "nonneg", max_rotation = "nonneg",
   max_angular_acceleration = "nonneg", epsilon = "nonneg",
+  preferred = "behaviour", time_horizon = "pos", obstacle_time_horizon = "pos", max_neighbours = "neighbours",
 }
 local LIMIT_FIELDS = { "max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration" }
 local FACE = { "target_radius", "slow_radius", "time_to_target" }
@@ -140,6 +159,7 @@ local TYPES = {
   { "alignment", { "radius", "time_to_target" } }, { "collision_avoidance", { "radius", "cone_threshold" } },
   { "obstacle_avoidance",
     { "lookahead", "avoid_distance", "rays", "whisker_angle", "whisker_scale", "scale_lookahead" } },
+  { "reciprocal_avoidance", { "preferred", "radius", "time_horizon", "obstacle_time_horizon", "max_neighbours" } },
 }
 local ALL_FIELDS = {}
 for _, t in ipairs(TYPES) do for _, f in ipairs(t[2]) do ALL_FIELDS[#ALL_FIELDS + 1] = f end end
@@ -204,6 +224,10 @@ local function value_for(kind)
   elseif kind == "path" then
     if #S.paths > 0 and chance(0.9) then return pick(S.paths) end
     return chance(0.5) and { 1, 2 } or nil
+  elseif kind == "behaviour" then
+    return S.some_behaviour()
+  elseif kind == "neighbours" then
+    return chance(0.9) and R(1, 64) or pick { 0, 65, 1.5, -1 }
   end
   return any_value()
 end
@@ -238,6 +262,7 @@ local function some_behaviour()
   if #S.behaviours == 0 or chance(0.05) then return pick { nil, 1, "seek", {} } end
   return pick(S.behaviours)
 end
+-- (value_for is defined above some_behaviour and reaches it through S)
 
 local function weight()
   local w = chance(0.7) and R() * 4 - 1 or any_value()
@@ -297,6 +322,7 @@ local function any_stepping()
 end
 
 local function forget_agent(W, a)
+  W.removal_pending = true -- formations drop removed members at the next step
   for i, x in ipairs(W.agents) do
     if x == a then table.remove(W.agents, i) break end
   end
@@ -317,7 +343,7 @@ local function mutate_from_callback(W)
   local busy = world_busy(W)
   -- #13: previews let Lua behaviours change the world (known, avoided)
   if opts.avoid and in_preview() then return end
-  local r = R(7)
+  local r = R(8)
   local ok, what
   if r == 1 then
     what = "spawn"
@@ -349,6 +375,17 @@ local function mutate_from_callback(W)
     what = "close"
     ok = pcall(W.w.close, W.w)
     if ok then close_world_record(W) end
+  elseif r == 7 and #S.formations > 0 then
+    -- a formation's members or properties (refused while its world steps)
+    local F = pick(S.formations)
+    if F.W ~= W or F.destroyed or (opts.open and (F.leader and not F.leader:alive() or W.removal_pending)) then
+      return
+    end
+    local q = R(3)
+    if q == 1 and #W.agents > 0 then what = "formation add"; ok = pcall(function() F.f:add(pick(W.agents)) end)
+    elseif q == 2 then what = "formation spacing"; ok = pcall(function() F.f.spacing = R() * 3 + 0.5 end)
+    else what = "formation reassign"; ok = pcall(function() F.f:reassign() end) end
+    if ok and busy ~= "step" then return end -- a change outside a step is fine and not counted
   else
     what = "cell_size"
     ok = pcall(function() W.w.cell_size = 2 end)
@@ -391,6 +428,19 @@ local function callback_body(agent)
     end)
   elseif r <= 48 then
     collectgarbage("step")
+  elseif r >= 90 then
+    -- a new, unattached behaviour built during a step simply works
+    local kind = pick { "seek", "arrive", "blend", "priority", "reciprocal_avoidance" }
+    if opts.open and (kind == "blend" or kind == "priority" or kind == "reciprocal_avoidance") then
+      kind = "seek" -- #10 (open): combinators built mid-step trip an engine assertion
+    end
+    local seek = steer.seek { target = { 1, 2 } }
+    local ok, err
+    if kind == "blend" then ok, err = pcall(steer.blend, { seek, { seek, weight = 2 } })
+    elseif kind == "priority" then ok, err = pcall(steer.priority, { seek, steer.wander {} })
+    elseif kind == "reciprocal_avoidance" then ok, err = pcall(steer.reciprocal_avoidance, { preferred = seek })
+    else ok, err = pcall(steer[kind], { target = { 3, 4 } }) end
+    if not ok then violation("building a %s in a Lua behaviour raised: %s", kind, tostring(err)) end
   elseif r <= 52 then
     local b = some_behaviour()
     pcall(function() b.children = child_list(1) end)
@@ -463,7 +513,7 @@ local function describe_agent(a)
   return ok and text or "?"
 end
 
-local function check_agent(a, W)
+local function check_agent(a, W, rigid)
   local x, y, vx, vy = a.x, a.y, a.vx, a.vy
   local o, rot, ms = a.orientation, a.rotation, a.max_speed
   local values = { x, y, vx, vy, o, rot, ms }
@@ -474,10 +524,11 @@ local function check_agent(a, W)
     end
   end
   if not (o > -PI_F and o <= PI_F) then violation("orientation %.17g outside (-pi, pi]", o) end
-  if not W.dirty then
+  if not W.dirty and not rigid then
     local speed = math.sqrt(vx * vx + vy * vy)
     if speed > ms * (1 + 1e-5) + 1e-30 then
-      violation("speed %.9g above max_speed %.9g after a step", speed, ms)
+      violation("speed %.9g above max_speed %.9g after a step (%s%s)", speed, ms, describe_agent(a),
+        W.rigid and ", a world with a rigid formation" or "")
     end
   end
   local lx, ly, la = a:last_steering()
@@ -488,14 +539,31 @@ local function check_agent(a, W)
   if not a:alive() then violation("alive() false for a live agent") end
 end
 
+-- #9 (open): members of rigid formations, whose speed may exceed max_speed
+-- (or were, since the last step: they keep the velocity the slot gave them)
+local function rigid_members(W)
+  if not (opts.open and W.rigid) then return {} end
+  W.rigid_seen = W.rigid_seen or {}
+  local set = W.rigid_seen
+  for _, F in ipairs(S.formations) do
+    if F.W == W and not F.destroyed then
+      pcall(function()
+        if F.f.motion == "rigid" then for _, m in ipairs(F.f.members) do set[m] = true end end
+      end)
+    end
+  end
+  return set
+end
+
 local function check_world(W)
   local ok, err = pcall(function()
+    local rigid = rigid_members(W)
     local n = W.w:count()
     if n ~= W.count then violation("world:count() = %d, the fuzzer counts %d", n, W.count) end
     local seen = 0
     for a in W.w:agents() do
       seen = seen + 1
-      check_agent(a, W)
+      check_agent(a, W, rigid[a])
     end
     if seen ~= n then violation("world:agents() visits %d agents, count() = %d", seen, n) end
     local h = W.w:hash()
@@ -507,6 +575,7 @@ end
 local function check_all()
   for _, W in ipairs(S.worlds) do check_world(W) end
   check_removed()
+  S.check_formations()
 end
 
 ---------------------------------------------------------------------------------------------
@@ -523,10 +592,13 @@ local function new_world()
   end
   if chance(0.2) then o.capacity = pick { 0, 1, 5, 1000, -1, 2 ^ 40, 1.5 } end
   if chance(0.4) then o.resolve_contacts = chance(0.8) or "yes" end
+  if chance(0.3) then o.resolve_agent_contacts = chance(0.9) or 1 end
+  if chance(0.6) then o.workers = chance(0.95) and R(1, 4) or pick { 0, 65, 1.5, "2", -1 } end
   if chance(0.05) then o[misspell("cell_size")] = 1 end
   local ok, w = pcall(steer.world, o)
   if ok then
-    S.worlds[#S.worlds + 1] = { w = w, agents = {}, shapes = {}, circles = {}, count = 0, dirty = false }
+    S.worlds[#S.worlds + 1] = { w = w, agents = {}, shapes = {}, circles = {}, count = 0, dirty = false,
+      formations = {} }
     return
   end
 end
@@ -538,7 +610,8 @@ local AGENT_OPTS = { "x", "y", "orientation", "vx", "vy", "rotation", "radius", 
 local function agent_value(f, clean)
   if f == "kinematic" or f == "face_velocity" then return chance(0.9) and chance(0.5) or any_value() end
   if f == "steering" then return some_behaviour() end
-  if f == "role" or f == "tag" then return chance(0.8) and pick { "hero", "boid", "" } or any_value() end
+  if f == "role" then return chance(0.8) and pick(ROLES) or pick { "", 1, true } end
+  if f == "tag" then return chance(0.8) and pick { "hero", "boid", "" } or any_value() end
   if f == "key" then return chance(0.7) and R(1, 1 << 40) or any_value() end
   if f == "x" or f == "y" then return (clean or chance(0.7)) and small() or coord() end
   if clean or chance(0.7) then
@@ -710,7 +783,10 @@ local function step_world(W, dt)
   table.remove(S.ctx)
   if W.closed then return end
   local okc, after = pcall(function() return W.w.steps end)
-  if okc and after ~= before then W.dirty = false; S.steps = S.steps + 1; S.agent_steps = S.agent_steps + W.count end
+  if okc and after ~= before then
+    W.dirty = false; W.removal_pending = false; W.rigid_seen = nil
+    S.steps = S.steps + 1; S.agent_steps = S.agent_steps + W.count
+  end
   if opts.verbose and not ok then print("  step: " .. tostring(err):match("[^\n]*")) end
 end
 
@@ -840,7 +916,8 @@ local function path_op()
 end
 
 local function world_prop(W)
-  local f = pick { "integrator", "cell_size", "resolve_contacts", "steps", "sped", "cell_sise" }
+  local f = pick { "integrator", "cell_size", "resolve_contacts", "resolve_agent_contacts", "steps", "workers",
+    "sped", "cell_sise" }
   local v
   if f == "integrator" then v = pick { "euler", "newton", "rk4", 1 }
   elseif f == "cell_size" then
@@ -891,6 +968,12 @@ local function collect_op()
   elseif r == 2 and #S.worlds > 0 and chance(0.5) then
     -- drop a world without closing it; keep a few of its proxies
     local W = table.remove(S.worlds, R(#S.worlds))
+    for i = #S.formations, 1, -1 do
+      if S.formations[i].W == W then
+        if chance(0.3) then S.orphan_formations[#S.orphan_formations + 1] = S.formations[i].f end
+        table.remove(S.formations, i)
+      end
+    end
     for _, a in ipairs(W.agents) do if chance(0.3) then S.orphans[#S.orphans + 1] = a end end
     for _, s in ipairs(W.shapes) do if chance(0.3) then S.orphans[#S.orphans + 1] = s end end
   elseif r == 3 then
@@ -898,10 +981,17 @@ local function collect_op()
   elseif r == 4 then
     S.removed = {}
     S.orphans = {}
+    S.orphan_formations = {}
   elseif r == 5 then
     for _, W in ipairs(S.worlds) do if #W.shapes > 0 and chance(0.5) then W.shapes = {} end end
   end
   collectgarbage(chance(0.7) and "collect" or "step")
+  for _, f in ipairs(S.orphan_formations) do
+    -- a formation of a dropped (maybe collected) world: reads work or raise
+    pcall(function() return f.slot_count, f.members end)
+    local ok, err = pcall(tostring, f)
+    if not ok then violation("tostring of an orphaned formation raised: %s", tostring(err)) end
+  end
   for _, o in ipairs(S.orphans) do
     pcall(function() return o.x end)
     local ok, err = pcall(o.alive, o)
@@ -935,6 +1025,443 @@ local function module_op()
   end
 end
 
+---------------------------------------------------------------------------------------------
+-- formations (issue 20): members, leaders, anchors, costs, removal, sub-formations
+
+local PATTERNS = { "line", "column", "v", "circle", "defensive_circle", "grid" }
+
+-- #10 (open): spacing and offsets above 1e15 pass the bindings and trip the engine
+local function bounded(v)
+  if opts.open and finite(v) and math.abs(v) > 1e15 then return v > 0 and 1e15 or -1e15 end
+  return v
+end
+
+local function fpattern()
+  local r = R(10)
+  if r <= 6 then return pick(PATTERNS) end
+  if r <= 8 then
+    local t = {}
+    for i = 1, (chance(0.05) and 0 or R(1, 12)) do
+      local dx, dy = small(), small()
+      if chance(0.1) then dx = bounded(coord()) end
+      t[i] = chance(0.5) and { dx, dy } or { dx, dy, chance(0.8) and small() or any_value() }
+    end
+    if chance(0.05) then t[#t + 1] = pick { 1, "x", {} } end
+    return t
+  end
+  if r == 9 then
+    return function(i, n)
+      if chance(0.03) then error("pattern error") end
+      if chance(0.03) then return "x" end
+      local dx = (i - (n + 1) / 2) * 2
+      if chance(0.05) then dx = bounded(any_value()) end
+      return dx, -2, chance(0.5) and small() or nil
+    end
+  end
+  return pick { "wedge", 1, true }
+end
+
+local function fslot_roles()
+  local r = R(6)
+  if r <= 3 then
+    local t = {}
+    for i = 1, R(0, 10) do t[i] = pick(ROLES) end
+    return t
+  elseif r == 4 then
+    return function()
+      if chance(0.03) then error("slot_roles error") end
+      return chance(0.97) and pick(ROLES) or 7
+    end
+  elseif r == 5 then return nil end
+  return pick { 1, "x", { 1, 2 } }
+end
+
+local function cost_number()
+  if chance(0.75) then return R() * 10 end
+  return pick { math.huge, -1, 0, 1e300, -1e300, NAN, -math.huge, 3e38, -3e38, "x", true }
+end
+
+local function fcosts()
+  local r = R(8)
+  if r <= 4 then
+    local t = {}
+    for _, a in ipairs(ROLES) do
+      if chance(0.6) then
+        t[a] = {}
+        for _, b in ipairs(ROLES) do if chance(0.5) then t[a][b] = cost_number() end end
+      end
+    end
+    if chance(0.05) then t[pick(ROLES)] = pick { 5, "x", true } end
+    return t
+  elseif r == 5 then
+    return function(member, slot)
+      if chance(0.02) then error("costs error") end
+      if not opts.open and chance(0.02) then
+        -- #10 (open): removing a member while the costs are evaluated
+        local W = S.owner[member]
+        if W and pcall(member.remove, member) then W.count = W.count - 1; S.forget_agent(W, member) end
+      end
+      return chance(0.95) and R() * 5 + (tonumber(slot) or 0) or cost_number()
+    end
+  elseif r == 6 then return nil end
+  return pick { 5, "x", { shield = 5 } }
+end
+
+local function fanchor()
+  local a = { x = chance(0.9) and small() or coord(), y = small() }
+  if chance(0.3) then a.orientation = chance(0.8) and small() or any_value() end
+  local r = R(5)
+  if r == 1 then a.target = chance(0.5) and { small(), small() } or (some_agent())
+  elseif r == 2 then a.path = (#S.paths > 0 and chance(0.9)) and pick(S.paths) or 1
+  elseif r == 3 then a.steering = some_behaviour() end
+  if chance(0.3) then a.max_speed = chance(0.8) and R() * 5 or any_value() end
+  if chance(0.2) then a.max_acceleration = chance(0.8) and R() * 10 or any_value() end
+  if chance(0.2) then a.max_rotation = chance(0.8) and R() * 4 or any_value() end
+  if chance(0.03) then a.colour = 1 end
+  return a
+end
+
+local function some_member_agent(W)
+  if #W.agents > 0 and chance(0.93) then return pick(W.agents) end
+  return (some_agent()) or pick { 1, "x" }
+end
+
+-- A formation error is fine; "not enough memory" is what an engine assertion
+-- reached from Lua looks like in an optimised build (#10).
+local function formation_error(what, err)
+  if tostring(err):find("not enough memory", 1, true) then violation("%s raised %s", what, tostring(err)) end
+end
+
+local function new_formation()
+  local W = pick(S.worlds)
+  if not W then return end
+  local o = {}
+  if #W.agents > 0 and chance(0.8) then
+    o.members = {}
+    for i = 1, R(0, math.min(#W.agents, 12)) do o.members[i] = some_member_agent(W) end
+  end
+  if #W.agents > 0 and chance(0.5) then o.leader = some_member_agent(W)
+  elseif chance(0.7) then o.anchor = fanchor() end
+  if chance(0.05) then o.anchor = fanchor() end -- with a leader: refused
+  if (not o.members and not o.leader) or chance(0.1) then o.world = chance(0.95) and W.w or 1 end
+  if chance(0.7) then o.pattern = fpattern() end
+  if chance(0.4) then o.spacing = bounded(chance(0.8) and R() * 4 + 0.1 or any_value()) end
+  if chance(0.3) then o.motion = chance(0.95) and pick { "steer", "rigid", "emergent" } or "fly" end
+  if chance(0.3) then o.assignment = chance(0.95) and pick { "optimal", "ordered" } or "best" end
+  if chance(0.4) then o.slot_roles = fslot_roles() end
+  if chance(0.4) then o.costs = fcosts() end
+  if chance(0.2) then o.distance_weight = chance(0.8) and R() * 3 or any_value() end
+  if chance(0.2) then o.moderation_distance = chance(0.8) and R() * 3 + 0.1 or any_value() end
+  if chance(0.2) then o.steering = chance(0.9) and chance(0.5) or 1 end
+  if chance(0.03) then o[misspell("spacing")] = 1 end
+  local ok, f = pcall(steer.formation, o)
+  if not ok then formation_error("steer.formation", f) return end
+  -- its world: the leader's, else the first member's, else `world`
+  local first = o.leader or (o.members and o.members[1])
+  if first ~= nil then W = S.owner[first] or W end
+  local F = { f = f, W = W, leader = o.leader }
+  S.formations[#S.formations + 1] = F
+  W.has_formation = true
+  if o.motion == "rigid" then W.rigid = true end
+  if chance(0.3) then add_behaviour(f:behaviour()) end
+end
+
+local function formation_value(prop)
+  if prop == "pattern" then return fpattern()
+  elseif prop == "spacing" then return bounded(chance(0.8) and R() * 4 + 0.1 or any_value())
+  elseif prop == "motion" then return chance(0.95) and pick { "steer", "rigid", "emergent" } or "fly"
+  elseif prop == "assignment" then return chance(0.95) and pick { "optimal", "ordered" } or 2
+  elseif prop == "slot_roles" then return fslot_roles()
+  elseif prop == "costs" then return fcosts()
+  elseif prop == "distance_weight" then return chance(0.8) and R() * 3 or any_value()
+  elseif prop == "moderation_distance" then return chance(0.8) and R() * 3 + 0.1 or any_value()
+  end
+  return any_value()
+end
+
+local function formation_op()
+  local F = pick(S.formations)
+  if not F then return end
+  local f, W = F.f, F.W
+  -- f:m(...) under pcall (indexing a destroyed formation raises too)
+  local function call(m, ...)
+    local args = table.pack(...)
+    return pcall(function() return f[m](f, table.unpack(args, 1, args.n)) end)
+  end
+  if opts.open and not W.closed and not F.destroyed then
+    -- #10 (open): a change through a formation that still lists a member
+    -- removed from the world (until the next step) trips an engine assertion
+    local okm, members = pcall(function() return f.members end)
+    if okm then
+      for _, m in ipairs(members) do if not m:alive() then return end end
+    end
+  end
+  if opts.open and F.leader and not F.leader:alive() and not W.closed then
+    -- #10 (open): after its leader was removed, a formation refuses every
+    -- change (an engine assertion) until the leader is cleared
+    if pcall(function() f.leader = nil end) then F.leader = nil end
+    return
+  end
+  if TRACE then
+    local okm, members = pcall(function() return F.f.members end)
+    local parts = {}
+    if okm then
+      for _, m in ipairs(members) do parts[#parts + 1] = tostring(m) .. (m:alive() and "" or " (removed)") end
+    end
+    pcall(function()
+      io.stderr:write(string.format("  motion %s pattern %s spacing %s assignment %s dw %s md %s anchor %s\n", f.motion,
+        type(f.pattern) == "table" and "{...}" or tostring(f.pattern), f.spacing, f.assignment, f.distance_weight,
+        f.moderation_distance, table.concat({ f:anchor() }, " ")))
+    end)
+    io.stderr:write(string.format("  %s leader %s members %s\n", tostring(F.f),
+      F.leader and tostring(F.leader) .. (F.leader:alive() and "" or " (removed)") or "none",
+      table.concat(parts, ", ")))
+  end
+  local r = R(16)
+  local ok, err, what
+  if r <= 3 then
+    what = "add"
+    ok, err = call("add", some_member_agent(W))
+  elseif r <= 5 then
+    what = "remove"
+    local okm, members = pcall(function() return f.members end)
+    local a = (okm and #members > 0 and chance(0.85)) and pick(members) or some_member_agent(W)
+    ok, err = call("remove", a)
+  elseif r <= 7 then
+    what = pick { "pattern", "spacing", "motion", "assignment", "slot_roles", "costs", "distance_weight",
+      "moderation_distance", "members", "slot_count", "bogus" }
+    local v = formation_value(what)
+    ok, err = pcall(function() f[what] = v end)
+    if ok and what == "motion" and v == "rigid" then W.rigid = true end
+  elseif r == 8 then
+    what = "leader"
+    local a = nil
+    if chance(0.7) then a = some_member_agent(W) end
+    ok, err = pcall(function() f.leader = a end)
+    if ok then F.leader = a end
+  elseif r == 9 then
+    -- a sub-formation: one of the members leads a formation of its own
+    what = "sub-formation"
+    local okm, members = pcall(function() return f.members end)
+    if okm and #members > 0 and #W.agents > 0 then
+      local lead = pick(members)
+      local sub = {}
+      for i = 1, R(1, 4) do sub[i] = some_member_agent(W) end
+      local g
+      ok, g = pcall(steer.formation, { leader = lead, members = sub, pattern = pick(PATTERNS),
+        motion = chance(0.5) and "emergent" or "steer", spacing = R() * 2 + 0.5 })
+      if ok then S.formations[#S.formations + 1] = { f = g, W = W, leader = lead } else err = g end
+    end
+  elseif r == 10 then
+    what = "reads"
+    ok, err = pcall(function()
+      local okm, members = pcall(function() return f.members end)
+      if okm then
+        for _, m in ipairs(members) do
+          local s = f:slot_of(m)
+          if s then
+            local x, y, o = f:slot_target(s)
+            if x and not (finite(x) and finite(y) and finite(o)) then
+              violation("slot_target(%d) not finite: %s %s %s", s, tostring(x), tostring(y), tostring(o))
+            end
+          end
+          f:followed(m)
+        end
+      end
+      local c = f:total_cost()
+      if c ~= c then violation("total_cost is NaN") end
+      local ax, ay, ao, am = f:anchor()
+      if not (finite(ax) and finite(ay) and finite(ao) and finite(am)) then
+        violation("anchor() not finite: %s %s %s %s", tostring(ax), tostring(ay), tostring(ao), tostring(am))
+      end
+      return tostring(f), f.pattern, f.costs, f.slot_roles, f.leader, f.slot_count, f:slot_holder(R(0, 5))
+    end)
+  elseif r == 11 then
+    what = "reassign"
+    ok, err = call("reassign")
+  elseif r == 12 then
+    what = "behaviour"
+    local okb, b = call("behaviour")
+    if okb then
+      add_behaviour(b)
+      local a = #W.agents > 0 and pick(W.agents)
+      if a then pcall(function() a.steering = b end) end
+    end
+  elseif r == 13 then
+    what = "role"
+    local a = #W.agents > 0 and pick(W.agents)
+    if a then pcall(function() a.role = chance(0.9) and pick(ROLES) or any_value() end) end
+  elseif r == 14 and chance(0.3) then
+    what = "destroy"
+    ok, err = call("destroy")
+    if ok then F.destroyed = true end
+  else
+    what = "slot_of"
+    call("slot_of", some_member_agent(W))
+    call("slot_target", pick { 0, 1, 2, 100, -1, NAN, "x" })
+  end
+  if TRACE then
+    io.stderr:write(string.format("  formation %s: %s %s\n", tostring(what), tostring(ok), tostring(err)))
+  end
+  if ok == false then formation_error("formation " .. what, err) end
+end
+
+-- Formation invariants: members alive after a step, distinct slots in
+-- range, slot_holder agrees with slot_of, an agent in one formation at most,
+-- a destroyed formation (or one of a closed world) raises.
+local function check_formations()
+  local member_of = {}
+  for _, F in ipairs(S.formations) do
+    local f, W = F.f, F.W
+    local ok, members = pcall(function() return f.members end)
+    if F.destroyed or W.closed then
+      if ok then
+        violation("a %s still reads its members",
+          F.destroyed and "destroyed formation" or "formation of a closed world")
+      end
+    elseif not ok then
+      violation("reading a live formation's members raised: %s", tostring(members))
+    else
+      local n = f.slot_count
+      local taken = {}
+      for _, m in ipairs(members) do
+        if m:alive() then
+          if member_of[m] then violation("%s is a member of two formations", tostring(m)) end
+          member_of[m] = F
+          local s = f:slot_of(m)
+          if s ~= nil then
+            if math.type(s) ~= "integer" or s < 1 or s > n then
+              violation("slot_of gave %s of %d slots", tostring(s), n)
+            end
+            if taken[s] then violation("two members hold slot %d", s) end
+            taken[s] = true
+            if f:slot_holder(s) ~= m then violation("slot_holder(%d) is not the member whose slot_of it is", s) end
+          end
+        elseif not W.removal_pending then
+          violation("a removed agent is still a member after a step")
+        end
+      end
+    end
+  end
+end
+
+---------------------------------------------------------------------------------------------
+-- determinism (issue 20): one random scene (formations, reciprocal avoidance,
+-- obstacle avoidance, wander, a Lua behaviour, contacts) built with 1 to 4
+-- workers and agents spawned in either order (same keys) must give the same
+-- hash after the same steps.
+
+local function scene_description()
+  local D = { seed = R(0, 1000), integrator = pick { "euler", "newton" }, cell_size = pick { 1, 2, 4, 7.5 },
+    resolve_contacts = chance(0.5), resolve_agent_contacts = chance(0.5), steps = R(5, 40), agents = {},
+    shapes = {}, formations = {} }
+  for i = 1, R(0, 4) do
+    D.shapes[i] = { pick { "circle", "box", "wall" }, small(), small(), R() * 3 + 0.5, R() * 3 + 0.5 }
+  end
+  local n = R(2, 36)
+  for i = 1, n do
+    D.agents[i] = { key = 1000 + i, x = small(), y = small(), vx = small() * 0.1, vy = small() * 0.1,
+      radius = R() * 0.8 + 0.1, max_speed = R() * 4 + 0.5, kind = R(1, 8), tx = small(), ty = small(),
+      target = R(1, n), role = pick(ROLES), kinematic = chance(0.1) }
+  end
+  local free = {}
+  for i = 1, n do free[i] = i end
+  for k = 1, R(0, 2) do
+    local F = { pattern = pick(PATTERNS), motion = pick { "steer", "steer", "rigid", "emergent" },
+      assignment = pick { "optimal", "optimal", "ordered" }, spacing = R() * 2 + 0.5, members = {},
+      slot_roles = chance(0.5) and { pick(ROLES), pick(ROLES), pick(ROLES) } or nil,
+      costs = chance(0.5) and { shield = { archer = R() * 5, scout = math.huge } } or nil }
+    if chance(0.5) and #free > 0 then
+      F.leader = table.remove(free, R(#free))
+    else
+      F.anchor = { x = small(), y = small(), target = { small(), small() }, max_speed = R() * 3 + 0.5 }
+    end
+    for _ = 1, R(0, math.min(#free, 8)) do F.members[#F.members + 1] = table.remove(free, R(#free)) end
+    D.formations[k] = F
+  end
+  if #D.formations == 2 and D.formations[1].members[1] and not D.formations[2].leader then
+    -- a member of the first formation leads the second (a sub-formation)
+    D.formations[2].anchor = nil
+    D.formations[2].leader = D.formations[1].members[1]
+  end
+  return D
+end
+
+local function lua_orbit(agent)
+  local lx, ly = agent:last_steering() -- the step before's, whatever the workers (item 8)
+  return -agent.y * 0.3 + lx * 0.1, agent.x * 0.3 + ly * 0.1, 0
+end
+
+local function build_scene(D, workers, reverse)
+  local w = steer.world { seed = D.seed, integrator = D.integrator, cell_size = D.cell_size, workers = workers,
+    resolve_contacts = D.resolve_contacts, resolve_agent_contacts = D.resolve_agent_contacts }
+  for _, s in ipairs(D.shapes) do
+    if s[1] == "circle" then w:add_circle(s[2], s[3], s[4])
+    elseif s[1] == "box" then w:add_box(s[2], s[3], s[2] + s[4], s[3] + s[5])
+    else w:add_wall(s[2], s[3], s[2] + s[4], s[3] - s[5]) end
+  end
+  local agents, n = {}, #D.agents
+  for j = 1, n do
+    local i = reverse and n + 1 - j or j
+    local A = D.agents[i]
+    agents[i] = w:spawn { key = A.key, x = A.x, y = A.y, vx = A.vx, vy = A.vy, radius = A.radius,
+      max_speed = A.max_speed, role = A.role, kinematic = A.kinematic }
+  end
+  local orbit = steer.behaviour(lua_orbit)
+  for i, A in ipairs(D.agents) do
+    local goal = { A.tx, A.ty }
+    local k, b = A.kind, orbit
+    if k == 1 then b = steer.seek { target = goal }
+    elseif k == 2 then b = steer.arrive { target = goal, slow_radius = 3 }
+    elseif k == 3 then b = steer.wander { wander_rate = 0.8 }
+    elseif k == 4 then b = steer.reciprocal_avoidance { preferred = steer.arrive { target = goal, slow_radius = 2 },
+      radius = 5, time_horizon = 2 }
+    elseif k == 5 then b = steer.priority { steer.obstacle_avoidance { lookahead = 3, rays = "whiskers" },
+      steer.wander {} }
+    elseif k == 6 then b = steer.blend { { steer.separation { radius = 2 }, weight = 2 },
+      { steer.pursue { target = agents[A.target] }, weight = 1 } }
+    elseif k == 8 then b = steer.blend { { orbit, weight = 0.5 }, { steer.cohesion { radius = 6 }, weight = 1 } } end
+    agents[i].steering = b
+  end
+  for _, F in ipairs(D.formations) do
+    local members = {}
+    -- the optimal assignment does not depend on the order of joining
+    for j = 1, #F.members do
+      local jj = (reverse and F.assignment == "optimal") and #F.members + 1 - j or j
+      members[j] = agents[F.members[jj]]
+    end
+    local ok, err = pcall(steer.formation, { members = members, world = w, pattern = F.pattern, motion = F.motion,
+      assignment = F.assignment, spacing = F.spacing, slot_roles = F.slot_roles, costs = F.costs,
+      leader = F.leader and agents[F.leader] or nil, anchor = F.anchor })
+    -- a costs table forbidding every slot to someone is refused: the same in every build
+    if not ok and not tostring(err):find("forbid", 1, true) then error(err) end
+  end
+  local errs = 0
+  for _ = 1, D.steps do
+    if not pcall(w.step, w, 1 / 60) then errs = errs + 1 end
+  end
+  local h, c = w:hash("hex"), w:count()
+  w:close()
+  return h, c, errs
+end
+
+local function determinism_op()
+  local D = scene_description()
+  local ok, h1, c1 = pcall(build_scene, D, 1, false)
+  if not ok then violation("building the determinism scene raised: %s", tostring(h1)) return end
+  for _ = 1, 2 do
+    local workers, reverse = R(1, 4), chance(0.5)
+    local ok2, h2, c2 = pcall(build_scene, D, workers, reverse)
+    if not ok2 then violation("building the determinism scene raised: %s", tostring(h2)) return end
+    if h2 ~= h1 or c2 ~= c1 then
+      violation("determinism: 1 worker in spawn order gives %s (%d agents), %d workers%s give %s (%d agents)"
+        .. " (%d agents, %d formations, %d steps)", h1, c1, workers, reverse and " in reverse order" or "", h2, c2,
+        #D.agents, #D.formations, D.steps)
+      return
+    end
+  end
+end
+
 local OPS = {
   { 1, module_op, "module" },
   { 4, function() if #S.worlds < 3 or #S.worlds < 5 and chance(0.1) then new_world() end end, "world" },
@@ -956,6 +1483,10 @@ local OPS = {
       local W = pick(S.worlds)
       if not W then return end
       local dt = chance(0.85) and pick { 1 / 60, 1 / 60, 0.1, 0.5 } or pick { 0, 1, 1e4, 1e-45, -1, NAN, 1e5, "x" }
+      -- #9 (open): a rigid formation stepped with a tiny dt gives infinite member velocities
+      -- (and a moving slot's velocity is infinite for any formation: a NaN steering)
+      if opts.open and W.has_formation and finite(dt) and dt > 0 and dt < 1e-3 then dt = 1 / 60 end
+      if TRACE then io.stderr:write(string.format("  step dt %s\n", tostring(dt))) end
       S.step_world(W, dt)
     end, "step" },
   { 8, function() local W = pick(S.worlds) if W then shape_op(W) end end, "shape" },
@@ -965,6 +1496,9 @@ local OPS = {
   { 4, function() local W = pick(S.worlds) if W then world_reads(W) end end, "world_reads" },
   { 3, collect_op, "collect" },
   { 1, close_op, "close" },
+  { 4, new_formation, "formation" },
+  { 10, formation_op, "formation_op" },
+  { 1, determinism_op, "determinism" },
 }
 local TOTAL_WEIGHT = 0
 for _, op in ipairs(OPS) do TOTAL_WEIGHT = TOTAL_WEIGHT + op[1] end
@@ -982,12 +1516,14 @@ local function run_seed(seed)
   S = { worlds = {}, behaviours = {}, paths = {}, removed = {}, orphans = {}, ctx = {}, calls = 0, mutations = 0,
     steps = 0, agent_steps = 0,
     owner = setmetatable({}, { __mode = "k" }), has_parent = setmetatable({}, { __mode = "k" }),
-    step_world = step_world, preview = preview }
+    step_world = step_world, preview = preview, some_behaviour = some_behaviour, forget_agent = forget_agent,
+    check_formations = check_formations, formations = {}, orphan_formations = {} }
   local last
   for i = 1, opts.ops do
     S.calls = 0
     local op = pick_op()
     last = op[3]
+    if TRACE then io.stderr:write(string.format("op %d %s\n", i, last)) end
     local ok, err = pcall(op[2])
     if not ok then violation("the fuzzer's op '%s' raised: %s", op[3], tostring(err)) end
     if not S.violation then check_all() end
@@ -1014,7 +1550,7 @@ end
 if opts.seconds then
   local deadline = os.time() + opts.seconds
   local seed = (os.time() * 1000 + math.floor(os.clock() * 1000)) % 1000000007
-  local runs, failures = 0, 0
+  local runs, failures, first = 0, 0, seed + 1
   local has_timeout = os.execute("command -v timeout >/dev/null 2>&1")
   while os.time() < deadline do
     seed = seed + 1
@@ -1023,6 +1559,13 @@ if opts.seconds then
     local full = (has_timeout and ("timeout -s KILL " .. opts.timeout .. " ") or "") .. cmd .. " >" .. log .. " 2>&1"
     local ok, how, code = os.execute(full)
     runs = runs + 1
+    if ok then
+      -- an engine assertion reached from Lua prints this line (and aborts a Debug build)
+      local f = io.open(log)
+      local text = f and f:read("a") or ""
+      if f then f:close() end
+      if text:find("steer: assertion failed", 1, true) then ok, how, code = false, "assertion", 0 end
+    end
     if not ok then
       failures = failures + 1
       print(string.format("FAIL seed %d (%s %s): %s", seed, how, tostring(code), cmd))
@@ -1035,7 +1578,7 @@ if opts.seconds then
       os.remove("/tmp/fuzz_lua." .. seed .. ".log")
     end
   end
-  print(string.format("fuzz_lua: %d seeds x %d ops, %d failing", runs, opts.ops, failures))
+  print(string.format("fuzz_lua: %d seeds (%d..%d) x %d ops, %d failing", runs, first, seed, opts.ops, failures))
   os.exit(failures == 0 and 0 or 1)
 end
 
