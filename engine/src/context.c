@@ -81,9 +81,10 @@ bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_st
 // the range's end too: the arrays are padded), then a branch-free
 // compaction of those in range: about a third are, in no predictable
 // pattern, so a branch per candidate would mispredict (PERFORMANCE.md).
+// The agent itself (proxy `self`) is stepped over rather than tested for.
 // The SSE2 and plain paths compute the same IEEE operations: same bits.
 static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin, uint32_t end, float cx, float cy,
-                        float r2, int n)
+                        float r2, uint32_t self, int n)
 {
     const int m = (int)(end - begin);
     const float *restrict px = g->x + begin;
@@ -104,7 +105,14 @@ static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin
 #endif
     uint32_t *restrict list = s->proxy;
     float *restrict dist = s->dist_sq;
-    for (int i = 0; i < m; ++i) {
+    // [0, own) and (own, m): the agent itself is at own when in this range
+    const int own = self - begin < (uint32_t)m ? (int)(self - begin) : m;
+    for (int i = 0; i < own; ++i) {
+        list[n] = begin + (uint32_t)i;
+        dist[n] = td[i];
+        n += td[i] < r2;
+    }
+    for (int i = own + 1; i < m; ++i) {
         list[n] = begin + (uint32_t)i;
         dist[n] = td[i];
         n += td[i] < r2;
@@ -124,18 +132,8 @@ int steer__context_gather(eval_ctx *ctx, float radius)
     const uint32_t (*ranges)[2];
     int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, radius, &ranges);
     int n = 0;
-    for (int i = 0; i < count; ++i) n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, n);
-    // the agent itself was kept (distance 0): take it out, keeping the order
-    for (int j = 0; j < n; ++j) {
-        if (s->proxy[j] == ctx->self_proxy) {
-            for (int k = j + 1; k < n; ++k) {
-                s->proxy[k - 1] = s->proxy[k];
-                s->dist_sq[k - 1] = s->dist_sq[k];
-            }
-            --n;
-            break;
-        }
-    }
+    for (int i = 0; i < count; ++i)
+        n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, ctx->self_proxy, n);
     ctx->neighbour_count = n;
     ctx->gathered_radius = radius;
     ctx->gathered_epoch = ++s->gather_epoch;

@@ -113,7 +113,7 @@ static void arrow(const steer_debug_draw *d, steer_vec2 o, steer_vec2 v, steer_c
     else if (d->draw_segment != NULL) d->draw_segment(o, steer_add(o, v), c, d->context);
 }
 
-static void draw_tree(const agent_trace *t, steer_vec2 pos, const steer_debug_draw *d)
+static void draw_tree(const trace_view *t, steer_vec2 pos, const steer_debug_draw *d)
 {
     for (int k = 0; k < t->node_count; ++k) {
         const trace_node *n = &t->nodes[k];
@@ -129,7 +129,7 @@ static void draw_tree(const agent_trace *t, steer_vec2 pos, const steer_debug_dr
     }
 }
 
-static void draw_trace(const agent_trace *t, const steer_kinematic *s, const steer_debug_draw *d)
+static void draw_trace(const trace_view *t, const steer_kinematic *s, const steer_debug_draw *d)
 {
     const steer_vec2 pos = s->position;
     if (d->flags & STEER_DRAW_VELOCITY) arrow(d, pos, steer_scale(s->velocity, d->velocity_scale), COLOR_VELOCITY);
@@ -179,7 +179,7 @@ void steer_world_draw(steer_world *w, const steer_debug_draw *d)
             if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, COLOR_AGENT, d->context);
             if (d->draw_transform != NULL) d->draw_transform(s->position, s->orientation, d->context);
         }
-        const agent_trace *t = steer__trace_of(w, i);
-        if (t != NULL) draw_trace(t, s, d);
+        trace_view t;
+        if (steer__trace_of(w, i, &t)) draw_trace(&t, s, d);
     }
 }

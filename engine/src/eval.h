@@ -59,6 +59,9 @@ typedef struct eval_scratch {
     float *pack_dx, *pack_dy, *pack_d2, *pack_vx, *pack_vy;
     range_cache ranges;
     uint32_t gather_epoch; ///< bumped by every gather into this scratch
+    /// reciprocal.c: a guess of the next agent's k-th nearest squared
+    /// distance (from the last agent's); it saves work, never changes results
+    float closest_hint;
 } eval_scratch;
 
 bool steer__context_scratch_reserve(eval_scratch *s, int capacity);

@@ -296,14 +296,15 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
-        if (w->flags[i] & AGENT_TRACE) {
-            // the buffer was allocated when tracing was turned on
-            ctx.trace = w->traces[w->slot_of[i]];
-            steer__trace_begin(ctx.trace);
-        }
+        // a traced agent's evaluation goes into its worker's buffer, then
+        // into the agent's record (trace.c)
+        if (w->flags[i] & AGENT_TRACE) ctx.trace = steer__trace_start(w, (int)(scratch - w->scratch));
         if (!evaluate(&ctx, b, &out) || ctx.failed) out = (steer_steering){{0.0f, 0.0f}, 0.0f};
         failed = ctx.failed;
-        if (ctx.trace != NULL) ctx.trace->final = out;
+        if (ctx.trace != NULL) {
+            ctx.trace->final = out;
+            steer__trace_finish(w, i, ctx.trace);
+        }
     }
     w->out[i] = out;
     return !failed;

@@ -113,6 +113,7 @@ static void prepare_step(steer_world *w, float dt)
     // which agents avoid reciprocally (reciprocal_avoidance reads it), and
     // the outputs of the step before
     flag_avoiders(w);
+    if (w->traced > 0) steer__trace_prepare(w, w->grid.agent);
 }
 
 typedef struct eval_pass {
@@ -139,10 +140,8 @@ static void evaluate_range(int start, int end, int worker, void *context)
     const uint32_t *order = w->grid.agent;
     int skipped = 0, errors = 0;
     // traces are scattered in memory: fetch them a few agents ahead
-    enum { AHEAD = 4 };
     for (int k = start; k < end; ++k) {
         prefetch_trees(w, order, k);
-        if (w->traced > 0 && k + AHEAD < end) steer__trace_prefetch(w, (int)order[k + AHEAD]);
         const int i = (int)order[k];
         if (p->skip_callbacks && runs_callbacks(w, i)) {
             ++skipped;

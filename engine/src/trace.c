@@ -13,7 +13,6 @@ void steer__trace_begin(agent_trace *t)
 {
     t->node_count = t->ray_count = t->mark_count = 0;
     t->truncated = false;
-    t->valid = true;
     t->current = -1;
     t->pending_weight = 1.0f;
     t->pending_child = 0;
@@ -121,27 +120,82 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
     r->normal = hit ? h->normal : steer_v2(0.0f, 0.0f);
 }
 
+/* ---- records (inside the step: each agent's own record) ----------------------- */
+
+typedef struct trace_record_head {
+    uint8_t node_count, ray_count, mark_count;
+    bool truncated;
+    steer_steering final;
+} trace_record_head;
+
+_Static_assert(sizeof(trace_record_head) % 8 == 0 && sizeof(trace_node) % 8 == 0,
+               "a record's nodes are aligned for their pointer");
+
+void steer__trace_prepare(steer_world *w, const uint32_t *order)
+{
+    int rank = 0;
+    for (int k = 0; k < w->count; ++k) {
+        const uint32_t i = order[k];
+        if (!(w->flags[i] & AGENT_TRACE)) continue;
+        // an agent without a behaviour is not evaluated: no trace
+        w->trace_at[w->slot_of[i]] = w->behaviour[i] != NULL ? rank++ : TRACE_AT_NONE;
+    }
+}
+
+agent_trace *steer__trace_start(steer_world *w, int worker)
+{
+    agent_trace *t = &w->trace_stage[worker];
+    steer__trace_begin(t);
+    return t;
+}
+
+void steer__trace_finish(steer_world *w, int i, const agent_trace *t)
+{
+    const uint32_t slot = w->slot_of[i];
+    const int at = w->trace_at[slot];
+    const size_t nodes = sizeof *t->nodes * (size_t)t->node_count, marks = sizeof *t->marks * (size_t)t->mark_count,
+                 rays = sizeof *t->rays * (size_t)t->ray_count;
+    if (at >= 0 && sizeof(trace_record_head) + nodes + marks + rays <= TRACE_RECORD_SIZE) {
+        // (element by element: a few short copies, inline)
+        unsigned char *r = w->trace_records + (size_t)at * TRACE_RECORD_SIZE;
+        *(trace_record_head *)(void *)r = (trace_record_head){(uint8_t)t->node_count, (uint8_t)t->ray_count,
+                                                               (uint8_t)t->mark_count, t->truncated, t->final};
+        trace_node *rn = (trace_node *)(void *)(r + sizeof(trace_record_head));
+        for (int k = 0; k < t->node_count; ++k) rn[k] = t->nodes[k];
+        trace_mark *rm = (trace_mark *)(void *)(rn + t->node_count);
+        for (int k = 0; k < t->mark_count; ++k) rm[k] = t->marks[k];
+        trace_ray *rr = (trace_ray *)(void *)(rm + t->mark_count);
+        for (int k = 0; k < t->ray_count; ++k) rr[k] = t->rays[k];
+        return;
+    }
+    // too large for a record: the agent's own buffer (its used parts)
+    agent_trace *full = w->traces[slot];
+    full->node_count = t->node_count;
+    full->ray_count = t->ray_count;
+    full->mark_count = t->mark_count;
+    full->truncated = t->truncated;
+    full->final = t->final;
+    memcpy(full->nodes, t->nodes, nodes);
+    memcpy(full->marks, t->marks, marks);
+    memcpy(full->rays, t->rays, rays);
+    w->trace_at[slot] = TRACE_AT_FULL;
+}
+
 /* ---- buffers and queries (outside the step) ----------------------------------- */
 
 void steer__trace_free_all(steer_world *w)
 {
     for (int i = 0; i < w->trace_slots; ++i) steer__free(w->traces[i]);
     steer__free(w->traces);
+    steer__free(w->trace_at);
+    steer__free(w->trace_records);
+    steer__free(w->trace_stage);
     w->traces = NULL;
+    w->trace_at = NULL;
+    w->trace_records = NULL;
+    w->trace_stage = NULL;
     w->trace_slots = 0;
-}
-
-void steer__trace_prefetch(const steer_world *w, int i)
-{
-    if (w->flags[i] & AGENT_TRACE) {
-        const char *t = (const char *)w->traces[w->slot_of[i]];
-        // the lines every step writes: counters, marks, the first nodes
-#if defined(__GNUC__) || defined(__clang__)
-        for (int line = 0; line < 6; ++line) __builtin_prefetch(t + 64 * line, 1);
-#else
-        (void)t;
-#endif
-    }
+    w->trace_record_capacity = 0;
 }
 
 void steer__trace_drop(steer_world *w, uint32_t slot)
@@ -150,6 +204,39 @@ void steer__trace_drop(steer_world *w, uint32_t slot)
     --w->traced;
     steer__free(w->traces[slot]);
     w->traces[slot] = NULL;
+    w->trace_at[slot] = TRACE_AT_NONE;
+}
+
+// Room for `slots` slots' buffers and `traced` records, and the workers'
+// buffers.
+static bool trace_reserve(steer_world *w, int slots, int traced)
+{
+    if (slots > w->trace_slots) {
+        agent_trace **grown = steer__realloc(w->traces, sizeof *grown * (size_t)slots);
+        if (grown == NULL) return false;
+        w->traces = grown;
+        int32_t *at = steer__realloc(w->trace_at, sizeof *at * (size_t)slots);
+        if (at == NULL) return false;
+        w->trace_at = at;
+        for (int k = w->trace_slots; k < slots; ++k) {
+            grown[k] = NULL;
+            at[k] = TRACE_AT_NONE;
+        }
+        w->trace_slots = slots;
+    }
+    if (traced > w->trace_record_capacity) {
+        int n = traced > 2 * w->trace_record_capacity ? traced : 2 * w->trace_record_capacity;
+        unsigned char *records = steer__realloc(w->trace_records, (size_t)TRACE_RECORD_SIZE * (size_t)n);
+        if (records == NULL) return false;
+        w->trace_records = records;
+        w->trace_record_capacity = n;
+    }
+    if (w->trace_stage == NULL) {
+        w->trace_stage = steer__alloc(sizeof *w->trace_stage * (size_t)w->def.worker_count);
+        if (w->trace_stage == NULL) return false;
+        memset(w->trace_stage, 0, sizeof *w->trace_stage * (size_t)w->def.worker_count);
+    }
+    return true;
 }
 
 bool steer_agent_set_trace(steer_world *w, steer_agent_id id, bool trace)
@@ -163,30 +250,42 @@ bool steer_agent_set_trace(steer_world *w, steer_agent_id id, bool trace)
         steer__trace_drop(w, slot);
         return true;
     }
-    if ((int)slot >= w->trace_slots) {
-        int n = w->slot_capacity > (int)slot ? w->slot_capacity : (int)slot + 1;
-        agent_trace **grown = steer__realloc(w->traces, sizeof *grown * (size_t)n);
-        if (grown == NULL) return false;
-        for (int k = w->trace_slots; k < n; ++k) grown[k] = NULL;
-        w->traces = grown;
-        w->trace_slots = n;
-    }
+    int slots = w->slot_capacity > (int)slot ? w->slot_capacity : (int)slot + 1;
+    if (!trace_reserve(w, slots, w->traced + 1)) return false;
     if (w->traces[slot] == NULL) {
         agent_trace *t = steer__alloc(sizeof *t);
         if (t == NULL) return false;
         memset(t, 0, sizeof *t);
         w->traces[slot] = t;
+        w->trace_at[slot] = TRACE_AT_NONE;
         ++w->traced;
     }
     w->flags[i] |= AGENT_TRACE;
     return true;
 }
 
-const agent_trace *steer__trace_of(const steer_world *w, int i)
+bool steer__trace_of(const steer_world *w, int i, trace_view *out)
 {
-    if (!(w->flags[i] & AGENT_TRACE)) return NULL;
-    const agent_trace *t = w->traces[w->slot_of[i]];
-    return t->valid ? t : NULL;
+    if (!(w->flags[i] & AGENT_TRACE)) return false;
+    const uint32_t slot = w->slot_of[i];
+    const int at = w->trace_at[slot];
+    if (at == TRACE_AT_NONE) return false;
+    if (at == TRACE_AT_FULL) {
+        const agent_trace *t = w->traces[slot];
+        *out = (trace_view){t->node_count, t->ray_count, t->mark_count, t->truncated, t->final,
+                            t->nodes, t->marks, t->rays};
+        return true;
+    }
+    const unsigned char *r = w->trace_records + (size_t)at * TRACE_RECORD_SIZE;
+    trace_record_head head;
+    memcpy(&head, r, sizeof head);
+    const unsigned char *nodes = r + sizeof head;
+    const unsigned char *marks = nodes + sizeof(trace_node) * head.node_count;
+    const unsigned char *rays = marks + sizeof(trace_mark) * head.mark_count;
+    *out = (trace_view){head.node_count, head.ray_count, head.mark_count, head.truncated, head.final,
+                        (const trace_node *)(const void *)nodes, (const trace_mark *)(const void *)marks,
+                        (const trace_ray *)(const void *)rays};
+    return true;
 }
 
 bool steer_agent_get_trace(const steer_world *w, steer_agent_id id)
@@ -200,17 +299,17 @@ int steer_agent_trace_node_count(const steer_world *w, steer_agent_id id)
 {
     int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return 0;
-    const agent_trace *t = steer__trace_of(w, i);
-    return t != NULL ? t->node_count : 0;
+    trace_view t;
+    return steer__trace_of(w, i, &t) ? t.node_count : 0;
 }
 
 bool steer_agent_trace_node(const steer_world *w, steer_agent_id id, int k, steer_trace_node *out)
 {
     int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0 && out != NULL)) return false;
-    const agent_trace *t = steer__trace_of(w, i);
-    if (t == NULL || k < 0 || k >= t->node_count) return false;
-    const trace_node *n = &t->nodes[k];
+    trace_view t;
+    if (!steer__trace_of(w, i, &t) || k < 0 || k >= t.node_count) return false;
+    const trace_node *n = &t.nodes[k];
     memset(out, 0, sizeof *out);
     out->behaviour = n->behaviour;
     out->type = (steer_behaviour_type)n->type;
@@ -231,6 +330,6 @@ bool steer_agent_trace_truncated(const steer_world *w, steer_agent_id id)
 {
     int i = steer__store_dense(w, id);
     if (!STEER_CHECK(i >= 0)) return false;
-    const agent_trace *t = steer__trace_of(w, i);
-    return t != NULL && t->truncated;
+    trace_view t;
+    return steer__trace_of(w, i, &t) && t.truncated;
 }

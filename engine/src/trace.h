@@ -37,13 +37,12 @@ typedef struct trace_mark {
     float radius;    ///< wander circle, neighbour radius
 } trace_mark;
 
-/// Laid out so that what every step writes (counters, marks, the first
-/// nodes) is a few consecutive cache lines: with every agent traced the
-/// step's extra cost is mostly these writes' cache misses.
+/// One evaluation's trace in full: the buffer an evaluation writes into
+/// (one per worker), and a traced agent's record when it does not fit a
+/// compact one.
 typedef struct agent_trace {
     int node_count, ray_count, mark_count;
     bool truncated;
-    bool valid;           ///< a traced step has run since tracing was turned on
     int current;          ///< node being evaluated (-1: none)
     float pending_weight; ///< weight the next node gets from its blend parent
     int pending_child;    ///< its index among the parent's children
@@ -52,6 +51,27 @@ typedef struct agent_trace {
     trace_node nodes[STEER_TRACE_MAX_NODES];
     trace_ray rays[TRACE_MAX_RAYS];
 } agent_trace;
+
+/// Compact records: a traced agent's evaluation is copied, when it fits,
+/// into a record of this many bytes (a header, then its nodes, marks and
+/// rays), one per traced agent in step order: with every agent traced the
+/// step writes a few consecutive cache lines per agent, in the order it
+/// evaluates them, instead of lines of a buffer per agent scattered in the
+/// heap. A blend of three group behaviours (4 nodes, 3 marks) takes 216.
+enum { TRACE_RECORD_SIZE = 256 };
+/// trace_at: no traced step has run since tracing was turned on; the
+/// agent's full buffer holds its record.
+enum { TRACE_AT_NONE = -2, TRACE_AT_FULL = -1 };
+
+/// What the readers see of an agent's last trace (either form).
+typedef struct trace_view {
+    int node_count, ray_count, mark_count;
+    bool truncated;
+    steer_steering final;
+    const trace_node *nodes;
+    const trace_mark *marks;
+    const trace_ray *rays;
+} trace_view;
 
 /// Clear a trace before the agent's evaluation.
 void steer__trace_begin(agent_trace *t);
@@ -79,10 +99,15 @@ void steer__trace_ray(eval_ctx *ctx, steer_vec2 origin, steer_vec2 dir, float le
 struct steer_world;
 void steer__trace_free_all(struct steer_world *w);
 void steer__trace_drop(struct steer_world *w, uint32_t slot);
-/// Dense agent i's trace after at least one traced step, or NULL.
-const agent_trace *steer__trace_of(const struct steer_world *w, int i);
-/// Fetch the lines of dense agent i's trace that its evaluation will write
-/// (the step calls it a few agents ahead when any agent is traced).
-void steer__trace_prefetch(const struct steer_world *w, int i);
+/// Before the evaluation pass when any agent is traced: each traced agent's
+/// record, in step order (`order`: the grid's).
+void steer__trace_prepare(struct steer_world *w, const uint32_t *order);
+/// The buffer worker `worker` evaluates dense agent i's trace into
+/// (cleared), and the copy of it into the agent's record after evaluation.
+agent_trace *steer__trace_start(struct steer_world *w, int worker);
+void steer__trace_finish(struct steer_world *w, int i, const agent_trace *t);
+/// Dense agent i's last trace (a traced step has run since tracing was
+/// turned on); false if none.
+bool steer__trace_of(const struct steer_world *w, int i, trace_view *out);
 
 #endif

@@ -70,8 +70,18 @@ struct steer_world {
     slot_target *slot_targets;
     int slot_target_capacity;
     int callback_errors;
-    struct agent_trace **traces; ///< by slot index, trace_slots entries (NULL: untraced)
+    /// Traces (trace.c): each traced agent's full buffer, by slot index,
+    /// trace_slots entries (NULL: untraced); where its last record is
+    /// (trace_at, by slot: a record of trace_records, or TRACE_AT_*); the
+    /// records, one per traced agent in step order (traced entries of
+    /// TRACE_RECORD_SIZE bytes); one buffer per worker that evaluations
+    /// write into before their record is copied out.
+    struct agent_trace **traces;
+    int32_t *trace_at;
+    unsigned char *trace_records;
+    struct agent_trace *trace_stage;
     int trace_slots;
+    int trace_record_capacity;
     int traced; ///< agents with AGENT_TRACE
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };

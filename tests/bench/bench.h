@@ -18,6 +18,16 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/// CPU time of the process (all its threads), seconds: on a machine shared
+/// with other work, a one-worker run's CPU time per step is steadier than
+/// its wall time (it leaves out the time other processes held the core).
+static inline double bench_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /// Integer option "--name value" from argv, or fallback.
 long bench_arg_long(int argc, char **argv, const char *name, long fallback);
 /// True if the flag "--name" is present.

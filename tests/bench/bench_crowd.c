@@ -123,9 +123,9 @@ int bench_crowd(int argc, char **argv)
     }
     steer_world_step(w, DT); // warm-up: grid and caches sized
     for (long s = 0; s < skip; ++s) steer_world_step(w, DT);
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (long s = 0; s < steps; ++s) steer_world_step(w, DT);
-    double t1 = bench_now();
+    double t1 = bench_now(), c1 = bench_cpu_now();
     // neighbours each agent took into account (within the look distance, at
     // most the cap), and the mean speed
     long total = 0;
@@ -137,9 +137,10 @@ int bench_crowd(int argc, char **argv)
         total += k < MAX_NEIGHBOURS ? k : MAX_NEIGHBOURS;
         speed += steer_length(steer_agent_get_velocity(w, id));
     }
-    printf("crowd scene=%s agents=%ld workers=%ld skip=%ld steps=%ld ns_per_agent_step=%.1f neighbours=%.1f "
-           "mean_speed=%.3f hash=%016llx\n",
+    printf("crowd scene=%s agents=%ld workers=%ld skip=%ld steps=%ld ns_per_agent_step=%.1f cpu_ns=%.1f "
+           "neighbours=%.1f mean_speed=%.3f hash=%016llx\n",
            sc->name, made, workers, skip, steps, (t1 - t0) * 1e9 / ((double)made * (double)steps),
+           (c1 - c0) * 1e9 / ((double)made * (double)steps),
            (double)total / (double)made, speed / (double)made, (unsigned long long)steer_world_hash(w));
     steer_world_destroy(w);
     return 0;

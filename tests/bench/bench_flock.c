@@ -62,9 +62,9 @@ void bench_flock_spawn(steer_world *w, long n, steer_behaviour *b)
 int bench_flock_run(steer_world *w, long n, long steps, const char *label)
 {
     steer_world_step(w, 1.0f / 60.0f); // warm-up: grid and caches sized
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (long s = 0; s < steps; ++s) steer_world_step(w, 1.0f / 60.0f);
-    double t1 = bench_now();
+    double t1 = bench_now(), c1 = bench_cpu_now();
     // mean neighbours within RADIUS at the end of the run
     long total = 0;
     for (int i = 0; i < steer_world_agent_count(w); ++i) {
@@ -72,9 +72,10 @@ int bench_flock_run(steer_world *w, long n, long steps, const char *label)
         total += steer_world_query(w, p, RADIUS, NULL, 0) - 1;
     }
     // the world hash last: the same for every worker count (and build)
-    printf("%s agents=%ld steps=%ld workers=%d ns_per_agent_step=%.1f neighbours=%.1f hash=%016llx\n", label, n,
-           steps, steer_world_get_worker_count(w), (t1 - t0) * 1e9 / ((double)n * (double)steps),
-           (double)total / (double)n, (unsigned long long)steer_world_hash(w));
+    printf("%s agents=%ld steps=%ld workers=%d ns_per_agent_step=%.1f cpu_ns=%.1f neighbours=%.1f hash=%016llx\n",
+           label, n, steps, steer_world_get_worker_count(w), (t1 - t0) * 1e9 / ((double)n * (double)steps),
+           (c1 - c0) * 1e9 / ((double)n * (double)steps), (double)total / (double)n,
+           (unsigned long long)steer_world_hash(w));
     return 0;
 }
 

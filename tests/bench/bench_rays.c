@@ -1,17 +1,23 @@
 // steer-bench rays: closest-hit feeler rays against static geometry.
 //
-//   steer-bench rays --shapes N [--rays R] [--seed S] [--bvh]
+//   steer-bench rays [--scene mixed|boxes] [--shapes N] [--rays R] [--length L] [--seed S] [--bvh]
 //
 // --bvh disables the uniform grid (the BVH alone), for comparison.
-// A square grid of 1 m cells, about 10% of them holding a shape: half boxes
-// (0.4 to 1 m a side), half wall segments (0.5 to 1.4 m). R rays of 5 m from
-// random origins in random directions; prints
-//   rays shapes=N ns_per_ray=X hit_rate=H
+// A square grid of 1 m cells (side ceil(sqrt(10 N)) m: about 100 m for the
+// default 1,000 shapes), 10% of them holding a shape:
+//   --scene mixed (default): half boxes (0.4 to 1 m a side), half wall
+//     segments (0.5 to 1.4 m);
+//   --scene boxes: boxes only (0.4 to 1 m a side), no segments: the world a
+//     peer's ray cast (Box2D's b2World_CastRayClosest over 1,000 boxes) runs.
+// R rays of L m (default 5) from random origins in the square, in random
+// directions; prints
+//   rays scene=S shapes=N length=L ns_per_ray=X hit_rate=H
 #include "bench.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "geometry.h"
 #include "world.h"
@@ -27,7 +33,7 @@ static uint64_t next(uint64_t *s)
 static float uniform(uint64_t *s) { return (float)(next(s) >> 40) * (1.0f / 16777216.0f); }
 
 // N distinct cells of a side x side grid, by a partial Fisher-Yates shuffle.
-static void build_world(steer_world *w, long shapes, int side, uint64_t *rng)
+static void build_world(steer_world *w, long shapes, int side, bool boxes_only, uint64_t *rng)
 {
     long cells = (long)side * side;
     int *cell = malloc(sizeof *cell * (size_t)cells);
@@ -39,7 +45,7 @@ static void build_world(steer_world *w, long shapes, int side, uint64_t *rng)
         cell[i] = cell[j];
         cell[j] = t;
         float cx = (float)(cell[i] % side) + 0.5f, cy = (float)(cell[i] / side) + 0.5f;
-        if (i % 2 == 0) {
+        if (boxes_only || i % 2 == 0) {
             float hx = 0.2f + 0.3f * uniform(rng), hy = 0.2f + 0.3f * uniform(rng);
             steer_world_add_box(w, steer_v2(cx - hx, cy - hy), steer_v2(cx + hx, cy + hy));
         } else {
@@ -54,16 +60,25 @@ int bench_rays(int argc, char **argv)
 {
     long shapes = bench_arg_long(argc, argv, "--shapes", 1000);
     long rays = bench_arg_long(argc, argv, "--rays", 1000000);
+    long length = bench_arg_long(argc, argv, "--length", 5);
     uint64_t rng = (uint64_t)bench_arg_long(argc, argv, "--seed", 1);
-    if (shapes < 1 || rays < 1) {
-        fprintf(stderr, "steer-bench rays: --shapes and --rays must be positive\n");
+    const char *scene = "mixed";
+    for (int i = 2; i + 1 < argc; ++i) {
+        if (strcmp(argv[i], "--scene") == 0) scene = argv[i + 1];
+    }
+    if (strcmp(scene, "mixed") != 0 && strcmp(scene, "boxes") != 0) {
+        fprintf(stderr, "steer-bench rays: --scene must be mixed or boxes, got '%s'\n", scene);
+        return 2;
+    }
+    if (shapes < 1 || rays < 1 || length < 1) {
+        fprintf(stderr, "steer-bench rays: --shapes, --rays and --length must be positive\n");
         return 2;
     }
     int side = (int)ceil(sqrt((double)shapes * 10.0));
     steer_world_def def = steer_default_world_def();
     steer_world *w = steer_world_create(&def);
     if (w == NULL) return 1;
-    build_world(w, shapes, side, &rng);
+    build_world(w, shapes, side, strcmp(scene, "boxes") == 0, &rng);
     if (bench_has_flag(argc, argv, "--bvh") && w->geometry != NULL) w->geometry->grid_off = true;
 
     // rays generated up front: only the casts are timed
@@ -76,17 +91,18 @@ int bench_rays(int argc, char **argv)
     }
     steer_ray_filter filter = steer_default_ray_filter();
     steer_ray_hit hit;
-    steer_world_raycast(w, origin[0], dir[0], 5.0f, &filter, &hit); // builds the hierarchy
+    const float len = (float)length;
+    steer_world_raycast(w, origin[0], dir[0], len, &filter, &hit); // builds the hierarchy
 
     long hits = 0;
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (long i = 0; i < rays; ++i) {
         int k = (int)(i % BATCH);
-        hits += steer_world_raycast(w, origin[k], dir[k], 5.0f, &filter, &hit);
+        hits += steer_world_raycast(w, origin[k], dir[k], len, &filter, &hit);
     }
-    double t1 = bench_now();
-    printf("rays shapes=%ld ns_per_ray=%.1f hit_rate=%.3f\n", shapes, (t1 - t0) * 1e9 / (double)rays,
-           (double)hits / (double)rays);
+    double t1 = bench_now(), c1 = bench_cpu_now();
+    printf("rays scene=%s shapes=%ld length=%ld ns_per_ray=%.1f cpu_ns=%.1f hit_rate=%.3f\n", scene, shapes, length,
+           (t1 - t0) * 1e9 / (double)rays, (c1 - c0) * 1e9 / (double)rays, (double)hits / (double)rays);
     free(origin);
     free(dir);
     steer_world_destroy(w);

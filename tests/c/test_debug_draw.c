@@ -239,6 +239,62 @@ static void test_trace_changes_nothing(void)
     CHECK(hash[0] == hash[1]);
 }
 
+// Traced agents' records are kept in step order (trace.c): with two
+// workers and agents stored in another order than the grid's, each agent
+// reads back its own evaluation; turning tracing on for one more agent
+// (the records grow) keeps the others' until the next step.
+static void test_trace_records_per_agent(void)
+{
+    enum { N = 300, TRACED = 128 };
+    steer_world_def wd = steer_default_world_def();
+    wd.worker_count = 2;
+    steer_world *w = steer_world_create(&wd);
+    steer_agent_id ids[N];
+    steer_vec2 goal[N];
+    for (int i = 0; i < N; ++i) {
+        // spawn order far from grid order
+        int k = (i * 7919) % N;
+        steer_behaviour *seek = make(STEER_SEEK);
+        goal[i] = steer_v2((float)(k % 17) * 3.0f - 20.0f, (float)(k / 17) * 2.0f - 15.0f);
+        steer_target t = {STEER_TARGET_POINT, goal[i], steer_null_agent};
+        steer_behaviour_set_target(seek, t);
+        steer_agent_def ad = steer_default_agent_def();
+        ad.behaviour = seek;
+        ad.state.position = steer_v2((float)(k % 20) * 1.5f, (float)(k / 20) * 1.5f);
+        ids[i] = steer_agent_create(w, &ad);
+        steer_behaviour_release(seek);
+    }
+    for (int i = 0; i < TRACED; ++i) CHECK(steer_agent_set_trace(w, ids[2 * i], true));
+    steer_world_step(w, 1.0f / 60.0f);
+    int wrong = 0;
+    for (int i = 0; i < N; ++i) {
+        bool traced = i % 2 == 0 && i / 2 < TRACED;
+        if (!traced) {
+            wrong += steer_agent_trace_node_count(w, ids[i]) != 0;
+            continue;
+        }
+        steer_trace_node node;
+        wrong += steer_agent_trace_node_count(w, ids[i]) != 1 || !steer_agent_trace_node(w, ids[i], 0, &node);
+        // seek: full max_acceleration (10) towards its own goal, from where it was
+        steer_vec2 p = steer_agent_get_position(w, ids[i]);
+        steer_vec2 v = steer_agent_get_velocity(w, ids[i]);
+        steer_vec2 before = steer_sub(p, steer_scale(v, 1.0f / 60.0f));
+        steer_vec2 expect = steer_scale(steer_normalize(steer_sub(goal[i], before)), 10.0f);
+        wrong += node.type != STEER_SEEK || steer_length(steer_sub(node.output.linear, expect)) > 1e-3f;
+    }
+    CHECK(wrong == 0);
+    // one more traced agent: the records grow (128 -> 256), the others' stay
+    steer_trace_node before0, after0;
+    CHECK(steer_agent_trace_node(w, ids[0], 0, &before0));
+    CHECK(steer_agent_set_trace(w, ids[1], true));
+    CHECK(steer_agent_trace_node_count(w, ids[1]) == 0); // no traced step yet
+    CHECK(steer_agent_trace_node(w, ids[0], 0, &after0));
+    CHECK(after0.output.linear.x == before0.output.linear.x && after0.output.linear.y == before0.output.linear.y);
+    steer_world_step(w, 1.0f / 60.0f);
+    CHECK(steer_agent_trace_node_count(w, ids[1]) == 1);
+    steer_world_destroy(w);
+}
+
 // The blend-child palette: 8 distinct colours, repeating.
 static void test_child_palette(void)
 {
@@ -254,6 +310,7 @@ int main(void)
     RUN(test_traced_blend_and_priority);
     RUN(test_rays);
     RUN(test_trace_changes_nothing);
+    RUN(test_trace_records_per_agent);
     RUN(test_child_palette);
     return TEST_RESULT();
 }
