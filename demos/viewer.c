@@ -203,7 +203,7 @@ static void dd_arrow(steer_vec2 o, steer_vec2 v, steer_color c, void *ctx)
 
 /* ---- the world: shapes and paths through the debug draw, agents directly ---------------- */
 
-// A role's colour: agents of a role share the shape of their behaviour tree
+// The colour of an agent without one of its own: agents of a role share the shape of their behaviour tree
 // (a role function builds the same tree for each), so hash the types of the
 // root and its children.
 static uint32_t role_color(const steer_behaviour *b)
@@ -225,6 +225,7 @@ static void draw_agents(steer_world *w)
     int n = steer_world_agent_count(w);
     batch_reserve(n * 3);
     const steer_behaviour *last_b = NULL;
+    uint32_t last_c = 0;
     SDL_Color colour = rgba(0xffffffffu);
     const float half_w = (float)V.width * 0.5f, half_h = (float)V.height * 0.5f;
     for (int i = 0; i < n; ++i) {
@@ -234,9 +235,13 @@ static void draw_agents(steer_world *w)
         if (r < 2.5f) r = 2.5f; // zoomed far out: still a visible mark
         float cx = half_w + (s.position.x - V.cam_x) * V.zoom, cy = half_h - (s.position.y - V.cam_y) * V.zoom;
         if (cx < -r || cy < -r || cx > (float)V.width + r || cy > (float)V.height + r) continue;
+        // the agent's colour (agent.color, a role's colors entry), else its tree's
         const steer_behaviour *b = steer_agent_get_behaviour(w, id);
-        if (b != last_b || i == 0) {
-            last_b = b;
+        uint32_t own = steer_agent_get_color(w, id);
+        if (own != 0) {
+            if (own != last_c) colour = rgba(own), last_c = own, last_b = NULL;
+        } else if (b != last_b || last_c != 0 || i == 0) {
+            last_b = b, last_c = 0;
             colour = rgba(role_color(b));
         }
         // an oriented triangle, the nose along the heading (sin o, cos o);

@@ -16,7 +16,7 @@
 
 static const char *const host_fields[] = {
     HOST_F_WORLD, HOST_F_SCRIPT, HOST_F_ENV, HOST_F_STEER, HOST_F_INPUT, HOST_F_FILES,
-    "new_world", "new_script", "new_env", "plan", "removed", NULL,
+    "new_world", "new_script", "new_env", "plan", "removed", "old_colors", NULL,
 };
 
 static const char *const key_names[STEER_HOST_KEY_COUNT] = {
@@ -138,8 +138,56 @@ static int role_hook(lua_State *L)
     if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) == LUA_TNIL) return 0;
-    resolve_role(L, -1, 1, lua_tostring(L, 2));
+    int role = lua_gettop(L);
+    // the role's colour (the version's colors table) unless spawn gave one
+    if (raw_field(L, -3, "colors") == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) == LUA_TSTRING && lua_getfield(L, 1, "color") == LUA_TNIL) {
+            lua_pushvalue(L, -2);
+            lua_setfield(L, 1, "color");
+        }
+    }
+    lua_settop(L, role);
+    resolve_role(L, role, 1, lua_tostring(L, 2));
     return 1;
+}
+
+// After a reload: agents whose colour is their role's colour in the version
+// before (or none) take the role's colour in the new one (a colour the
+// script gave an agent itself stays).
+static int p_recolor(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    steer_host__push_field(L, h, "old_colors"); // 2
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
+    if (raw_field(L, -1, "colors") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    lua_remove(L, -2);                           // 3: new colours
+    steer_host__push_field(L, h, HOST_F_WORLD); // 4
+    int n = steer_world_agent_count(h->world);
+    for (int i = 0; i < n; ++i) {
+        lua_settop(L, 4);
+        steer_agent_id id = steer_world_agent_at(h->world, i);
+        if (steer_lua_pushrole(L, 4, id) != LUA_TSTRING) continue; // 5
+        uint32_t was = 0, now = 0;
+        if (lua_istable(L, 2)) {
+            lua_pushvalue(L, 5);
+            lua_rawget(L, 2);
+            if (!steer_lua_parse_color(lua_tostring(L, -1), &was)) was = 0;
+        }
+        lua_pushvalue(L, 5);
+        lua_rawget(L, 3);
+        if (!steer_lua_parse_color(lua_tostring(L, -1), &now)) now = 0;
+        steer_color c = steer_agent_get_color(h->world, id);
+        if (now != was && (c == 0 || c == was) && !steer_agent_set_color(h->world, id, now))
+            luaL_error(L, "not enough memory for the agents' colours");
+    }
+    lua_pushboolean(L, 0);
+    steer_host__set_field(L, h, "old_colors");
+    return 0;
 }
 
 // A version's table at idx is usable: errors name the file.
@@ -168,6 +216,22 @@ static void validate(lua_State *L, steer_host *h, int idx)
             if (!lua_isfunction(L, -1) && !steer_lua_isbehaviour(L, -1))
                 luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->name,
                            lua_tostring(L, -2), luaL_typename(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    t = raw_field(L, idx, "colors");
+    if (t != LUA_TNIL && t != LUA_TTABLE)
+        luaL_error(L, "%s: field 'colors' must be a table of role = '#rrggbb', got %s", h->name, lua_typename(L, t));
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            uint32_t c;
+            if (lua_type(L, -2) != LUA_TSTRING)
+                luaL_error(L, "%s: colors must be named by roles (strings), got %s", h->name, luaL_typename(L, -2));
+            if (lua_type(L, -1) != LUA_TSTRING || !steer_lua_parse_color(lua_tostring(L, -1), &c))
+                luaL_error(L, "%s: colors.%s must be a colour '#rrggbb', got %s", h->name, lua_tostring(L, -2),
+                           lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
             lua_pop(L, 1);
         }
     }
@@ -293,6 +357,15 @@ static int p_commit(lua_State *L)
             lua_pop(L, 1);
         }
     }
+    // the version before's role colours, for p_recolor (an existing key: no allocation)
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
+    if (lua_istable(L, -1) && !t->fresh) raw_field(L, -1, "colors"); else lua_pushnil(L);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 0);
+    }
+    steer_host__set_field(L, h, "old_colors");
+    lua_pop(L, 1);
     steer_host__push_field(L, h, "new_script");
     steer_host__set_field(L, h, HOST_F_SCRIPT);
     steer_host__push_field(L, h, "new_env");
@@ -349,6 +422,10 @@ static int commit_version(steer_host *h, txn *t)
     if (status != LUA_OK) return -1;
     ++h->version;
     h->has_error = false;
+    if (!t->fresh && host_pcall(h, p_recolor, t) != LUA_OK) {
+        steer_host__log(h, STEER_HOST_LOG_WARNING, "%s", h->error);
+        h->has_error = false;
+    }
     if (h->watch.backend != STEER_HOST_WATCH_NONE) host_pcall(h, steer_host__watch_version, t);
     return 0;
 }

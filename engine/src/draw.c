@@ -176,7 +176,10 @@ void steer_world_draw(steer_world *w, const steer_debug_draw *d)
     for (int i = 0; i < w->count; ++i) {
         const steer_kinematic *s = &w->state[i];
         if (d->flags & STEER_DRAW_AGENTS) {
-            if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, COLOR_AGENT, d->context);
+            // the agent's own colour when it has one (by slot: colours are cold)
+            uint32_t slot = w->slot_of[i];
+            steer_color c = (int)slot < w->color_slots && w->colors[slot] != 0 ? w->colors[slot] : COLOR_AGENT;
+            if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, c, d->context);
             if (d->draw_transform != NULL) d->draw_transform(s->position, s->orientation, d->context);
         }
         const agent_trace *t = steer__trace_of(w, i);

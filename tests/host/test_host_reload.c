@@ -549,6 +549,48 @@ static void test_no_garbage_per_frame(void)
     steer_host_destroy(h);
 }
 
+// Role colours (the script's colors table): given at spawn unless spawn
+// gives one; a reload recolours the agents that still have their role's old
+// colour, and keeps a colour the script chose; a bad colour names the file.
+static void test_role_colors(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("colors");
+    const char *path = test_path(dir, "main.lua");
+    static const char *const version[] = {
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{}, hound = steer.wander{} },\n"
+        "  colors = { hare = '#e03030' },\n"
+        "  setup = function(world)\n"
+        "    world:spawn{ role = 'hare' }\n"
+        "    world:spawn{ role = 'hare', color = '#00ff00' }\n"
+        "    world:spawn{ role = 'hound' }\n"
+        "  end }\n",
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{}, hound = steer.wander{} },\n"
+        "  colors = { hare = '#ff8000', hound = '#2040ff' } }\n",
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{} }, colors = { hare = 'red' } }\n",
+    };
+    write_in_place(path, version[0]);
+    CHECK(steer_host_load(h, path) == 0);
+    steer_world *w = steer_host_world(h);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xe03030ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 1)) == 0x00ff00ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 2)) == 0);
+    write_in_place(path, version[1]);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xff8000ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 1)) == 0x00ff00ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 2)) == 0x2040ffffu);
+    write_in_place(path, version[2]);
+    CHECK(steer_host_reload(h) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua: colors.hare must be a colour '#rrggbb', got red") != NULL);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xff8000ffu);
+    steer_host_destroy(h);
+}
+
 int main(void)
 {
     RUN(test_no_garbage_per_frame);
@@ -565,5 +607,6 @@ int main(void)
     RUN(test_require_and_input);
     RUN(test_script_cannot_close_host_world);
     RUN(test_same_seed_same_hash);
+    RUN(test_role_colors);
     return TEST_RESULT();
 }

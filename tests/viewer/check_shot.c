@@ -4,6 +4,7 @@
 // expected place, a colour distance), not a hash.
 //   check_shot shot.png
 //   check_shot --red-status shot.png   (the HUD shows an error line in red)
+//   check_shot --colors shot.png       (tests/viewer/known_colors.lua: agent.color, a role's colour)
 #include <SDL.h>
 #include <SDL_image.h>
 #include <stdio.h>
@@ -52,10 +53,44 @@ static int red_status(void)
     return n >= 30 ? 0 : 1;
 }
 
+// The mean colour of the pixels around (x, y) that are not background.
+static void mean_near(int x, int y, int tol, int *r, int *g, int *b)
+{
+    long sr = 0, sg = 0, sb = 0, n = 0;
+    for (int dy = -tol; dy <= tol; ++dy) {
+        for (int dx = -tol; dx <= tol; ++dx) {
+            int pr, pg, pb;
+            pixel(x + dx, y + dy, &pr, &pg, &pb);
+            if (pr + pg + pb < 120) continue; // background (24, 26, 32)
+            sr += pr, sg += pg, sb += pb, ++n;
+        }
+    }
+    *r = n ? (int)(sr / n) : 0, *g = n ? (int)(sg / n) : 0, *b = n ? (int)(sb / n) : 0;
+}
+
+// known_colors.lua at --camera 0,0,10: red at (-8, 0), blue at (0, 0), and
+// the third agent neither of them.
+static int colors(void)
+{
+    int r, g, b, failures = 0;
+    mean_near(80, 120, 3, &r, &g, &b);
+    printf("agent.color '#ff2020': mean (%d, %d, %d)\n", r, g, b);
+    failures += !(r > 200 && g < 80 && b < 80);
+    mean_near(160, 120, 3, &r, &g, &b);
+    printf("colors.hare '#2060ff': mean (%d, %d, %d)\n", r, g, b);
+    failures += !(b > 200 && r < 80 && g > 60 && g < 140);
+    mean_near(240, 120, 3, &r, &g, &b);
+    printf("no colour: mean (%d, %d, %d)\n", r, g, b);
+    failures += !(r + g + b > 300) || (r > 200 && g < 80) || (b > 200 && r < 80);
+    printf("%s\n", failures ? "FAIL" : "colors ok");
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     bool red = argc == 3 && strcmp(argv[1], "--red-status") == 0;
-    if (argc != 2 && !red) return 2;
+    bool colored = argc == 3 && strcmp(argv[1], "--colors") == 0;
+    if (argc != 2 && !red && !colored) return 2;
     SDL_Surface *loaded = IMG_Load(argv[argc - 1]);
     if (loaded == NULL) {
         fprintf(stderr, "check_shot: cannot read %s: %s\n", argv[argc - 1], IMG_GetError());
@@ -64,6 +99,7 @@ int main(int argc, char **argv)
     shot = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_ARGB8888, 0);
     SDL_FreeSurface(loaded);
     if (red) return red_status();
+    if (colored) return colors();
     int failures = 0;
     if (shot->w != 320 || shot->h != 240) {
         fprintf(stderr, "check_shot: %dx%d, expected 320x240\n", shot->w, shot->h);

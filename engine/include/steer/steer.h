@@ -154,6 +154,13 @@ STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id 
 /// The host's pointer, untouched by the engine.
 STEER_API void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
+/// The agent's presentation colour, 0xRRGGBBAA, for viewers and the debug
+/// draw (STEER_DRAW_AGENTS); 0: none (the default: a viewer picks one). The
+/// engine never reads it in a step. Setting it may allocate (the first
+/// colour of a world) and is refused during a step: false when memory ran
+/// out or the id is stale.
+STEER_API bool steer_agent_set_color(steer_world *world, steer_agent_id id, steer_color color);
+STEER_API steer_color steer_agent_get_color(const steer_world *world, steer_agent_id id);
 /// The steering the last step applied to the agent (zero before any step).
 /// During a step (a callback behaviour asking) it is still the step
 /// before's, whatever the worker count and evaluation order.
