@@ -5,6 +5,7 @@
 // (SDL_RenderGeometryRaw), because Debian's ImGui ships no SDL_Renderer
 // backend and OpenGL would lose the headless software renderer.
 #include <imgui.h>
+#include <imgui_internal.h> // the windows on screen (popups included), for the panels' rectangles
 #include <backends/imgui_impl_sdl.h>
 
 #include <math.h>
@@ -60,6 +61,9 @@ bool ui_init(viewer *v)
     ImGui::CreateContext();
     ImGuiIO &io = ImGui::GetIO();
     io.IniFilename = nullptr; // deterministic layout, no file next to the script
+    // panels move by their title bar only: a click or drag on a panel's
+    // content (a value, blank space) never moves it off what it covered
+    io.ConfigWindowsMoveFromTitleBarOnly = true;
     ImGui::StyleColorsDark();
     if (!ImGui_ImplSDL2_InitForSDLRenderer(v->window)) return false;
     ui_renderer = v->renderer;
@@ -82,12 +86,44 @@ void ui_shutdown(void)
     font_texture = nullptr;
 }
 
+// The windows as drawn in the last frame (what the user clicks on: the
+// panels, an open combo's popup, a tooltip): their screen rectangles, x0,
+// y0, x1, y1.
+static std::vector<ImVec4> panel_rects;
+
+static void note_panels(void)
+{
+    panel_rects.clear();
+    ImGuiContext *g = ImGui::GetCurrentContext();
+    for (int i = 0; i < g->Windows.Size; ++i) {
+        const ImGuiWindow *w = g->Windows[i];
+        if (!w->Active || w->Hidden) continue;
+        panel_rects.push_back(ImVec4(w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
+    }
+}
+
+bool ui_over_panel(float x, float y)
+{
+    for (const ImVec4 &r : panel_rects) {
+        if (x >= r.x && y >= r.y && x < r.z && y < r.w) return true;
+    }
+    return false;
+}
+
 bool ui_event(const SDL_Event *e, bool *mouse_taken, bool *keyboard_taken)
 {
     ImGui_ImplSDL2_ProcessEvent(e);
     ImGuiIO &io = ImGui::GetIO();
-    *mouse_taken = io.WantCaptureMouse;
-    *keyboard_taken = io.WantCaptureKeyboard;
+    // ImGui's WantCaptureMouse is the previous frame's hover: a click that
+    // arrives with the mouse just moved onto a panel would fall through to
+    // the world. Where the event happened, against the panels on screen,
+    // decides; a drag that started on a widget keeps the mouse.
+    int x, y;
+    if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = e->button.x, y = e->button.y;
+    else if (e->type == SDL_MOUSEMOTION) x = e->motion.x, y = e->motion.y;
+    else SDL_GetMouseState(&x, &y);
+    *mouse_taken = ui_over_panel((float)x, (float)y) || (io.WantCaptureMouse && ImGui::IsAnyItemActive());
+    *keyboard_taken = io.WantCaptureKeyboard || io.WantTextInput;
     return *mouse_taken || *keyboard_taken;
 }
 
@@ -334,5 +370,6 @@ void ui_frame(viewer *v)
     help(v);
     inspector(v);
     ImGui::Render();
+    note_panels();
     render_draw_data(ImGui::GetDrawData());
 }

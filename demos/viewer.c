@@ -41,6 +41,7 @@ static batch B;
 static viewer V;
 static SDL_Surface *headless_surface; ///< the headless renderer's target
 static bool selected_was_traced;      ///< the script traced the selected agent itself
+static SDL_Event held_event;          ///< an event left for the next frame (type 0: none)
 
 static void batch_reserve(int more)
 {
@@ -315,29 +316,74 @@ static void on_log(void *context, steer_host_log_level level, const char *line)
     }
 }
 
-static steer_host_input gather_input(void)
+/* ---- the script's input: levels and edges from events --------------------------------- */
+
+// The script's key for an SDL scancode, or -1 (keys the host does not name).
+static int host_key_of(SDL_Scancode sc)
 {
-    steer_host_input in;
-    memset(&in, 0, sizeof in);
-    int mx, my;
-    Uint32 b = SDL_GetMouseState(&mx, &my);
-    viewer_to_world(&V, (float)mx, (float)my, &in.mouse_x, &in.mouse_y);
-    in.buttons = ((b & SDL_BUTTON_LMASK) ? 1u : 0u) | ((b & SDL_BUTTON_RMASK) ? 2u : 0u) | ((b & SDL_BUTTON_MMASK) ? 4u : 0u);
-    const Uint8 *k = SDL_GetKeyboardState(NULL);
     static const SDL_Scancode named[] = {SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT,
                                          SDL_SCANCODE_SPACE, SDL_SCANCODE_RETURN, SDL_SCANCODE_ESCAPE, SDL_SCANCODE_LSHIFT};
     for (int i = 0; i < 8; ++i) {
-        if (k[named[i]]) in.keys |= 1ull << i;
+        if (sc == named[i]) return i;
     }
-    if (k[SDL_SCANCODE_RSHIFT]) in.keys |= 1ull << STEER_HOST_KEY_SHIFT;
-    for (int i = 0; i < 26; ++i) {
-        if (k[SDL_SCANCODE_A + i]) in.keys |= 1ull << (STEER_HOST_KEY_A + i);
-    }
+    if (sc == SDL_SCANCODE_RSHIFT) return STEER_HOST_KEY_SHIFT;
+    if (sc >= SDL_SCANCODE_A && sc <= SDL_SCANCODE_Z) return STEER_HOST_KEY_A + (int)(sc - SDL_SCANCODE_A);
     // SDL orders 1..9 then 0
-    for (int i = 0; i < 10; ++i) {
-        if (k[SDL_SCANCODE_1 + i]) in.keys |= 1ull << (STEER_HOST_KEY_0 + (i + 1) % 10);
+    if (sc >= SDL_SCANCODE_1 && sc <= SDL_SCANCODE_0) return STEER_HOST_KEY_0 + ((int)(sc - SDL_SCANCODE_1) + 1) % 10;
+    return -1;
+}
+
+// The viewer's own keys (help overlay): they never reach the script.
+static bool viewer_key(SDL_Keycode k, bool shots)
+{
+    switch (k) {
+    case SDLK_ESCAPE: case SDLK_SPACE: case SDLK_PERIOD: case SDLK_d: case SDLK_h: case SDLK_r: case SDLK_F5:
+    case SDLK_f: case SDLK_c: return true;
+    case SDLK_p: return shots; // --shot-key-dir only
+    default: return false;
     }
-    return in;
+}
+
+static uint32_t button_bit(Uint8 b)
+{
+    return b == SDL_BUTTON_LEFT ? 1u : b == SDL_BUTTON_RIGHT ? 2u : b == SDL_BUTTON_MIDDLE ? 4u : 0u;
+}
+
+// What the script is told: the levels it saw go down (a key or button that
+// went to a panel or to the viewer never does), and the edges since the
+// last update.
+static steer_host_input script_in;
+
+static void input_key(const SDL_KeyboardEvent *e, bool to_script)
+{
+    int k = host_key_of(e->keysym.scancode);
+    if (k < 0) return;
+    uint64_t bit = 1ull << k;
+    if (e->type == SDL_KEYDOWN) {
+        if (!to_script || e->repeat || (script_in.keys & bit)) return;
+        script_in.keys |= bit, script_in.keys_pressed |= bit;
+    } else if (script_in.keys & bit) { // only the release of a press the script saw
+        script_in.keys &= ~bit, script_in.keys_released |= bit;
+    }
+}
+
+static void input_button(const SDL_MouseButtonEvent *e, bool to_script)
+{
+    uint32_t bit = button_bit(e->button);
+    if (e->type == SDL_MOUSEBUTTONDOWN) {
+        if (!to_script || (script_in.buttons & bit)) return;
+        script_in.buttons |= bit, script_in.buttons_pressed |= bit;
+    } else if (script_in.buttons & bit) {
+        script_in.buttons &= ~bit, script_in.buttons_released |= bit;
+    }
+}
+
+static steer_host_input gather_input(void)
+{
+    int mx, my;
+    SDL_GetMouseState(&mx, &my);
+    viewer_to_world(&V, (float)mx, (float)my, &script_in.mouse_x, &script_in.mouse_y);
+    return script_in;
 }
 
 static void step_once(void)
@@ -361,6 +407,9 @@ static void step_once(void)
         return;
     }
     steer_host_input in = gather_input();
+    // the edges went to this update: the next one gets those after it
+    script_in.buttons_pressed = script_in.buttons_released = 0;
+    script_in.keys_pressed = script_in.keys_released = 0;
     if (steer_host_update(V.host, STEP, &in) != 0) {
         const char *e = steer_host_last_error(V.host);
         if (e != NULL) set_status(e, true);
@@ -404,6 +453,9 @@ static void select_at(float sx, float sy)
         if (d < best_d) best_d = d, best = ids[i];
     }
     if (steer_agent_id_equal(best, V.selected)) return;
+    if (steer_agent_is_valid(w, best)) printf("steer-viewer: selected agent %u\n", best.index);
+    else printf("steer-viewer: selection cleared\n");
+    fflush(stdout);
     // the previous selection goes back to what the script had asked for
     if (steer_agent_is_valid(w, V.selected) && !selected_was_traced) steer_agent_set_trace(w, V.selected, false);
     V.selected = best;
@@ -426,6 +478,47 @@ static bool save_png(const char *path)
 }
 
 /* ---- main ----------------------------------------------------------------------------- */
+
+// A viewer key went down (not typed into a panel).
+static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, const char *shot_dir, long *shots)
+{
+    switch (k) {
+    case SDLK_ESCAPE: *running = false; break;
+    case SDLK_SPACE: V.paused = !V.paused; break;
+    case SDLK_PERIOD: *step_request = true, V.paused = true; break;
+    case SDLK_d: V.debug = !V.debug; break;
+    case SDLK_h: V.help = !V.help; break;
+    case SDLK_r:
+        if (V.replay != NULL) set_status("a replay cannot be reset", true);
+        else if (steer_host_reset(V.host) == 0) set_status("reset", false);
+        else set_status(steer_host_last_error(V.host), true);
+        V.selected = steer_null_agent;
+        break;
+    case SDLK_F5:
+        if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
+        else if (steer_host_reload(V.host) == 0) {
+            set_status("reloaded (F5)", false);
+            V.last_error[0] = '\0';
+        } else {
+            set_status(steer_host_last_error(V.host), true);
+        }
+        break;
+    case SDLK_p:
+        if (shot_dir != NULL) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, (*shots)++);
+            char tmp[1100];
+            snprintf(tmp, sizeof tmp, "%s.part", path);
+            draw_world(); // what the window shows, without the panels
+            // whole or not at all: a watcher of DIR never reads half a file
+            if (save_png(tmp)) rename(tmp, path);
+            printf("steer-viewer: wrote %s\n", path);
+            fflush(stdout);
+        }
+        break;
+    default: break;
+    }
+}
 
 // Copy src over dst (the test's edit of a watched script).
 static bool copy_file(const char *src, const char *dst)
@@ -599,6 +692,7 @@ int main(int argc, char **argv)
             steer_agent_id id = steer_world_agent_at(w, i);
             if (steer_agent_get_trace(w, id)) {
                 V.selected = id;
+                printf("steer-viewer: selected agent %u\n", id.index);
                 break;
             }
         }
@@ -611,58 +705,44 @@ int main(int argc, char **argv)
     bool running = true, dragging = false;
     while (running && (frames < 0 || frame < frames)) {
         SDL_Event e;
-        bool step_request = false;
-        while (SDL_PollEvent(&e)) {
+        bool step_request = false, clicked = false;
+        // one button press per frame: ImGui 1.86's SDL backend reads the
+        // buttons once a frame, so two clicks in one frame would read as a
+        // drag from the first to the second (moving a panel, dragging a
+        // value); a second press waits for the next frame
+        while (held_event.type != 0 || SDL_PollEvent(&e)) {
+            if (held_event.type != 0) e = held_event, held_event.type = 0;
+            if (e.type == SDL_MOUSEBUTTONDOWN) {
+                if (clicked) {
+                    held_event = e;
+                    break;
+                }
+                clicked = true;
+            }
             bool mouse_taken = false, keys_taken = false;
             if (ui) ui_event(&e, &mouse_taken, &keys_taken);
-            if (e.type == SDL_QUIT) running = false;
-            else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
-                V.width = e.window.data1, V.height = e.window.data2;
-            } else if (e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat) {
-                switch (e.key.keysym.sym) {
-                case SDLK_ESCAPE: running = false; break;
-                case SDLK_SPACE: V.paused = !V.paused; break;
-                case SDLK_PERIOD: step_request = true, V.paused = true; break;
-                case SDLK_d: V.debug = !V.debug; break;
-                case SDLK_h: V.help = !V.help; break;
-                case SDLK_r:
-                    if (V.replay != NULL) set_status("a replay cannot be reset", true);
-                    else if (steer_host_reset(V.host) == 0) set_status("reset", false);
-                    else set_status(steer_host_last_error(V.host), true);
-                    V.selected = steer_null_agent;
-                    break;
-                case SDLK_F5:
-                    if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
-                    else if (steer_host_reload(V.host) == 0) {
-                        set_status("reloaded (F5)", false);
-                        V.last_error[0] = '\0';
-                    } else {
-                        set_status(steer_host_last_error(V.host), true);
-                    }
-                    break;
-                case SDLK_p:
-                    if (shot_dir != NULL) {
-                        char path[1024];
-                        snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, shots++);
-                        char tmp[1100];
-                        snprintf(tmp, sizeof tmp, "%s.part", path);
-                        draw_world(); // what the window shows, without the panels
-                        // whole or not at all: a watcher of DIR never reads half a file
-                        if (save_png(tmp)) rename(tmp, path);
-                        printf("steer-viewer: wrote %s\n", path);
-                        fflush(stdout);
-                    }
-                    break;
-                default: break;
+            if (e.type == SDL_KEYDOWN || e.type == SDL_KEYUP) {
+                bool own = viewer_key(e.key.keysym.sym, shot_dir != NULL);
+                input_key(&e.key, !keys_taken && !own);
+                if (own && e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat)
+                    viewer_key_down(e.key.keysym.sym, &running, &step_request, shot_dir, &shots);
+            } else if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
+                // a click on a panel is the panel's: neither the world nor the script sees it
+                input_button(&e.button, !mouse_taken);
+                if (e.type == SDL_MOUSEBUTTONDOWN && !mouse_taken) {
+                    if (e.button.button == SDL_BUTTON_LEFT) select_at((float)e.button.x, (float)e.button.y);
+                    else dragging = true;
+                } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button != SDL_BUTTON_LEFT) {
+                    dragging = false;
                 }
-            } else if (e.type == SDL_MOUSEBUTTONDOWN && !mouse_taken) {
-                if (e.button.button == SDL_BUTTON_LEFT) select_at((float)e.button.x, (float)e.button.y);
-                else dragging = true;
-            } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button != SDL_BUTTON_LEFT) {
-                dragging = false;
+            } else if (e.type == SDL_QUIT) {
+                running = false;
+            } else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+                V.width = e.window.data1, V.height = e.window.data2;
             } else if (e.type == SDL_MOUSEMOTION && dragging) {
                 V.cam_x -= (float)e.motion.xrel / V.zoom;
                 V.cam_y += (float)e.motion.yrel / V.zoom;
+                V.follow = false; // panning leaves the followed agent
             } else if (e.type == SDL_MOUSEWHEEL && !mouse_taken) {
                 // zoom around the mouse: the world point under it stays put
                 int mx, my;
@@ -727,6 +807,11 @@ int main(int argc, char **argv)
         V.step_ms = V.step_ms * 0.9f + step_ms * 0.1f;
         V.draw_ms = V.draw_ms * 0.9f + draw_ms * 0.1f;
         if (frame > 0) sum_step += step_ms, sum_draw += draw_ms; // frame 0 sizes buffers
+        if (frame == 2) {
+            // (tests wait for it before clicking: ImGui shows a new window from its second frame)
+            printf("steer-viewer: panels drawn\n");
+            fflush(stdout);
+        }
         ++frame;
     }
     if (V.bench && frame > 1) {

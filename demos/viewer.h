@@ -25,6 +25,7 @@ typedef struct viewer {
     bool headless, paused, debug, help, bench;
     // camera: world point at the centre of the window, pixels per metre
     float cam_x, cam_y, zoom;
+    bool follow; ///< the camera follows the selected agent (C)
     steer_agent_id selected;
     // figures of the last frame and their means
     float fps, step_ms, draw_ms;
@@ -41,6 +42,8 @@ typedef struct viewer {
 bool ui_init(viewer *v);
 void ui_shutdown(void);
 bool ui_event(const SDL_Event *e, bool *mouse_taken, bool *keyboard_taken);
+/// A point (window pixels) on a panel drawn in the last frame.
+bool ui_over_panel(float x, float y);
 void ui_frame(viewer *v);
 
 #ifdef __cplusplus

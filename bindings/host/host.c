@@ -494,6 +494,16 @@ static int run_callback(steer_host *h, const char *name)
 
 /* ---- API ------------------------------------------------------------------------- */
 
+// A keys table: every key name, false.
+static void new_input_keys(lua_State *L)
+{
+    lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
+    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, key_names[k]);
+    }
+}
+
 static int p_init(lua_State *L)
 {
     steer_host *h = lua_touserdata(L, 1);
@@ -506,13 +516,17 @@ static int p_init(lua_State *L)
     steer_host__open_libs(L);
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
-    lua_createtable(L, 0, 4);
-    lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, key_names[k]);
-    }
+    lua_createtable(L, 0, 6);
+    new_input_keys(L);
     lua_setfield(L, -2, "keys");
+    for (int e = 0; e < 2; ++e) {
+        lua_createtable(L, 0, 2);
+        lua_pushinteger(L, 0);
+        lua_setfield(L, -2, "buttons");
+        new_input_keys(L);
+        lua_setfield(L, -2, "keys");
+        lua_setfield(L, -2, e == 0 ? "pressed" : "released");
+    }
     steer_host__set_field(L, h, HOST_F_INPUT);
     lua_pushcfunction(L, role_hook);
     steer_lua_set_spawn_hook(L, -1);
@@ -740,6 +754,25 @@ static void apply_change(steer_host *h)
     steer_host__tape_event(h, "reload", finish_reload(h, &t), NULL);
 }
 
+// t.buttons and the booleans of t.keys (a new keys table when a script
+// replaced it) of the input-shaped table at idx.
+static void fill_input(lua_State *L, int idx, uint32_t buttons, uint64_t keys)
+{
+    lua_pushinteger(L, (lua_Integer)buttons);
+    raw_set_field(L, idx, "buttons");
+    if (raw_field(L, idx, "keys") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
+        lua_pushvalue(L, -1);
+        raw_set_field(L, idx, "keys");
+    }
+    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
+        lua_pushboolean(L, (int)((keys >> k) & 1u));
+        raw_set_field(L, -2, key_names[k]);
+    }
+    lua_pop(L, 1);
+}
+
 // Fill the input table (reused every frame) and call update(world, dt, input).
 static int p_update(lua_State *L)
 {
@@ -758,20 +791,20 @@ static int p_update(lua_State *L)
     raw_set_field(L, input, "x");
     lua_pushnumber(L, in->mouse_y);
     raw_set_field(L, input, "y");
-    lua_pushinteger(L, (lua_Integer)in->buttons);
-    raw_set_field(L, input, "buttons");
-    // a script may have replaced input.keys: give it a table again
-    if (raw_field(L, input, "keys") != LUA_TTABLE) {
+    fill_input(L, input, in->buttons, in->keys);
+    // the edges: tables of the same shape (a script may have replaced them)
+    for (int e = 0; e < 2; ++e) {
+        const char *name = e == 0 ? "pressed" : "released";
+        if (raw_field(L, input, name) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 2);
+            lua_pushvalue(L, -1);
+            raw_set_field(L, input, name);
+        }
+        fill_input(L, lua_gettop(L), e == 0 ? in->buttons_pressed : in->buttons_released,
+                   e == 0 ? in->keys_pressed : in->keys_released);
         lua_pop(L, 1);
-        lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-        lua_pushvalue(L, -1);
-        raw_set_field(L, input, "keys");
     }
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, (int)((in->keys >> k) & 1u));
-        raw_set_field(L, -2, key_names[k]);
-    }
-    lua_pop(L, 1);
     steer_host__budget_begin(h, "update");
     lua_call(L, 3, 0);
     return 0;

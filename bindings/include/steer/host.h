@@ -57,11 +57,20 @@ typedef enum steer_host_key {
 
 /// One frame's input. Lua sees `input.x`, `input.y` (mouse in world units),
 /// `input.buttons` (bit 0 left, 1 right, 2 middle) and `input.keys.up`,
-/// `input.keys.a`, `input.keys["1"]` (booleans).
+/// `input.keys.a`, `input.keys["1"]` (booleans): the levels when the frame
+/// ran. The edges since the frame before, `input.pressed` and
+/// `input.released`, have the same shape (`input.pressed.keys.space`,
+/// `input.released.buttons & 1`): a key or button that went down (up) at
+/// least once in between, so a click shorter than a frame is seen (pressed
+/// and released, buttons 0) and holding a key presses it once. The embedder
+/// accumulates the edges from its events and clears them after each
+/// steer_host_update (the viewer does; docs/embedding.md, "Input").
 typedef struct steer_host_input {
     float mouse_x, mouse_y; ///< world units
     uint32_t buttons;       ///< bitmask
     uint64_t keys;          ///< bit STEER_HOST_KEY_* set while held
+    uint32_t buttons_pressed, buttons_released; ///< went down / up since the last update
+    uint64_t keys_pressed, keys_released;       ///< went down / up since the last update
 } steer_host_input;
 
 /// How to create a host; start from steer_host_default_def().
