@@ -159,8 +159,9 @@ static void help(viewer *v)
     ImGui::SetNextWindowPos(ImVec2((float)v->width * 0.5f, (float)v->height * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::Begin("Help", &v->help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
     static const char *const keys[][2] = {
-        {"space", "pause / run"}, {".", "one step (pauses)"}, {"R", "reset: fresh world, setup() again"},
+        {"space", "pause / run"}, {".", "one step (pauses)"}, {"R", "reset: fresh world, setup() again, fit"},
         {"F5", "reload the script now (saving it reloads too)"}, {"D", "debug layers of traced agents"},
+        {"F", "camera: fit agents, shapes and paths"}, {"C", "camera: follow the selected agent"},
         {"H", "this help"}, {"Esc", "quit"}, {"left click", "select an agent (inspector, traced)"},
         {"right/middle drag", "pan"}, {"wheel", "zoom around the mouse"},
     };

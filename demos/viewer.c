@@ -416,23 +416,106 @@ static void step_once(void)
     }
 }
 
-// Frame the agents and shapes the script set up.
+/* ---- camera: fit, follow, the script's requests ---------------------------------------- */
+
+// The bounds of what the world draws (agents with their radius, shapes,
+// followed paths), gathered through the debug draw's callbacks.
+typedef struct bounds {
+    float lx, ly, ux, uy;
+} bounds;
+
+static void grow(bounds *b, steer_vec2 p, float r)
+{
+    b->lx = fminf(b->lx, p.x - r), b->ly = fminf(b->ly, p.y - r);
+    b->ux = fmaxf(b->ux, p.x + r), b->uy = fmaxf(b->uy, p.y + r);
+}
+
+static void b_segment(steer_vec2 p, steer_vec2 q, steer_color c, void *ctx)
+{
+    (void)c;
+    grow(ctx, p, 0.0f), grow(ctx, q, 0.0f);
+}
+
+static void b_polygon(const steer_vec2 *p, int n, steer_color c, void *ctx)
+{
+    (void)c;
+    for (int i = 0; i < n; ++i) grow(ctx, p[i], 0.0f);
+}
+
+static void b_circle(steer_vec2 o, float r, steer_color c, void *ctx)
+{
+    (void)c;
+    grow(ctx, o, r);
+}
+
+static void b_solid_circle(steer_vec2 o, float r, float orientation, steer_color c, void *ctx)
+{
+    (void)orientation;
+    b_circle(o, r, c, ctx);
+}
+
+// Frame everything the world draws (agents, shapes, paths), with a margin;
+// 10 px/m around the origin for an empty world.
 static void fit_camera(void)
 {
     steer_world *w = steer_host_world(V.host);
     V.cam_x = V.cam_y = 0.0f;
     V.zoom = 10.0f;
-    int n = w ? steer_world_agent_count(w) : 0;
-    if (n == 0) return;
-    float lx = 1e30f, ly = 1e30f, ux = -1e30f, uy = -1e30f;
-    for (int i = 0; i < n; ++i) {
-        steer_vec2 p = steer_agent_get_position(w, steer_world_agent_at(w, i));
-        lx = fminf(lx, p.x), ly = fminf(ly, p.y), ux = fmaxf(ux, p.x), uy = fmaxf(uy, p.y);
+    if (w == NULL || V.width <= 0 || V.height <= 0) return;
+    bounds b = {1e30f, 1e30f, -1e30f, -1e30f};
+    steer_debug_draw d = steer_default_debug_draw();
+    d.draw_segment = b_segment;
+    d.draw_polygon = b_polygon;
+    d.draw_solid_polygon = b_polygon;
+    d.draw_circle = b_circle;
+    d.draw_solid_circle = b_solid_circle;
+    d.draw_point = NULL, d.draw_arrow = NULL, d.draw_transform = NULL;
+    d.flags = STEER_DRAW_SHAPES | STEER_DRAW_PATHS | STEER_DRAW_AGENTS;
+    d.context = &b;
+    steer_world_draw(w, &d);
+    if (!(b.lx <= b.ux)) return;
+    V.cam_x = 0.5f * (b.lx + b.ux), V.cam_y = 0.5f * (b.ly + b.uy);
+    // 8% margin on each side, at least 4 m across
+    float sx = (float)V.width / fmaxf((b.ux - b.lx) * 1.16f, 4.0f);
+    float sy = (float)V.height / fmaxf((b.uy - b.ly) * 1.16f, 4.0f);
+    V.zoom = fminf(fmaxf(fminf(sx, sy), 0.05f), 40.0f);
+}
+
+// A script's camera{...} (steer_host_def.camera): applied before the next
+// draw (the load's fit comes first, so a setup's request wins).
+static steer_host_camera camera_request;
+static bool camera_requested;
+
+static void on_camera(void *context, const steer_host_camera *c)
+{
+    (void)context;
+    camera_request = *c;
+    camera_requested = true;
+}
+
+static void apply_camera_request(void)
+{
+    if (!camera_requested) return;
+    camera_requested = false;
+    V.follow = false;
+    if (camera_request.fit) fit_camera();
+    if (camera_request.has_center) V.cam_x = camera_request.x, V.cam_y = camera_request.y;
+    if (camera_request.has_zoom) V.zoom = fminf(fmaxf(camera_request.zoom, 0.05f), 400.0f);
+    if (camera_request.has_span)
+        V.zoom = fminf(fmaxf((float)(V.width < V.height ? V.width : V.height) / camera_request.span, 0.05f), 400.0f);
+}
+
+// C: the camera keeps the selected agent at the centre.
+static void follow_selected(void)
+{
+    steer_world *w = steer_host_world(V.host);
+    if (!V.follow || w == NULL) return;
+    if (!steer_agent_is_valid(w, V.selected)) {
+        V.follow = false;
+        return;
     }
-    V.cam_x = 0.5f * (lx + ux), V.cam_y = 0.5f * (ly + uy);
-    float sx = (float)V.width / fmaxf(ux - lx + 20.0f, 20.0f), sy = (float)V.height / fmaxf(uy - ly + 20.0f, 20.0f);
-    V.zoom = fminf(sx, sy);
-    if (V.zoom > 40.0f) V.zoom = 40.0f;
+    steer_vec2 p = steer_agent_get_position(w, V.selected);
+    V.cam_x = p.x, V.cam_y = p.y;
 }
 
 static void select_at(float sx, float sy)
@@ -493,6 +576,18 @@ static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, co
         else if (steer_host_reset(V.host) == 0) set_status("reset", false);
         else set_status(steer_host_last_error(V.host), true);
         V.selected = steer_null_agent;
+        V.follow = false;
+        fit_camera(); // the fresh world's setup (then its camera request, if any)
+        break;
+    case SDLK_f:
+        V.follow = false;
+        fit_camera();
+        set_status("camera: fit to everything", false);
+        break;
+    case SDLK_c:
+        V.follow = !V.follow && steer_agent_is_valid(steer_host_world(V.host), V.selected);
+        set_status(V.follow ? "camera: following the selected agent (C again: stop)"
+                            : "camera: select an agent to follow it", false);
         break;
     case SDLK_F5:
         if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
@@ -509,6 +604,7 @@ static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, co
             snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, (*shots)++);
             char tmp[1100];
             snprintf(tmp, sizeof tmp, "%s.part", path);
+            follow_selected();
             draw_world(); // what the window shows, without the panels
             // whole or not at all: a watcher of DIR never reads half a file
             if (save_png(tmp)) rename(tmp, path);
@@ -656,6 +752,7 @@ int main(int argc, char **argv)
     } else {
         steer_host_def hd = steer_host_default_def();
         hd.log = on_log;
+        hd.camera = on_camera;
         hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
         V.host = steer_host_create(&hd);
         if (V.host == NULL) {
@@ -684,6 +781,7 @@ int main(int argc, char **argv)
         set_status("loaded", false);
     }
     fit_camera();
+    apply_camera_request(); // what setup asked for
     if (fixed_camera) V.cam_x = cam[0], V.cam_y = cam[1], V.zoom = cam[2];
     if (inspect) {
         // open the inspector on the first agent the script traces
@@ -792,6 +890,8 @@ int main(int argc, char **argv)
             V.steps_this_frame = 1;
         }
         Uint64 t1 = SDL_GetPerformanceCounter();
+        if (!fixed_camera) apply_camera_request(); // (--camera: the test's camera stays)
+        follow_selected();
         draw_world();
         if (ui) ui_frame(&V);
         Uint64 t_drawn = SDL_GetPerformanceCounter();

@@ -492,6 +492,66 @@ static int run_callback(steer_host *h, const char *name)
     return 0;
 }
 
+/* ---- the camera request ---------------------------------------------------------- */
+
+// camera's errors: named like the module's (the function has no name in a pcall).
+static int camera_error(lua_State *L, const char *what)
+{
+    return luaL_error(L, "bad argument #1 to 'camera' (%s)", what);
+}
+
+// A number field of camera's table, finite (positive for zoom), or absent.
+static bool camera_number(lua_State *L, const char *name, bool positive, float *out)
+{
+    int t = lua_getfield(L, 1, name);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    double v = lua_tonumber(L, -1);
+    if (t != LUA_TNUMBER || !(v == v) || v > 1e30 || v < -1e30 || (positive && !(v > 0.0))) {
+        const char *got = t == LUA_TNUMBER || t == LUA_TSTRING ? luaL_tolstring(L, -1, NULL) : lua_typename(L, t);
+        camera_error(L, lua_pushfstring(L, "field '%s' must be a %s number, got %s", name,
+                                        positive ? "positive" : "finite", got));
+    }
+    lua_pop(L, 1);
+    *out = (float)v;
+    return true;
+}
+
+int steer_host__camera(lua_State *L)
+{
+    if (!lua_istable(L, 1)) camera_error(L, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, 1)));
+    static const char *const known[] = {"x", "y", "zoom", "span", "fit", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, 1) != 0) {
+        bool ok = false;
+        for (int i = 0; known[i] != NULL && !ok; ++i)
+            ok = lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), known[i]) == 0;
+        if (!ok)
+            camera_error(L, lua_pushfstring(L, "unknown field '%s' (x, y, zoom, span, fit)", luaL_tolstring(L, -2, NULL)));
+        lua_pop(L, 1);
+    }
+    steer_host_camera c;
+    memset(&c, 0, sizeof c);
+    int t = lua_getfield(L, 1, "fit");
+    if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+        camera_error(L, lua_pushfstring(L, "field 'fit' must be a boolean, got %s", lua_typename(L, t)));
+    c.fit = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    bool has_x = camera_number(L, "x", false, &c.x), has_y = camera_number(L, "y", false, &c.y);
+    if (has_x != has_y) camera_error(L, "fields 'x' and 'y' go together");
+    c.has_center = has_x;
+    c.has_zoom = camera_number(L, "zoom", true, &c.zoom);
+    c.has_span = camera_number(L, "span", true, &c.span);
+    if (c.has_zoom && c.has_span) camera_error(L, "give 'zoom' (pixels per metre) or 'span' (metres), not both");
+    if (c.fit && (c.has_center || c.has_zoom || c.has_span))
+        camera_error(L, "'fit' frames everything: give it without x, y, zoom and span");
+    steer_host *h = steer_host__of(L);
+    if (h->def.camera != NULL) h->def.camera(h->def.camera_context, &c);
+    return 0;
+}
+
 /* ---- API ------------------------------------------------------------------------- */
 
 // A keys table: every key name, false.

@@ -102,6 +102,8 @@ static inline void steer_host__set_field(lua_State *L, steer_host *h, const char
 /* ---- the host of a state, logging and the error slot ------------------------------------ */
 /// The host of a Lua state (its allocator's user data).
 steer_host *steer_host__of(lua_State *L);
+/// camera{ x =, y =, zoom =, fit = }: the scripts' camera request (host.c).
+int steer_host__camera(lua_State *L);
 /// Write a log line (printf format), whole.
 void steer_host__log(steer_host *host, steer_host_log_level level, const char *fmt, ...);
 /// last_error = msg (its first line).

@@ -73,6 +73,22 @@ typedef struct steer_host_input {
     uint64_t keys_pressed, keys_released;       ///< went down / up since the last update
 } steer_host_input;
 
+/// What a script asked of the embedder's camera with `camera{ ... }`: a
+/// presentation request, not part of the run (never recorded). A host
+/// without a camera callback (steer-run) checks the call and ignores it.
+typedef struct steer_host_camera {
+    bool fit;        ///< camera{ fit = true }: frame every agent, shape and path now
+    bool has_center; ///< camera{ x =, y = }: the point at the centre (world units)
+    float x, y;
+    bool has_zoom;   ///< camera{ zoom = }: pixels per metre (positive)
+    float zoom;
+    bool has_span;   ///< camera{ span = }: metres across the view's smaller side (positive)
+    float span;
+} steer_host_camera;
+
+/// Receives a script's camera request (during the callback that asked).
+typedef void steer_host_camera_fn(void *context, const steer_host_camera *camera);
+
 /// How to create a host; start from steer_host_default_def().
 typedef struct steer_host_def {
     bool trusted;                ///< false (default): the sandbox; true: every standard library
@@ -86,6 +102,8 @@ typedef struct steer_host_def {
     void *log_context;           ///< passed to log
     steer_host_alloc_fail_fn *alloc_fail; ///< tests only (NULL in programs)
     void *alloc_fail_context;    ///< passed to alloc_fail
+    steer_host_camera_fn *camera; ///< a script's camera{...} (NULL: checked, then ignored)
+    void *camera_context;        ///< passed to camera
 } steer_host_def;
 
 /// The defaults: sandboxed, 64 MiB, 10 million instructions, no watcher.
