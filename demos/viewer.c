@@ -6,14 +6,14 @@
 //   steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png]
 //                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
 //                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
-//                [--debug] [--inspect] [--software] [--record FILE | --replay FILE]
+//                [--debug] [--inspect] [--software] [--paused] [--record FILE | --replay FILE]
 //
 // --record FILE writes the run to FILE (docs/embedding.md, "Record and
 // replay"); --replay FILE plays a recording back instead of a script, with
 // its own input, and pauses at its end or at the first frame that differs.
 // --debug starts with the debug layers on; --inspect selects the first
 // traced agent (the inspector opens on it); --software asks a window for
-// SDL's software renderer.
+// SDL's software renderer; --paused starts paused (space runs).
 // --shot-key-dir: the P key writes DIR/shot-NNN.png (the Xvfb test).
 // --edit-at (tests of hot reload): at that frame, copy FILE over the script
 // and keep running until the watcher has reacted (a reload or an error).
@@ -42,6 +42,7 @@ static viewer V;
 static SDL_Surface *headless_surface; ///< the headless renderer's target
 static bool selected_was_traced;      ///< the script traced the selected agent itself
 static SDL_Event held_event;          ///< an event left for the next frame (type 0: none)
+static long total_steps;              ///< simulation steps run (updates of the host or the replay)
 
 static void batch_reserve(int more)
 {
@@ -388,6 +389,7 @@ static steer_host_input gather_input(void)
 
 static void step_once(void)
 {
+    ++total_steps;
     if (V.replay != NULL) {
         // the recording's input, not the mouse's; the end or a divergence pauses
         int status = steer_replay_step(V.replay);
@@ -638,7 +640,7 @@ static int usage(void)
     fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
                     "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
                     "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
-                    "                    [--software] [--record FILE | --replay FILE]\n");
+                    "                    [--software] [--paused] [--record FILE | --replay FILE]\n");
     return 2;
 }
 
@@ -673,7 +675,9 @@ static bool open_window(bool headless, bool software)
         }
         return true;
     }
-    Uint32 flags = software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED;
+    // presents wait for the display's refresh (where the driver can); the
+    // main loop caps at 60 frames a second besides (software, Xvfb)
+    Uint32 flags = (software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED) | SDL_RENDERER_PRESENTVSYNC;
     V.renderer = SDL_CreateRenderer(V.window, -1, flags);
     if (V.renderer == NULL) V.renderer = SDL_CreateRenderer(V.window, -1, SDL_RENDERER_SOFTWARE);
     if (V.renderer == NULL) {
@@ -705,6 +709,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--software") == 0) software = true;
         else if (strcmp(a, "--debug") == 0) V.debug = true;
         else if (strcmp(a, "--inspect") == 0) inspect = true;
+        else if (strcmp(a, "--paused") == 0) V.paused = true;
         else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
@@ -804,6 +809,9 @@ int main(int argc, char **argv)
     while (running && (frames < 0 || frame < frames)) {
         SDL_Event e;
         bool step_request = false, clicked = false;
+        // paused in a window: sleep until an event, or 100 ms (the watcher's
+        // saves, the status line) instead of drawing the same frame at full speed
+        if (V.paused && !headless && !V.bench && held_event.type == 0) SDL_WaitEventTimeout(NULL, 100);
         // one button press per frame: ImGui 1.86's SDL backend reads the
         // buttons once a frame, so two clicks in one frame would read as a
         // drag from the first to the second (moving a panel, dragging a
@@ -874,6 +882,7 @@ int main(int argc, char **argv)
         V.fps = V.fps * 0.9f + (float)(elapsed > 0 ? 1.0 / elapsed : 0.0) * 0.1f;
 
         // fixed 60 Hz: headless and benchmark runs step once a frame (deterministic)
+        long steps_before = total_steps;
         Uint64 t0 = SDL_GetPerformanceCounter();
         V.steps_this_frame = 0;
         if (headless || V.bench) {
@@ -904,7 +913,12 @@ int main(int argc, char **argv)
         Uint64 t2 = t1 + (t_drawn - t1) + (SDL_GetPerformanceCounter() - t_present);
         float step_ms = (float)((double)(t1 - t0) * 1000.0 / (double)freq);
         float draw_ms = (float)((double)(t2 - t1) * 1000.0 / (double)freq);
-        V.step_ms = V.step_ms * 0.9f + step_ms * 0.1f;
+        // the HUD's step time: per simulation step, from the frames that ran steps
+        long stepped = total_steps - steps_before;
+        if (stepped > 0) {
+            float per_step = step_ms / (float)stepped;
+            V.step_ms = V.step_ms > 0.0f ? V.step_ms * 0.9f + per_step * 0.1f : per_step;
+        }
         V.draw_ms = V.draw_ms * 0.9f + draw_ms * 0.1f;
         if (frame > 0) sum_step += step_ms, sum_draw += draw_ms; // frame 0 sizes buffers
         if (frame == 2) {
@@ -913,6 +927,13 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
         ++frame;
+        // a window runs at most 60 frames a second (vsync alone may not
+        // hold: the software renderer, Xvfb); headless runs and --bench do not wait
+        if (!headless && !V.bench) {
+            Uint64 spent = SDL_GetPerformanceCounter() - now;
+            double left_ms = 1000.0 / 60.0 - (double)spent * 1000.0 / (double)freq;
+            if (left_ms >= 1.0) SDL_Delay((Uint32)left_ms);
+        }
     }
     if (V.bench && frame > 1) {
         steer_world *w = steer_host_world(V.host);
@@ -922,7 +943,7 @@ int main(int argc, char **argv)
     }
     const char *err = steer_host_last_error(V.host);
     if (err != NULL) printf("steer-viewer: last error: %s\n", err);
-    printf("steer-viewer: frames=%ld version=%d\n", frame, steer_host_version(V.host));
+    printf("steer-viewer: frames=%ld steps=%ld version=%d\n", frame, total_steps, steer_host_version(V.host));
     // a headless run (a test) fails when the script's update raised
     int rc = (headless && err != NULL && edits == 0) ? 1 : 0;
     if (ui) ui_shutdown();
