@@ -6,14 +6,17 @@
 //   steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png]
 //                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
 //                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
-//                [--debug] [--inspect] [--software] [--paused] [--record FILE | --replay FILE]
+//                [--debug] [--inspect] [--software] [--paused] [--show-help] [--dump-ui]
+//                [--record FILE | --replay FILE]
 //
 // --record FILE writes the run to FILE (docs/embedding.md, "Record and
 // replay"); --replay FILE plays a recording back instead of a script, with
 // its own input, and pauses at its end or at the first frame that differs.
 // --debug starts with the debug layers on; --inspect selects the first
 // traced agent (the inspector opens on it); --software asks a window for
-// SDL's software renderer; --paused starts paused (space runs).
+// SDL's software renderer; --paused starts paused (space runs);
+// --show-help opens the help overlay; --dump-ui (tests) prints the panels'
+// lines and widgets in the last frame (with --frames) and the status line.
 // --shot-key-dir: the P key writes DIR/shot-NNN.png (the Xvfb test).
 // --edit-at (tests of hot reload): at that frame, copy FILE over the script
 // and keep running until the watcher has reacted (a reload or an error).
@@ -302,6 +305,13 @@ static void set_status(const char *text, bool error)
     V.status_error = error;
     V.status_ticks = SDL_GetTicks();
     if (error) snprintf(V.last_error, sizeof V.last_error, "%s", text);
+}
+
+void viewer_status_line(const viewer *v, char *out, size_t size)
+{
+    // the host's reload line names its version already ("... (version 2)")
+    if (strstr(v->status, "(version ") != NULL || v->host == NULL) snprintf(out, size, "%s", v->status);
+    else snprintf(out, size, "%s (version %d)", v->status, steer_host_version(v->host));
 }
 
 static void on_log(void *context, steer_host_log_level level, const char *line)
@@ -640,7 +650,8 @@ static int usage(void)
     fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
                     "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
                     "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
-                    "                    [--software] [--paused] [--record FILE | --replay FILE]\n");
+                    "                    [--software] [--paused] [--show-help] [--dump-ui]\n"
+                    "                    [--record FILE | --replay FILE]\n");
     return 2;
 }
 
@@ -698,7 +709,7 @@ int main(int argc, char **argv)
     int edits = 0, next_edit = 0;
     bool fixed_camera = false, inspect = false;
     float cam[3] = {0.0f, 0.0f, 10.0f};
-    bool headless = false, poll_watch = false, no_ui = false, software = false;
+    bool headless = false, poll_watch = false, no_ui = false, software = false, dump_ui = false;
     V.width = 1280, V.height = 720;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -710,6 +721,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--debug") == 0) V.debug = true;
         else if (strcmp(a, "--inspect") == 0) inspect = true;
         else if (strcmp(a, "--paused") == 0) V.paused = true;
+        else if (strcmp(a, "--dump-ui") == 0) dump_ui = true;
+        else if (strcmp(a, "--show-help") == 0) V.help = true;
         else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
@@ -871,7 +884,9 @@ int main(int argc, char **argv)
             ++next_edit;
             V.last_error[0] = '\0';
             for (int waited = 0; waited < 1000; ++waited) {
-                step_once();
+                // paused, the viewer applies a save without stepping (below)
+                if (V.paused) steer_host_poll(V.host);
+                else step_once();
                 if (steer_host_version(V.host) != version || V.last_error[0] != '\0') break;
                 SDL_Delay(10);
             }
@@ -881,6 +896,8 @@ int main(int argc, char **argv)
         last = now;
         V.fps = V.fps * 0.9f + (float)(elapsed > 0 ? 1.0 / elapsed : 0.0) * 0.1f;
 
+        // a save while paused shows on this frame (running, the update applies it)
+        if (V.replay == NULL && V.paused) steer_host_poll(V.host);
         // fixed 60 Hz: headless and benchmark runs step once a frame (deterministic)
         long steps_before = total_steps;
         Uint64 t0 = SDL_GetPerformanceCounter();
@@ -902,6 +919,7 @@ int main(int argc, char **argv)
         if (!fixed_camera) apply_camera_request(); // (--camera: the test's camera stays)
         follow_selected();
         draw_world();
+        V.dump_ui = dump_ui && frames >= 0 && frame == frames - 1;
         if (ui) ui_frame(&V);
         Uint64 t_drawn = SDL_GetPerformanceCounter();
         if (frames >= 0 && frame == frames - 1 && screenshot != NULL) {
@@ -944,6 +962,11 @@ int main(int argc, char **argv)
     const char *err = steer_host_last_error(V.host);
     if (err != NULL) printf("steer-viewer: last error: %s\n", err);
     printf("steer-viewer: frames=%ld steps=%ld version=%d\n", frame, total_steps, steer_host_version(V.host));
+    if (dump_ui) {
+        char line[600];
+        viewer_status_line(&V, line, sizeof line);
+        printf("steer-viewer: status line: %s\n", line);
+    }
     // a headless run (a test) fails when the script's update raised
     int rc = (headless && err != NULL && edits == 0) ? 1 : 0;
     if (ui) ui_shutdown();

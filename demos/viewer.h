@@ -23,6 +23,7 @@ typedef struct viewer {
     steer_replay *replay; ///< --replay: the recording drives the host (read-only)
     const char *script;
     bool headless, paused, debug, help, bench;
+    bool dump_ui; ///< --dump-ui: this frame, the panels print their lines (tests)
     // camera: world point at the centre of the window, pixels per metre
     float cam_x, cam_y, zoom;
     bool follow; ///< the camera follows the selected agent (C)
@@ -36,6 +37,9 @@ typedef struct viewer {
     uint32_t status_ticks;
     char last_error[1024]; ///< kept until the next good load or reload
 } viewer;
+
+/// The HUD's status line: the last reload's message (its version once).
+void viewer_status_line(const viewer *v, char *out, size_t size);
 
 /// The panels (ui.cpp). ui_event returns true when the UI took the event
 /// (typing in a field, clicking a panel).

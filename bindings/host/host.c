@@ -19,12 +19,6 @@ static const char *const host_fields[] = {
     "new_world", "new_script", "new_env", "plan", "removed", "old_colors", NULL,
 };
 
-static const char *const key_names[STEER_HOST_KEY_COUNT] = {
-    "up", "down", "left", "right", "space", "enter", "escape", "shift",
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-    "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-};
 
 /// What a load, reload or reset is doing (passed to the protected steps).
 typedef struct txn {
@@ -90,24 +84,6 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
     return status;
 }
 
-// Push t[name] without metamethods (a script's tables may have any): no
-// script code runs outside a callback's budget.
-static int raw_field(lua_State *L, int idx, const char *name)
-{
-    idx = lua_absindex(L, idx);
-    lua_pushstring(L, name);
-    return lua_rawget(L, idx);
-}
-
-// t[name] = the value at -1 (popped), without metamethods.
-static void raw_set_field(lua_State *L, int idx, const char *name)
-{
-    idx = lua_absindex(L, idx);
-    lua_pushstring(L, name);
-    lua_insert(L, -2);
-    lua_rawset(L, idx);
-}
-
 /* ---- roles ---------------------------------------------------------------------- */
 
 // The behaviour of a role for an agent: the role's value at vidx (a
@@ -135,12 +111,12 @@ static int role_hook(lua_State *L)
     steer_host *h = steer_host__of(L);
     steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1)) return 0;
-    if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
+    if (steer_host__raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) == LUA_TNIL) return 0;
     int role = lua_gettop(L);
     // the role's colour (the version's colors table) unless spawn gave one
-    if (raw_field(L, -3, "colors") == LUA_TTABLE) {
+    if (steer_host__raw_field(L, -3, "colors") == LUA_TTABLE) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, -2) == LUA_TSTRING && lua_getfield(L, 1, "color") == LUA_TNIL) {
             lua_pushvalue(L, -2);
@@ -161,7 +137,7 @@ static int p_recolor(lua_State *L)
     steer_host *h = t->h;
     steer_host__push_field(L, h, "old_colors"); // 2
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (raw_field(L, -1, "colors") != LUA_TTABLE) {
+    if (steer_host__raw_field(L, -1, "colors") != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
     }
@@ -198,13 +174,13 @@ static void validate(lua_State *L, steer_host *h, int idx)
     int found = 0;
     static const char *const fns[] = {"setup", "update", "on_reload"};
     for (int i = 0; i < 3; ++i) {
-        int t = raw_field(L, idx, fns[i]);
+        int t = steer_host__raw_field(L, idx, fns[i]);
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
             luaL_error(L, "%s: field '%s' must be a function, got %s", h->name, fns[i], lua_typename(L, t));
         found += t != LUA_TNIL && i < 2;
         lua_pop(L, 1);
     }
-    int t = raw_field(L, idx, "roles");
+    int t = steer_host__raw_field(L, idx, "roles");
     if (t != LUA_TNIL && t != LUA_TTABLE)
         luaL_error(L, "%s: field 'roles' must be a table, got %s", h->name, lua_typename(L, t));
     if (t == LUA_TTABLE) {
@@ -220,7 +196,7 @@ static void validate(lua_State *L, steer_host *h, int idx)
         }
     }
     lua_pop(L, 1);
-    t = raw_field(L, idx, "colors");
+    t = steer_host__raw_field(L, idx, "colors");
     if (t != LUA_TNIL && t != LUA_TTABLE)
         luaL_error(L, "%s: field 'colors' must be a table of role = '#rrggbb', got %s", h->name, lua_typename(L, t));
     if (t == LUA_TTABLE) {
@@ -262,9 +238,9 @@ static int p_prepare(lua_State *L)
     lua_newtable(L);                   // 4: plan: triples agent, behaviour, fresh (had none)
     lua_newtable(L);                   // 5: removed roles, agent count by name
     steer_host__push_field(L, h, HOST_F_WORLD); // 6
-    raw_field(L, 3, "roles");          // 7: new roles (or nil)
+    steer_host__raw_field(L, 3, "roles");          // 7: new roles (or nil)
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (lua_istable(L, -1)) raw_field(L, -1, "roles"); else lua_pushnil(L);
+    if (lua_istable(L, -1)) steer_host__raw_field(L, -1, "roles"); else lua_pushnil(L);
     lua_remove(L, -2);                 // 8: old roles (or nil)
     // ids first: a role function may spawn, which reorders storage
     int n = steer_world_agent_count(h->world);
@@ -277,9 +253,9 @@ static int p_prepare(lua_State *L)
         // 10: the role (kept on the stack: a role function may change it)
         if (!steer_agent_is_valid(h->world, id) || steer_lua_pushrole(L, 6, id) != LUA_TSTRING) continue;
         const char *role = lua_tostring(L, 10);
-        if (!lua_istable(L, 7) || raw_field(L, 7, role) == LUA_TNIL) { // 11
-            if (lua_istable(L, 8) && raw_field(L, 8, role) != LUA_TNIL) {
-                raw_field(L, 5, role);
+        if (!lua_istable(L, 7) || steer_host__raw_field(L, 7, role) == LUA_TNIL) { // 11
+            if (lua_istable(L, 8) && steer_host__raw_field(L, 8, role) != LUA_TNIL) {
+                steer_host__raw_field(L, 5, role);
                 lua_pushinteger(L, luaL_optinteger(L, -1, 0) + 1);
                 lua_setfield(L, 5, role);
             }
@@ -359,7 +335,7 @@ static int p_commit(lua_State *L)
     }
     // the version before's role colours, for p_recolor (an existing key: no allocation)
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (lua_istable(L, -1) && !t->fresh) raw_field(L, -1, "colors"); else lua_pushnil(L);
+    if (lua_istable(L, -1) && !t->fresh) steer_host__raw_field(L, -1, "colors"); else lua_pushnil(L);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         lua_pushboolean(L, 0);
@@ -379,7 +355,7 @@ static int p_callback(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || steer_host__raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
     steer_host__push_field(L, h, HOST_F_WORLD);
     steer_host__budget_begin(h, t->callback);
     lua_call(L, 1, 0);
@@ -492,77 +468,8 @@ static int run_callback(steer_host *h, const char *name)
     return 0;
 }
 
-/* ---- the camera request ---------------------------------------------------------- */
-
-// camera's errors: named like the module's (the function has no name in a pcall).
-static int camera_error(lua_State *L, const char *what)
-{
-    return luaL_error(L, "bad argument #1 to 'camera' (%s)", what);
-}
-
-// A number field of camera's table, finite (positive for zoom), or absent.
-static bool camera_number(lua_State *L, const char *name, bool positive, float *out)
-{
-    int t = lua_getfield(L, 1, name);
-    if (t == LUA_TNIL) {
-        lua_pop(L, 1);
-        return false;
-    }
-    double v = lua_tonumber(L, -1);
-    if (t != LUA_TNUMBER || !(v == v) || v > 1e30 || v < -1e30 || (positive && !(v > 0.0))) {
-        const char *got = t == LUA_TNUMBER || t == LUA_TSTRING ? luaL_tolstring(L, -1, NULL) : lua_typename(L, t);
-        camera_error(L, lua_pushfstring(L, "field '%s' must be a %s number, got %s", name,
-                                        positive ? "positive" : "finite", got));
-    }
-    lua_pop(L, 1);
-    *out = (float)v;
-    return true;
-}
-
-int steer_host__camera(lua_State *L)
-{
-    if (!lua_istable(L, 1)) camera_error(L, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, 1)));
-    static const char *const known[] = {"x", "y", "zoom", "span", "fit", NULL};
-    lua_pushnil(L);
-    while (lua_next(L, 1) != 0) {
-        bool ok = false;
-        for (int i = 0; known[i] != NULL && !ok; ++i)
-            ok = lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), known[i]) == 0;
-        if (!ok)
-            camera_error(L, lua_pushfstring(L, "unknown field '%s' (x, y, zoom, span, fit)", luaL_tolstring(L, -2, NULL)));
-        lua_pop(L, 1);
-    }
-    steer_host_camera c;
-    memset(&c, 0, sizeof c);
-    int t = lua_getfield(L, 1, "fit");
-    if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-        camera_error(L, lua_pushfstring(L, "field 'fit' must be a boolean, got %s", lua_typename(L, t)));
-    c.fit = lua_toboolean(L, -1) != 0;
-    lua_pop(L, 1);
-    bool has_x = camera_number(L, "x", false, &c.x), has_y = camera_number(L, "y", false, &c.y);
-    if (has_x != has_y) camera_error(L, "fields 'x' and 'y' go together");
-    c.has_center = has_x;
-    c.has_zoom = camera_number(L, "zoom", true, &c.zoom);
-    c.has_span = camera_number(L, "span", true, &c.span);
-    if (c.has_zoom && c.has_span) camera_error(L, "give 'zoom' (pixels per metre) or 'span' (metres), not both");
-    if (c.fit && (c.has_center || c.has_zoom || c.has_span))
-        camera_error(L, "'fit' frames everything: give it without x, y, zoom and span");
-    steer_host *h = steer_host__of(L);
-    if (h->def.camera != NULL) h->def.camera(h->def.camera_context, &c);
-    return 0;
-}
-
 /* ---- API ------------------------------------------------------------------------- */
 
-// A keys table: every key name, false.
-static void new_input_keys(lua_State *L)
-{
-    lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, key_names[k]);
-    }
-}
 
 static int p_init(lua_State *L)
 {
@@ -576,17 +483,7 @@ static int p_init(lua_State *L)
     steer_host__open_libs(L);
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
-    lua_createtable(L, 0, 6);
-    new_input_keys(L);
-    lua_setfield(L, -2, "keys");
-    for (int e = 0; e < 2; ++e) {
-        lua_createtable(L, 0, 2);
-        lua_pushinteger(L, 0);
-        lua_setfield(L, -2, "buttons");
-        new_input_keys(L);
-        lua_setfield(L, -2, "keys");
-        lua_setfield(L, -2, e == 0 ? "pressed" : "released");
-    }
+    steer_host__new_input(L);
     steer_host__set_field(L, h, HOST_F_INPUT);
     lua_pushcfunction(L, role_hook);
     steer_lua_set_spawn_hook(L, -1);
@@ -814,24 +711,6 @@ static void apply_change(steer_host *h)
     steer_host__tape_event(h, "reload", finish_reload(h, &t), NULL);
 }
 
-// t.buttons and the booleans of t.keys (a new keys table when a script
-// replaced it) of the input-shaped table at idx.
-static void fill_input(lua_State *L, int idx, uint32_t buttons, uint64_t keys)
-{
-    lua_pushinteger(L, (lua_Integer)buttons);
-    raw_set_field(L, idx, "buttons");
-    if (raw_field(L, idx, "keys") != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-        lua_pushvalue(L, -1);
-        raw_set_field(L, idx, "keys");
-    }
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, (int)((keys >> k) & 1u));
-        raw_set_field(L, -2, key_names[k]);
-    }
-    lua_pop(L, 1);
-}
 
 // Fill the input table (reused every frame) and call update(world, dt, input).
 static int p_update(lua_State *L)
@@ -839,32 +718,13 @@ static int p_update(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || steer_host__raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
     steer_host__push_field(L, h, HOST_F_WORLD);
     lua_pushnumber(L, t->dt);
     steer_host__push_field(L, h, HOST_F_INPUT);
     static const steer_host_input none;
     const steer_host_input *in = t->input != NULL ? t->input : &none;
-    int input = lua_gettop(L);
-    // raw sets: the script may have given the table a metatable
-    lua_pushnumber(L, in->mouse_x);
-    raw_set_field(L, input, "x");
-    lua_pushnumber(L, in->mouse_y);
-    raw_set_field(L, input, "y");
-    fill_input(L, input, in->buttons, in->keys);
-    // the edges: tables of the same shape (a script may have replaced them)
-    for (int e = 0; e < 2; ++e) {
-        const char *name = e == 0 ? "pressed" : "released";
-        if (raw_field(L, input, name) != LUA_TTABLE) {
-            lua_pop(L, 1);
-            lua_createtable(L, 0, 2);
-            lua_pushvalue(L, -1);
-            raw_set_field(L, input, name);
-        }
-        fill_input(L, lua_gettop(L), e == 0 ? in->buttons_pressed : in->buttons_released,
-                   e == 0 ? in->keys_pressed : in->keys_released);
-        lua_pop(L, 1);
-    }
+    steer_host__fill_input(L, lua_gettop(L), in);
     steer_host__budget_begin(h, "update");
     lua_call(L, 3, 0);
     return 0;
@@ -879,6 +739,13 @@ static int p_step(lua_State *L)
     steer_host__budget_begin(t->h, "a Lua behaviour");
     steer_lua_step(L, -1, t->dt);
     return 0;
+}
+
+int steer_host_poll(steer_host *host)
+{
+    if (host->version == 0 || !steer_host__watch_ready(host)) return 0;
+    apply_change(host);
+    return 1;
 }
 
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input)

@@ -131,6 +131,12 @@ int steer_host_reload(steer_host *host);
 /// update or a Lua behaviour raised (reported once per distinct message per
 /// simulated second; the next frame runs normally).
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input);
+/// Apply a change the watcher has seen now, without a frame: what
+/// steer_host_update does first, for an embedder that is paused (the
+/// viewer), so a save shows at once. Returns 1 when a reload ran (0 when
+/// there was nothing to apply; a failed reload is logged as ever and
+/// leaves the running version). Recorded like the watcher's reloads.
+int steer_host_poll(steer_host *host);
 /// A fresh world, then `setup(world)` of the current version. 0 or -1.
 int steer_host_reset(steer_host *host);
 
