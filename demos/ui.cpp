@@ -139,7 +139,10 @@ bool ui_event(const SDL_Event *e, bool *mouse_taken, bool *keyboard_taken)
     if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = e->button.x, y = e->button.y;
     else if (e->type == SDL_MOUSEMOTION) x = e->motion.x, y = e->motion.y;
     else SDL_GetMouseState(&x, &y);
-    *mouse_taken = ui_over_panel((float)x, (float)y) || (io.WantCaptureMouse && ImGui::IsAnyItemActive());
+    // a press or the wheel belongs to whatever is under it; a motion or a
+    // release continues a drag that started on a widget
+    bool starts = e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEWHEEL;
+    *mouse_taken = ui_over_panel((float)x, (float)y) || (!starts && io.WantCaptureMouse && ImGui::IsAnyItemActive());
     *keyboard_taken = io.WantCaptureKeyboard || io.WantTextInput;
     return *mouse_taken || *keyboard_taken;
 }

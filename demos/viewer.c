@@ -575,7 +575,7 @@ static bool save_png(const char *path)
 /* ---- main ----------------------------------------------------------------------------- */
 
 // A viewer key went down (not typed into a panel).
-static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, const char *shot_dir, long *shots)
+static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, const char *shot_dir, bool *shot_request)
 {
     switch (k) {
     case SDLK_ESCAPE: *running = false; break;
@@ -611,18 +611,7 @@ static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, co
         }
         break;
     case SDLK_p:
-        if (shot_dir != NULL) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, (*shots)++);
-            char tmp[1100];
-            snprintf(tmp, sizeof tmp, "%s.part", path);
-            follow_selected();
-            draw_world(); // what the window shows, without the panels
-            // whole or not at all: a watcher of DIR never reads half a file
-            if (save_png(tmp)) rename(tmp, path);
-            printf("steer-viewer: wrote %s\n", path);
-            fflush(stdout);
-        }
+        if (shot_dir != NULL) *shot_request = true; // written after this frame's steps and drawing
         break;
     default: break;
     }
@@ -821,7 +810,7 @@ int main(int argc, char **argv)
     bool running = true, dragging = false;
     while (running && (frames < 0 || frame < frames)) {
         SDL_Event e;
-        bool step_request = false, clicked = false;
+        bool step_request = false, clicked = false, shot_request = false;
         // paused in a window: sleep until an event, or 100 ms (the watcher's
         // saves, the status line) instead of drawing the same frame at full speed
         if (V.paused && !headless && !V.bench && held_event.type == 0) SDL_WaitEventTimeout(NULL, 100);
@@ -844,7 +833,7 @@ int main(int argc, char **argv)
                 bool own = viewer_key(e.key.keysym.sym, shot_dir != NULL);
                 input_key(&e.key, !keys_taken && !own);
                 if (own && e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat)
-                    viewer_key_down(e.key.keysym.sym, &running, &step_request, shot_dir, &shots);
+                    viewer_key_down(e.key.keysym.sym, &running, &step_request, shot_dir, &shot_request);
             } else if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
                 // a click on a panel is the panel's: neither the world nor the script sees it
                 input_button(&e.button, !mouse_taken);
@@ -919,6 +908,17 @@ int main(int argc, char **argv)
         if (!fixed_camera) apply_camera_request(); // (--camera: the test's camera stays)
         follow_selected();
         draw_world();
+        if (shot_request) {
+            // P (--shot-key-dir): what the window shows without the panels,
+            // after the keys before it in this frame took effect ('.' stepped)
+            char path[1024], tmp[1100];
+            snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, shots++);
+            snprintf(tmp, sizeof tmp, "%s.part", path);
+            // whole or not at all: a watcher of DIR never reads half a file
+            if (save_png(tmp)) rename(tmp, path);
+            printf("steer-viewer: wrote %s\n", path);
+            fflush(stdout);
+        }
         V.dump_ui = dump_ui && frames >= 0 && frame == frames - 1;
         if (ui) ui_frame(&V);
         Uint64 t_drawn = SDL_GetPerformanceCounter();

@@ -25,6 +25,12 @@ for i in $(seq 1200); do
 done
 [ -n "$WID" ] || fail "no window"
 xdotool windowfocus --sync "$WID" 2>/dev/null || true
+# the viewer runs its loop (keys sent before it are lost on a loaded machine)
+for i in $(seq 1200); do
+  grep -q "panels drawn" "$DIR/log.txt" && break
+  kill -0 "$PID" 2>/dev/null || fail "the viewer exited"
+  sleep 0.025
+done
 N=0
 # shot: press P, wait until the file exists; its path in SHOT (no
 # subshell: N must advance)
@@ -32,7 +38,8 @@ shot() {
   SHOT=$(printf '%s/shot-%03d.png' "$DIR" "$N")
   N=$((N + 1))
   xdotool key --window "$WID" p
-  for i in $(seq 400); do [ -s "$SHOT" ] && break; sleep 0.025; done
+  # (up to 30 s: a loaded machine draws slowly)
+  for i in $(seq 1200); do [ -s "$SHOT" ] && break; sleep 0.025; done
   [ -s "$SHOT" ] || fail "no screenshot $SHOT"
 }
 shot; first=$SHOT
