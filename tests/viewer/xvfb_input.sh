@@ -16,29 +16,8 @@ rm -rf "$DIR" && mkdir -p "$DIR"
 LOG="$DIR/log.txt"
 "$V" "$SCRIPT" --size 800x600 --camera 0,0,10 --inspect --software > "$LOG" 2>&1 &
 PID=$!
-fail() { echo "FAIL: $*"; cat "$LOG"; kill "$PID" 2>/dev/null; exit 1; }
-WID=""
-for i in $(seq 1200); do
-  WID=$(xdotool search --name '^steer-viewer$' 2>/dev/null | head -n 1)
-  [ -n "$WID" ] && break
-  kill -0 "$PID" 2>/dev/null || fail "the viewer exited before its window appeared"
-  sleep 0.05
-done
-[ -n "$WID" ] || fail "no window"
-xdotool windowfocus --sync "$WID" 2>/dev/null || true
-# wait_for TEXT [COUNT]: until the log holds COUNT (default 1) lines with TEXT
-wait_for() {
-  want=${2:-1}
-  for i in $(seq 1200); do
-    [ "$(grep -c -- "$1" "$LOG")" -ge "$want" ] && return 0
-    kill -0 "$PID" 2>/dev/null || fail "the viewer exited waiting for '$1'"
-    sleep 0.025
-  done
-  fail "no '$1' in the log"
-}
+. "$(dirname "$0")/xvfb_start.sh"
 wait_for "selected agent"
-# the inspector is on screen (ImGui hides a new window in its first frame)
-wait_for "panels drawn"
 # clicks on the inspector: x 345 (tree arrows, headers), 480 (value fields), 770 (blank), 550 (the agent under it)
 n=0
 for x in 345 480 770 550; do

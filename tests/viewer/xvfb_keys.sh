@@ -11,26 +11,10 @@
 set -u
 V=$1 SCRIPT=$2 DIR=$3 CHECK=${4:-}
 rm -rf "$DIR" && mkdir -p "$DIR"
-"$V" "$SCRIPT" --shot-key-dir "$DIR" --size 800x600 --software --inspect > "$DIR/log.txt" 2>&1 &
+LOG="$DIR/log.txt"
+"$V" "$SCRIPT" --shot-key-dir "$DIR" --size 800x600 --software --inspect > "$LOG" 2>&1 &
 PID=$!
-fail() { echo "FAIL: $*"; cat "$DIR/log.txt"; kill "$PID" 2>/dev/null; exit 1; }
-WID=""
-# wait for the window while the viewer runs (up to 60 s: a loaded machine
-# took over 10 s to map it); a viewer that exited fails at once
-for i in $(seq 1200); do
-  WID=$(xdotool search --name '^steer-viewer$' 2>/dev/null | head -n 1)
-  [ -n "$WID" ] && break
-  kill -0 "$PID" 2>/dev/null || fail "the viewer exited before its window appeared"
-  sleep 0.05
-done
-[ -n "$WID" ] || fail "no window"
-xdotool windowfocus --sync "$WID" 2>/dev/null || true
-# the viewer runs its loop (keys sent before it are lost on a loaded machine)
-for i in $(seq 1200); do
-  grep -q "panels drawn" "$DIR/log.txt" && break
-  kill -0 "$PID" 2>/dev/null || fail "the viewer exited"
-  sleep 0.025
-done
+. "$(dirname "$0")/xvfb_start.sh"
 N=0
 # shot: press P, wait until the file exists; its path in SHOT (no
 # subshell: N must advance)
