@@ -10,7 +10,9 @@ files["tests/lua/support.lua"] = { std = "+busted" }
 
 -- scripts run by the script host see the module as the global `steer`, in
 -- the sandbox too (issue 10, docs/embedding.md); `require "steer"` also works
-files["scripts/**/*.lua"] = { read_globals = { "steer" } }
+files["scripts/**/*.lua"] = { read_globals = { "steer", "camera" } }
+-- the script host's camera{ x, y, zoom, span, fit } (docs/embedding.md, "Camera")
+files["tests/viewer/camera_call.lua"] = { read_globals = { "camera" } }
 
 -- the reload test's broken version: a syntax error on purpose (the viewer
 -- must show it and keep running)

@@ -151,6 +151,35 @@ bool steer_laux_boolean(lua_State *L, steer_laux_where w, int vidx)
     return lua_toboolean(L, vidx) != 0;
 }
 
+bool steer_lua_parse_color(const char *s, uint32_t *out)
+{
+    if (s == NULL || s[0] != '#' || strlen(s) != 7) return false;
+    uint32_t c = 0;
+    for (int i = 1; i < 7; ++i) {
+        char ch = s[i];
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (d < 0) return false;
+        c = c << 4 | (uint32_t)d;
+    }
+    *out = c << 8 | 0xffu;
+    return true;
+}
+
+uint32_t steer_laux_color(lua_State *L, steer_laux_where w, int vidx)
+{
+    uint32_t c;
+    if (lua_type(L, vidx) != LUA_TSTRING || !steer_lua_parse_color(lua_tostring(L, vidx), &c))
+        steer_laux_error(L, w, "must be a colour '#rrggbb'", vidx);
+    return c;
+}
+
+void steer_laux_push_color(lua_State *L, uint32_t color)
+{
+    char s[8];
+    snprintf(s, sizeof s, "#%06x", (unsigned)(color >> 8));
+    lua_pushstring(L, s);
+}
+
 int steer_laux_enum(lua_State *L, steer_laux_where w, int vidx, const char *const *choices)
 {
     vidx = lua_absindex(L, vidx);

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compat.h" // the version shim
 
@@ -53,6 +54,10 @@ bool steer_laux_boolean(lua_State *L, steer_laux_where w, int vidx);
 /// A string among choices (NULL-terminated); returns its index. The error
 /// lists the valid choices.
 int steer_laux_enum(lua_State *L, steer_laux_where w, int vidx, const char *const *choices);
+/// A colour: the string "#rrggbb" (hex digits, either case), as 0xRRGGBBff.
+uint32_t steer_laux_color(lua_State *L, steer_laux_where w, int vidx);
+/// Push a colour (0xRRGGBBAA, not 0) as "#rrggbb".
+void steer_laux_push_color(lua_State *L, uint32_t color);
 /// A point: {x, y} or {x = x, y = y}.
 void steer_laux_point(lua_State *L, steer_laux_where w, int vidx, float *x, float *y);
 

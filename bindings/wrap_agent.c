@@ -121,8 +121,9 @@ static int agent_alive(lua_State *L)
 /* ---- properties -------------------------------------------------------------------------- */
 
 // Properties besides the agent definition's fields.
-static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag", "data", "formation", NULL};
-enum { AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION };
+static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag",
+                                           "data", "formation", "color", NULL};
+enum { AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION, AGENT_COLOR };
 
 static int no_property(lua_State *L)
 {
@@ -171,6 +172,10 @@ static int agent_index(lua_State *L)
     } else if (code == AGENT_FORMATION) {
         lua_getiuservalue(L, 1, 1);
         steer_lua__push_formation(L, -1, steer_agent_get_formation(w, a->id));
+    } else if (code == AGENT_COLOR) {
+        steer_color c = steer_agent_get_color(w, a->id);
+        if (c == 0) lua_pushnil(L);
+        else steer_laux_push_color(L, c);
     } else {
         push_side_table(L, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG, steer_lua__stored_id(a->id));
     }
@@ -214,6 +219,10 @@ static int agent_newindex(lua_State *L)
         lua_getiuservalue(L, 4, CORE_UV_DATA);
         lua_pushvalue(L, 3);
         lua_rawseti(L, -2, steer_lua__stored_id(a->id));
+    } else if (code == AGENT_COLOR) {
+        steer_color c = lua_isnil(L, 3) ? 0 : steer_laux_color(L, where, 3);
+        steer_lua__check_mutable(L, a->core);
+        if (!steer_agent_set_color(w, a->id, c)) return luaL_error(L, "not enough memory");
     } else {
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steer_laux_error(L, where, "must be a string or nil", 3);
         lua_getiuservalue(L, 4, code == AGENT_ROLE ? CORE_UV_ROLE : CORE_UV_TAG);

@@ -39,9 +39,9 @@ int steer_lua__world_new(lua_State *L)
 /* ---- spawn -------------------------------------------------------------------------- */
 
 // What spawn takes besides the agent definition's fields: kept in the
-// slots 3, 4, 5 of world_spawn's stack.
-static const char *const spawn_extras[] = {"steering", "role", "tag", NULL};
-enum { SPAWN_STEERING, SPAWN_ROLE, SPAWN_TAG };
+// slots 3, 4, 5, 6 of world_spawn's stack (color as its number).
+static const char *const spawn_extras[] = {"steering", "role", "tag", "color", NULL};
+enum { SPAWN_STEERING, SPAWN_ROLE, SPAWN_TAG, SPAWN_COLOR, SPAWN_EXTRAS };
 
 static void build_spawn_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_AGENT, false, NULL, spawn_extras); }
 static const char spawn_options_key = 0;
@@ -53,6 +53,10 @@ static bool spawn_extra(lua_State *L, void *context, int code, steer_laux_where 
         lbehaviour *lb = steer_lua__test_behaviour(L, vidx);
         if (lb == NULL) steer_laux_error(L, w, "must be a behaviour", vidx);
         d->behaviour = lb->b;
+    } else if (code == SPAWN_COLOR) {
+        lua_pushinteger(L, (lua_Integer)steer_laux_color(L, w, vidx));
+        lua_replace(L, 3 + code);
+        return true;
     } else if (lua_type(L, vidx) != LUA_TSTRING) {
         steer_laux_error(L, w, "must be a string", vidx);
     }
@@ -63,9 +67,10 @@ static bool spawn_extra(lua_State *L, void *context, int code, steer_laux_where 
 
 // world:spawn{x=, y=, orientation=, vx=, vy=, rotation=, radius=, max_speed=,
 //   max_acceleration=, max_rotation=, max_angular_acceleration=, drag=,
-//   kinematic=, face_velocity=, steering=, role=, tag=, key=} -> agent
+//   kinematic=, face_velocity=, steering=, role=, tag=, key=, color=} -> agent
 static int world_spawn(lua_State *L)
 {
+    enum { EXTRAS = 3, TOP = EXTRAS + SPAWN_EXTRAS - 1, CORE = TOP + 1, PROXY = TOP + 2 };
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
     steer_agent_def def = steer_default_agent_def();
@@ -75,37 +80,41 @@ static int world_spawn(lua_State *L)
     }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
-    lua_pushnil(L); // 3: steering
-    lua_pushnil(L); // 4: role
-    lua_pushnil(L); // 5: tag
+    for (int k = 0; k < SPAWN_EXTRAS; ++k) lua_pushnil(L); // EXTRAS + SPAWN_*: the extras
     steer_lua__push_memo(L, &spawn_options_key, build_spawn_options);
     steer_lua_reader r = {.arg = 2, .def = &def, .extra = spawn_extra, .context = &def};
-    steer_lua__read_options(L, 2, 6, &r);
-    lua_settop(L, 5);
-    lua_getiuservalue(L, 1, 1); // 6: core
+    steer_lua__read_options(L, 2, TOP + 1, &r);
+    lua_settop(L, TOP);
+    lua_getiuservalue(L, 1, 1); // CORE
     // the proxy first, then the agent
-    steer_lua__new_handle(L, 6, LKIND_AGENT); // 7
+    steer_lua__new_handle(L, CORE, LKIND_AGENT); // PROXY
     steer_agent_id id = steer_agent_create(core->world, &def);
     if (steer_agent_id_is_null(id)) return luaL_error(L, "not enough memory");
-    steer_lua__attach_handle(L, 7, LKIND_AGENT, steer_agent_id_store(id));
+    steer_lua__attach_handle(L, PROXY, LKIND_AGENT, steer_agent_id_store(id));
     lua_Integer stored = steer_lua__stored_id(id);
-    for (int slot = 3; slot <= 5; ++slot) {
+    for (int slot = EXTRAS; slot <= EXTRAS + SPAWN_TAG; ++slot) {
         if (lua_isnil(L, slot)) continue;
-        lua_getiuservalue(L, 6, slot == 3 ? CORE_UV_STEERING : slot == 4 ? CORE_UV_ROLE : CORE_UV_TAG);
+        lua_getiuservalue(L, CORE, slot == EXTRAS + SPAWN_STEERING ? CORE_UV_STEERING
+                                   : slot == EXTRAS + SPAWN_ROLE   ? CORE_UV_ROLE
+                                                                   : CORE_UV_TAG);
         lua_pushvalue(L, slot);
         lua_rawseti(L, -2, stored);
         lua_pop(L, 1);
     }
+    // the colour before the spawn hook: a host's role colour fills only an unset one
+    if (!lua_isnil(L, EXTRAS + SPAWN_COLOR) &&
+        !steer_agent_set_color(core->world, id, (steer_color)lua_tointeger(L, EXTRAS + SPAWN_COLOR)))
+        return luaL_error(L, "not enough memory");
     // a role without steering: the spawn hook (if any) gives the role's behaviour
-    if (lua_isnil(L, 3) && !lua_isnil(L, 4)) {
-        steer_lua__push_spawn_steering(L, 7, 4);
+    if (lua_isnil(L, EXTRAS + SPAWN_STEERING) && !lua_isnil(L, EXTRAS + SPAWN_ROLE)) {
+        steer_lua__push_spawn_steering(L, PROXY, EXTRAS + SPAWN_ROLE);
         if (!lua_isnil(L, -1)) {
             if (steer_lua__test_behaviour(L, -1) == NULL)
-                return luaL_error(L, "the behaviour of role '%s' is not a behaviour", lua_tostring(L, 4));
-            steer_lua__set_steering(L, 6, id, -1, false);
+                return luaL_error(L, "the behaviour of role '%s' is not a behaviour", lua_tostring(L, EXTRAS + SPAWN_ROLE));
+            steer_lua__set_steering(L, CORE, id, -1, false);
         }
     }
-    lua_pushvalue(L, 7);
+    lua_pushvalue(L, PROXY);
     return 1;
 }
 

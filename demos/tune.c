@@ -3,6 +3,7 @@
 // so the tuner and Lua cannot disagree.
 #include "tune.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "steer/steer_lua.h"
@@ -14,6 +15,23 @@ bool tune_set(steer_behaviour *b, const steer_param_info *param, double value, c
     if (msg == NULL && steer_behaviour_set_param(b, param, value)) return true;
     steer_lua_bad_argument(why, size, 1, steer_behaviour_type_name(steer_behaviour_get_type(b)), param->name,
                            msg != NULL ? msg : "was refused", value);
+    return false;
+}
+
+bool tune_set_weight(steer_behaviour *blend, int index, double weight, char *why, size_t size)
+{
+    int n = steer_behaviour_child_count(blend);
+    char field[32];
+    snprintf(field, sizeof field, "[%d].weight", index + 1);
+    if (index < 0 || index >= n || n > 256 || !isfinite(weight) || fabs(weight) > 3.4e38) {
+        steer_lua_bad_argument(why, size, 1, "blend", field, "must be a finite number", weight);
+        return false;
+    }
+    steer_child children[256];
+    for (int i = 0; i < n; ++i) children[i] = steer_behaviour_get_child(blend, i);
+    children[index].weight = (float)weight;
+    if (steer_behaviour_set_children(blend, children, n)) return true;
+    steer_lua_bad_argument(why, size, 1, "blend", field, "was refused", weight);
     return false;
 }
 

@@ -20,6 +20,10 @@ extern "C" {
 /// 'slow_radius' must be a positive number, got -3)").
 bool tune_set(steer_behaviour *b, const steer_param_info *param, double value, char *why, size_t size);
 
+/// Set the weight of child `index` of a blend; false when refused (not a
+/// finite number), why as Lua words it for steer.blend{...}.
+bool tune_set_weight(steer_behaviour *blend, int index, double weight, char *why, size_t size);
+
 /// Set a live field (steer_def_field(STEER_DEF_WORLD, i), `live`) of a
 /// world; false when refused, why as Lua words it for steer.world{...}.
 bool tune_set_world(steer_world *world, const steer_field_info *field, double value, char *why, size_t size);

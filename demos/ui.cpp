@@ -5,6 +5,7 @@
 // (SDL_RenderGeometryRaw), because Debian's ImGui ships no SDL_Renderer
 // backend and OpenGL would lose the headless software renderer.
 #include <imgui.h>
+#include <imgui_internal.h> // the windows on screen (popups included), for the panels' rectangles
 #include <backends/imgui_impl_sdl.h>
 
 #include <math.h>
@@ -20,6 +21,23 @@
 static SDL_Texture *font_texture = nullptr;
 static SDL_Renderer *ui_renderer = nullptr;
 static std::string tune_error; // the refusal of the last edit, as Lua words it
+// --dump-ui (tests): this frame, every panel line and widget goes to stdout
+// as "inspector: ...", labels that do not fit their panel are counted
+static bool dumping;
+static int labels_cut;
+
+// After a labelled widget: its label must end inside the panel.
+static void check_label(const char *label, const char *shown)
+{
+    float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    bool cut = ImGui::GetItemRectMax().x > right + 0.5f;
+    labels_cut += cut;
+    if (dumping) {
+        const char *end = strstr(label, "##");
+        printf("inspector: %.*s = %s%s\n", end ? (int)(end - label) : (int)strlen(label), label, shown,
+               cut ? "   (label cut)" : "");
+    }
+}
 
 /* ---- renderer backend: ImGui's draw lists through SDL_RenderGeometryRaw ---------------- */
 
@@ -60,6 +78,9 @@ bool ui_init(viewer *v)
     ImGui::CreateContext();
     ImGuiIO &io = ImGui::GetIO();
     io.IniFilename = nullptr; // deterministic layout, no file next to the script
+    // panels move by their title bar only: a click or drag on a panel's
+    // content (a value, blank space) never moves it off what it covered
+    io.ConfigWindowsMoveFromTitleBarOnly = true;
     ImGui::StyleColorsDark();
     if (!ImGui_ImplSDL2_InitForSDLRenderer(v->window)) return false;
     ui_renderer = v->renderer;
@@ -82,12 +103,47 @@ void ui_shutdown(void)
     font_texture = nullptr;
 }
 
+// The windows as drawn in the last frame (what the user clicks on: the
+// panels, an open combo's popup, a tooltip): their screen rectangles, x0,
+// y0, x1, y1.
+static std::vector<ImVec4> panel_rects;
+
+static void note_panels(void)
+{
+    panel_rects.clear();
+    ImGuiContext *g = ImGui::GetCurrentContext();
+    for (int i = 0; i < g->Windows.Size; ++i) {
+        const ImGuiWindow *w = g->Windows[i];
+        if (!w->Active || w->Hidden) continue;
+        panel_rects.push_back(ImVec4(w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
+    }
+}
+
+bool ui_over_panel(float x, float y)
+{
+    for (const ImVec4 &r : panel_rects) {
+        if (x >= r.x && y >= r.y && x < r.z && y < r.w) return true;
+    }
+    return false;
+}
+
 bool ui_event(const SDL_Event *e, bool *mouse_taken, bool *keyboard_taken)
 {
     ImGui_ImplSDL2_ProcessEvent(e);
     ImGuiIO &io = ImGui::GetIO();
-    *mouse_taken = io.WantCaptureMouse;
-    *keyboard_taken = io.WantCaptureKeyboard;
+    // ImGui's WantCaptureMouse is the previous frame's hover: a click that
+    // arrives with the mouse just moved onto a panel would fall through to
+    // the world. Where the event happened, against the panels on screen,
+    // decides; a drag that started on a widget keeps the mouse.
+    int x, y;
+    if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = e->button.x, y = e->button.y;
+    else if (e->type == SDL_MOUSEMOTION) x = e->motion.x, y = e->motion.y;
+    else SDL_GetMouseState(&x, &y);
+    // a press or the wheel belongs to whatever is under it; a motion or a
+    // release continues a drag that started on a widget
+    bool starts = e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEWHEEL;
+    *mouse_taken = ui_over_panel((float)x, (float)y) || (!starts && io.WantCaptureMouse && ImGui::IsAnyItemActive());
+    *keyboard_taken = io.WantCaptureKeyboard || io.WantTextInput;
     return *mouse_taken || *keyboard_taken;
 }
 
@@ -111,7 +167,9 @@ static void hud(viewer *v)
     if (v->last_error[0] != '\0') {
         ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "%s", v->last_error);
     } else if (recent) {
-        ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "%s (version %d)", v->status, steer_host_version(v->host));
+        char line[600];
+        viewer_status_line(v, line, sizeof line);
+        ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "%s", line);
     }
     ImGui::TextDisabled("H: help   D: debug layers %s", v->debug ? "(on)" : "(off)");
     ImGui::End();
@@ -121,10 +179,12 @@ static void help(viewer *v)
 {
     if (!v->help) return;
     ImGui::SetNextWindowPos(ImVec2((float)v->width * 0.5f, (float)v->height * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowFocus(); // over the inspector
     ImGui::Begin("Help", &v->help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
     static const char *const keys[][2] = {
-        {"space", "pause / run"}, {".", "one step (pauses)"}, {"R", "reset: fresh world, setup() again"},
+        {"space", "pause / run"}, {".", "one step (pauses)"}, {"R", "reset: fresh world, setup() again, fit"},
         {"F5", "reload the script now (saving it reloads too)"}, {"D", "debug layers of traced agents"},
+        {"F", "camera: fit agents, shapes and paths"}, {"C", "camera: follow the selected agent"},
         {"H", "this help"}, {"Esc", "quit"}, {"left click", "select an agent (inspector, traced)"},
         {"right/middle drag", "pan"}, {"wheel", "zoom around the mouse"},
     };
@@ -132,6 +192,17 @@ static void help(viewer *v)
         ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%-18s", k[0]);
         ImGui::SameLine();
         ImGui::TextUnformatted(k[1]);
+    }
+    // the debug layers' colours, from the engine's palette
+    ImGui::Separator();
+    ImGui::TextUnformatted("debug layers (D), traced agents:");
+    for (int i = 0; i < STEER_DEBUG_PALETTE_COUNT; ++i) {
+        ImGui::ColorButton(steer_debug_palette_name((steer_debug_palette_entry)i),
+                           color_of(steer_debug_palette((steer_debug_palette_entry)i)), ImGuiColorEditFlags_NoTooltip,
+                           ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(steer_debug_palette_name((steer_debug_palette_entry)i));
+        if (dumping) printf("legend: %s\n", steer_debug_palette_name((steer_debug_palette_entry)i));
     }
     ImGui::End();
 }
@@ -141,15 +212,28 @@ static void help(viewer *v)
 struct live_node {
     steer_behaviour *b;
     int depth;
+    steer_behaviour *parent; ///< nullptr for the root
+    int index;               ///< among the parent's children
 };
 
 // The agent's current tree in preorder (the trace's order), bounded.
-static void walk(steer_behaviour *b, int depth, std::vector<live_node> &out)
+static void walk(steer_behaviour *b, int depth, steer_behaviour *parent, int index, std::vector<live_node> &out)
 {
     if (b == nullptr || out.size() >= 256) return;
-    out.push_back({b, depth});
+    out.push_back({b, depth, parent, index});
     int n = steer_behaviour_child_count(b);
-    for (int i = 0; i < n; ++i) walk(steer_behaviour_get_child(b, i).behaviour, depth + 1, out);
+    for (int i = 0; i < n; ++i) walk(steer_behaviour_get_child(b, i).behaviour, depth + 1, b, i, out);
+}
+
+static bool edited; // a widget changed something this frame (paused: preview again)
+
+// The next widget leaves room for its label (right of it) inside the panel,
+// however deep the node is indented.
+static void fit_width(const char *label)
+{
+    float label_w = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    float w = ImGui::GetContentRegionAvail().x - label_w;
+    ImGui::SetNextItemWidth(w > 60.0f ? w : 60.0f);
 }
 
 // The node's parameters as widgets; a change goes through tune_set, a
@@ -165,6 +249,7 @@ static void edit_params(steer_behaviour *b, int id)
         snprintf(label, sizeof label, "%s (%s)##%d_%d", p->name, p->unit ? p->unit : "", id, i);
         double next = v;
         bool changed = false;
+        fit_width(label);
         if (p->kind == STEER_PARAM_BOOL) {
             bool on = v != 0.0;
             changed = ImGui::Checkbox(label, &on);
@@ -177,14 +262,23 @@ static void edit_params(steer_behaviour *b, int id)
         } else {
             float f = (float)v;
             float speed = fabsf(f) > 1.0f ? fabsf(f) * 0.01f : 0.01f;
+            // a limit override below 0 takes the agent's limit: say so (drag right to set one)
+            bool inherited = p->kind == STEER_PARAM_LIMIT && f < 0.0f;
             // no clamping here: a refused value shows the engine's reason
-            changed = ImGui::DragFloat(label, &f, speed, 0.0f, 0.0f, "%.3f");
+            changed = ImGui::DragFloat(label, &f, inherited ? 0.05f : speed, 0.0f, 0.0f,
+                                       inherited ? "inherited" : "%.3f");
             next = f;
         }
+        char shown[64];
+        if (p->kind == STEER_PARAM_LIMIT && v < 0.0) snprintf(shown, sizeof shown, "inherited");
+        else if (p->kind == STEER_PARAM_ENUM) snprintf(shown, sizeof shown, "%s", p->choices[(int)v]);
+        else snprintf(shown, sizeof shown, "%.3f", v);
+        check_label(label, shown);
         if (!changed) continue;
         char why[512];
         if (tune_set(b, p, next, why, sizeof why)) tune_error.clear();
         else tune_error = why;
+        edited = true;
     }
 }
 
@@ -192,6 +286,7 @@ static void edit_params(steer_behaviour *b, int id)
 // behaviour's parameters); true when the user changed it, with the new value.
 static bool field_widget(const steer_field_info *f, double v, const char *label, double *next)
 {
+    fit_width(label);
     if (f->kind == STEER_FIELD_BOOL) {
         bool on = v != 0.0;
         bool changed = ImGui::Checkbox(label, &on);
@@ -216,6 +311,7 @@ static bool field_widget(const steer_field_info *f, double v, const char *label,
 // reflected definitions, set through the tuner as Lua would set them.
 static void edit_live_fields(steer_world *w, steer_agent_id id)
 {
+    if (dumping) ImGui::SetNextItemOpen(true);
     if (ImGui::CollapsingHeader("world")) {
         steer_world_def d;
         steer_world_get_def(w, &d);
@@ -224,11 +320,16 @@ static void edit_live_fields(steer_world *w, steer_agent_id id)
             char label[128], why[512];
             double next;
             snprintf(label, sizeof label, "%s (%s)##world%d", f->name, f->unit, i);
-            if (!f->live || !field_widget(f, steer_def_get_field(&d, f), label, &next)) continue;
+            if (!f->live) continue;
+            bool changed = field_widget(f, steer_def_get_field(&d, f), label, &next);
+            check_label(label, "");
+            if (!changed) continue;
+            edited = true;
             if (tune_set_world(w, f, next, why, sizeof why)) tune_error.clear();
             else tune_error = why;
         }
     }
+    if (dumping) ImGui::SetNextItemOpen(true);
     if (ImGui::CollapsingHeader("agent")) {
         steer_agent_def d;
         steer_agent_get_def(w, id, &d);
@@ -237,7 +338,11 @@ static void edit_live_fields(steer_world *w, steer_agent_id id)
             char label[128], why[512];
             double next;
             snprintf(label, sizeof label, "%s (%s)##agent%d", f->name, f->unit, i);
-            if (!f->live || !field_widget(f, steer_def_get_field(&d, f), label, &next)) continue;
+            if (!f->live) continue;
+            bool changed = field_widget(f, steer_def_get_field(&d, f), label, &next);
+            check_label(label, "");
+            if (!changed) continue;
+            edited = true;
             if (tune_set_agent(w, id, f, next, why, sizeof why)) tune_error.clear();
             else tune_error = why;
         }
@@ -252,6 +357,7 @@ static void inspector(viewer *v)
     ImGui::SetNextWindowPos(ImVec2((float)v->width - 470.0f, 8.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(460.0f, (float)v->height - 16.0f), ImGuiCond_FirstUseEver);
     ImGui::Begin("Inspector");
+    ImGui::PushTextWrapPos(0.0f); // long lines wrap at the panel's edge instead of being cut
     steer_kinematic s = steer_agent_get_state(w, id);
     steer_steering last = steer_agent_get_last_steering(w, id);
     ImGui::Text("agent %u  at (%.2f, %.2f)  orientation %.2f rad", id.index, s.position.x, s.position.y, s.orientation);
@@ -262,7 +368,10 @@ static void inspector(viewer *v)
     edit_live_fields(w, id);
     ImGui::Separator();
     std::vector<live_node> live;
-    walk(steer_agent_get_behaviour(w, id), 0, live);
+    // paused since the agent was traced: a preview fills its trace (and after an edit)
+    if (v->paused && (edited || steer_agent_trace_node_count(w, id) == 0)) steer_agent_trace_preview(w, id, 1.0f / 60.0f);
+    edited = false;
+    walk(steer_agent_get_behaviour(w, id), 0, nullptr, 0, live);
     int traced = steer_agent_trace_node_count(w, id);
     std::vector<steer_trace_node> trace((size_t)traced);
     for (int i = 0; i < traced; ++i) steer_agent_trace_node(w, id, i, &trace[(size_t)i]);
@@ -302,9 +411,11 @@ static void inspector(viewer *v)
                 colour = won ? ImVec4(0.3f, 1.0f, 0.6f, 1) : ImVec4(0.6f, 0.6f, 0.6f, 1);
             }
         }
+        if (dumping) ImGui::SetNextItemOpen(true);
         bool open = ImGui::TreeNodeEx("node", ImGuiTreeNodeFlags_DefaultOpen * 0, "%s", "");
         ImGui::SameLine();
         ImGui::TextColored(colour, "%s", line);
+        if (dumping) printf("inspector: node %s\n", line);
         if (t != nullptr && t->type == STEER_PRIORITY && t->winner_linear >= 0) {
             ImGui::TextColored(ImVec4(0.3f, 1.0f, 0.6f, 1), "  linear from group %d (%s), angular from group %d%s",
                                t->winner_linear + 1,
@@ -312,6 +423,21 @@ static void inspector(viewer *v)
                                t->winner_angular + 1, t->fallback_angular ? " (fallback)" : "");
         }
         if (open) {
+            // a blend child's weight, editable like a parameter
+            if (live[k].parent != nullptr && steer_behaviour_get_type(live[k].parent) == STEER_BLEND) {
+                float wgt = steer_behaviour_get_child(live[k].parent, live[k].index).weight;
+                char label[64], shown[32], why[512];
+                snprintf(label, sizeof label, "weight (in the blend)##w%d", (int)k);
+                snprintf(shown, sizeof shown, "%.3f", wgt);
+                fit_width(label);
+                bool changed = ImGui::DragFloat(label, &wgt, 0.01f, 0.0f, 0.0f, "%.3f");
+                check_label(label, shown);
+                if (changed) {
+                    edited = true;
+                    if (tune_set_weight(live[k].parent, live[k].index, wgt, why, sizeof why)) tune_error.clear();
+                    else tune_error = why;
+                }
+            }
             edit_params(b, (int)k);
             if (ImGui::SmallButton("copy as Lua")) {
                 char lua[2048];
@@ -323,6 +449,7 @@ static void inspector(viewer *v)
         ImGui::Unindent((float)live[k].depth * 14.0f);
         ImGui::PopID();
     }
+    ImGui::PopTextWrapPos();
     ImGui::End();
 }
 
@@ -330,9 +457,14 @@ void ui_frame(viewer *v)
 {
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
+    dumping = v->dump_ui;
+    labels_cut = 0;
     hud(v);
-    help(v);
     inspector(v);
+    help(v);
+    if (dumping) printf("inspector: %d labels cut\n", labels_cut);
+    dumping = false;
     ImGui::Render();
+    note_panels();
     render_draw_data(ImGui::GetDrawData());
 }

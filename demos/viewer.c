@@ -6,14 +6,17 @@
 //   steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png]
 //                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
 //                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
-//                [--debug] [--inspect] [--software] [--record FILE | --replay FILE]
+//                [--debug] [--inspect] [--software] [--paused] [--show-help] [--dump-ui]
+//                [--record FILE | --replay FILE]
 //
 // --record FILE writes the run to FILE (docs/embedding.md, "Record and
 // replay"); --replay FILE plays a recording back instead of a script, with
 // its own input, and pauses at its end or at the first frame that differs.
 // --debug starts with the debug layers on; --inspect selects the first
 // traced agent (the inspector opens on it); --software asks a window for
-// SDL's software renderer.
+// SDL's software renderer; --paused starts paused (space runs);
+// --show-help opens the help overlay; --dump-ui (tests) prints the panels'
+// lines and widgets in the last frame (with --frames) and the status line.
 // --shot-key-dir: the P key writes DIR/shot-NNN.png (the Xvfb test).
 // --edit-at (tests of hot reload): at that frame, copy FILE over the script
 // and keep running until the watcher has reacted (a reload or an error).
@@ -41,6 +44,8 @@ static batch B;
 static viewer V;
 static SDL_Surface *headless_surface; ///< the headless renderer's target
 static bool selected_was_traced;      ///< the script traced the selected agent itself
+static SDL_Event held_event;          ///< an event left for the next frame (type 0: none)
+static long total_steps;              ///< simulation steps run (updates of the host or the replay)
 
 static void batch_reserve(int more)
 {
@@ -203,7 +208,7 @@ static void dd_arrow(steer_vec2 o, steer_vec2 v, steer_color c, void *ctx)
 
 /* ---- the world: shapes and paths through the debug draw, agents directly ---------------- */
 
-// A role's colour: agents of a role share the shape of their behaviour tree
+// The colour of an agent without one of its own: agents of a role share the shape of their behaviour tree
 // (a role function builds the same tree for each), so hash the types of the
 // root and its children.
 static uint32_t role_color(const steer_behaviour *b)
@@ -225,6 +230,7 @@ static void draw_agents(steer_world *w)
     int n = steer_world_agent_count(w);
     batch_reserve(n * 3);
     const steer_behaviour *last_b = NULL;
+    uint32_t last_c = 0;
     SDL_Color colour = rgba(0xffffffffu);
     const float half_w = (float)V.width * 0.5f, half_h = (float)V.height * 0.5f;
     for (int i = 0; i < n; ++i) {
@@ -234,9 +240,13 @@ static void draw_agents(steer_world *w)
         if (r < 2.5f) r = 2.5f; // zoomed far out: still a visible mark
         float cx = half_w + (s.position.x - V.cam_x) * V.zoom, cy = half_h - (s.position.y - V.cam_y) * V.zoom;
         if (cx < -r || cy < -r || cx > (float)V.width + r || cy > (float)V.height + r) continue;
+        // the agent's colour (agent.color, a role's colors entry), else its tree's
         const steer_behaviour *b = steer_agent_get_behaviour(w, id);
-        if (b != last_b || i == 0) {
-            last_b = b;
+        uint32_t own = steer_agent_get_color(w, id);
+        if (own != 0) {
+            if (own != last_c) colour = rgba(own), last_c = own, last_b = NULL;
+        } else if (b != last_b || last_c != 0 || i == 0) {
+            last_b = b, last_c = 0;
             colour = rgba(role_color(b));
         }
         // an oriented triangle, the nose along the heading (sin o, cos o);
@@ -297,6 +307,13 @@ static void set_status(const char *text, bool error)
     if (error) snprintf(V.last_error, sizeof V.last_error, "%s", text);
 }
 
+void viewer_status_line(const viewer *v, char *out, size_t size)
+{
+    // the host's reload line names its version already ("... (version 2)")
+    if (strstr(v->status, "(version ") != NULL || v->host == NULL) snprintf(out, size, "%s", v->status);
+    else snprintf(out, size, "%s (version %d)", v->status, steer_host_version(v->host));
+}
+
 static void on_log(void *context, steer_host_log_level level, const char *line)
 {
     (void)context;
@@ -310,33 +327,79 @@ static void on_log(void *context, steer_host_log_level level, const char *line)
     }
 }
 
-static steer_host_input gather_input(void)
+/* ---- the script's input: levels and edges from events --------------------------------- */
+
+// The script's key for an SDL scancode, or -1 (keys the host does not name).
+static int host_key_of(SDL_Scancode sc)
 {
-    steer_host_input in;
-    memset(&in, 0, sizeof in);
-    int mx, my;
-    Uint32 b = SDL_GetMouseState(&mx, &my);
-    viewer_to_world(&V, (float)mx, (float)my, &in.mouse_x, &in.mouse_y);
-    in.buttons = ((b & SDL_BUTTON_LMASK) ? 1u : 0u) | ((b & SDL_BUTTON_RMASK) ? 2u : 0u) | ((b & SDL_BUTTON_MMASK) ? 4u : 0u);
-    const Uint8 *k = SDL_GetKeyboardState(NULL);
     static const SDL_Scancode named[] = {SDL_SCANCODE_UP, SDL_SCANCODE_DOWN, SDL_SCANCODE_LEFT, SDL_SCANCODE_RIGHT,
                                          SDL_SCANCODE_SPACE, SDL_SCANCODE_RETURN, SDL_SCANCODE_ESCAPE, SDL_SCANCODE_LSHIFT};
     for (int i = 0; i < 8; ++i) {
-        if (k[named[i]]) in.keys |= 1ull << i;
+        if (sc == named[i]) return i;
     }
-    if (k[SDL_SCANCODE_RSHIFT]) in.keys |= 1ull << STEER_HOST_KEY_SHIFT;
-    for (int i = 0; i < 26; ++i) {
-        if (k[SDL_SCANCODE_A + i]) in.keys |= 1ull << (STEER_HOST_KEY_A + i);
-    }
+    if (sc == SDL_SCANCODE_RSHIFT) return STEER_HOST_KEY_SHIFT;
+    if (sc >= SDL_SCANCODE_A && sc <= SDL_SCANCODE_Z) return STEER_HOST_KEY_A + (int)(sc - SDL_SCANCODE_A);
     // SDL orders 1..9 then 0
-    for (int i = 0; i < 10; ++i) {
-        if (k[SDL_SCANCODE_1 + i]) in.keys |= 1ull << (STEER_HOST_KEY_0 + (i + 1) % 10);
+    if (sc >= SDL_SCANCODE_1 && sc <= SDL_SCANCODE_0) return STEER_HOST_KEY_0 + ((int)(sc - SDL_SCANCODE_1) + 1) % 10;
+    return -1;
+}
+
+// The viewer's own keys (help overlay): they never reach the script.
+static bool viewer_key(SDL_Keycode k, bool shots)
+{
+    switch (k) {
+    case SDLK_ESCAPE: case SDLK_SPACE: case SDLK_PERIOD: case SDLK_d: case SDLK_h: case SDLK_r: case SDLK_F5:
+    case SDLK_f: case SDLK_c: return true;
+    case SDLK_p: return shots; // --shot-key-dir only
+    default: return false;
     }
-    return in;
+}
+
+static uint32_t button_bit(Uint8 b)
+{
+    return b == SDL_BUTTON_LEFT ? 1u : b == SDL_BUTTON_RIGHT ? 2u : b == SDL_BUTTON_MIDDLE ? 4u : 0u;
+}
+
+// What the script is told: the levels it saw go down (a key or button that
+// went to a panel or to the viewer never does), and the edges since the
+// last update.
+static steer_host_input script_in;
+
+static void input_key(const SDL_KeyboardEvent *e, bool to_script)
+{
+    int k = host_key_of(e->keysym.scancode);
+    if (k < 0) return;
+    uint64_t bit = 1ull << k;
+    if (e->type == SDL_KEYDOWN) {
+        if (!to_script || e->repeat || (script_in.keys & bit)) return;
+        script_in.keys |= bit, script_in.keys_pressed |= bit;
+    } else if (script_in.keys & bit) { // only the release of a press the script saw
+        script_in.keys &= ~bit, script_in.keys_released |= bit;
+    }
+}
+
+static void input_button(const SDL_MouseButtonEvent *e, bool to_script)
+{
+    uint32_t bit = button_bit(e->button);
+    if (e->type == SDL_MOUSEBUTTONDOWN) {
+        if (!to_script || (script_in.buttons & bit)) return;
+        script_in.buttons |= bit, script_in.buttons_pressed |= bit;
+    } else if (script_in.buttons & bit) {
+        script_in.buttons &= ~bit, script_in.buttons_released |= bit;
+    }
+}
+
+static steer_host_input gather_input(void)
+{
+    int mx, my;
+    SDL_GetMouseState(&mx, &my);
+    viewer_to_world(&V, (float)mx, (float)my, &script_in.mouse_x, &script_in.mouse_y);
+    return script_in;
 }
 
 static void step_once(void)
 {
+    ++total_steps;
     if (V.replay != NULL) {
         // the recording's input, not the mouse's; the end or a divergence pauses
         int status = steer_replay_step(V.replay);
@@ -356,29 +419,115 @@ static void step_once(void)
         return;
     }
     steer_host_input in = gather_input();
+    // the edges went to this update: the next one gets those after it
+    script_in.buttons_pressed = script_in.buttons_released = 0;
+    script_in.keys_pressed = script_in.keys_released = 0;
     if (steer_host_update(V.host, STEP, &in) != 0) {
         const char *e = steer_host_last_error(V.host);
         if (e != NULL) set_status(e, true);
     }
 }
 
-// Frame the agents and shapes the script set up.
+/* ---- camera: fit, follow, the script's requests ---------------------------------------- */
+
+// The bounds of what the world draws (agents with their radius, shapes,
+// followed paths), gathered through the debug draw's callbacks.
+typedef struct bounds {
+    float lx, ly, ux, uy;
+} bounds;
+
+static void grow(bounds *b, steer_vec2 p, float r)
+{
+    b->lx = fminf(b->lx, p.x - r), b->ly = fminf(b->ly, p.y - r);
+    b->ux = fmaxf(b->ux, p.x + r), b->uy = fmaxf(b->uy, p.y + r);
+}
+
+static void b_segment(steer_vec2 p, steer_vec2 q, steer_color c, void *ctx)
+{
+    (void)c;
+    grow(ctx, p, 0.0f), grow(ctx, q, 0.0f);
+}
+
+static void b_polygon(const steer_vec2 *p, int n, steer_color c, void *ctx)
+{
+    (void)c;
+    for (int i = 0; i < n; ++i) grow(ctx, p[i], 0.0f);
+}
+
+static void b_circle(steer_vec2 o, float r, steer_color c, void *ctx)
+{
+    (void)c;
+    grow(ctx, o, r);
+}
+
+static void b_solid_circle(steer_vec2 o, float r, float orientation, steer_color c, void *ctx)
+{
+    (void)orientation;
+    b_circle(o, r, c, ctx);
+}
+
+// Frame everything the world draws (agents, shapes, paths), with a margin;
+// 10 px/m around the origin for an empty world.
 static void fit_camera(void)
 {
     steer_world *w = steer_host_world(V.host);
     V.cam_x = V.cam_y = 0.0f;
     V.zoom = 10.0f;
-    int n = w ? steer_world_agent_count(w) : 0;
-    if (n == 0) return;
-    float lx = 1e30f, ly = 1e30f, ux = -1e30f, uy = -1e30f;
-    for (int i = 0; i < n; ++i) {
-        steer_vec2 p = steer_agent_get_position(w, steer_world_agent_at(w, i));
-        lx = fminf(lx, p.x), ly = fminf(ly, p.y), ux = fmaxf(ux, p.x), uy = fmaxf(uy, p.y);
+    if (w == NULL || V.width <= 0 || V.height <= 0) return;
+    bounds b = {1e30f, 1e30f, -1e30f, -1e30f};
+    steer_debug_draw d = steer_default_debug_draw();
+    d.draw_segment = b_segment;
+    d.draw_polygon = b_polygon;
+    d.draw_solid_polygon = b_polygon;
+    d.draw_circle = b_circle;
+    d.draw_solid_circle = b_solid_circle;
+    d.draw_point = NULL, d.draw_arrow = NULL, d.draw_transform = NULL;
+    d.flags = STEER_DRAW_SHAPES | STEER_DRAW_PATHS | STEER_DRAW_AGENTS;
+    d.context = &b;
+    steer_world_draw(w, &d);
+    if (!(b.lx <= b.ux)) return;
+    V.cam_x = 0.5f * (b.lx + b.ux), V.cam_y = 0.5f * (b.ly + b.uy);
+    // 8% margin on each side, at least 4 m across
+    float sx = (float)V.width / fmaxf((b.ux - b.lx) * 1.16f, 4.0f);
+    float sy = (float)V.height / fmaxf((b.uy - b.ly) * 1.16f, 4.0f);
+    V.zoom = fminf(fmaxf(fminf(sx, sy), 0.05f), 40.0f);
+}
+
+// A script's camera{...} (steer_host_def.camera): applied before the next
+// draw (the load's fit comes first, so a setup's request wins).
+static steer_host_camera camera_request;
+static bool camera_requested;
+
+static void on_camera(void *context, const steer_host_camera *c)
+{
+    (void)context;
+    camera_request = *c;
+    camera_requested = true;
+}
+
+static void apply_camera_request(void)
+{
+    if (!camera_requested) return;
+    camera_requested = false;
+    V.follow = false;
+    if (camera_request.fit) fit_camera();
+    if (camera_request.has_center) V.cam_x = camera_request.x, V.cam_y = camera_request.y;
+    if (camera_request.has_zoom) V.zoom = fminf(fmaxf(camera_request.zoom, 0.05f), 400.0f);
+    if (camera_request.has_span)
+        V.zoom = fminf(fmaxf((float)(V.width < V.height ? V.width : V.height) / camera_request.span, 0.05f), 400.0f);
+}
+
+// C: the camera keeps the selected agent at the centre.
+static void follow_selected(void)
+{
+    steer_world *w = steer_host_world(V.host);
+    if (!V.follow || w == NULL) return;
+    if (!steer_agent_is_valid(w, V.selected)) {
+        V.follow = false;
+        return;
     }
-    V.cam_x = 0.5f * (lx + ux), V.cam_y = 0.5f * (ly + uy);
-    float sx = (float)V.width / fmaxf(ux - lx + 20.0f, 20.0f), sy = (float)V.height / fmaxf(uy - ly + 20.0f, 20.0f);
-    V.zoom = fminf(sx, sy);
-    if (V.zoom > 40.0f) V.zoom = 40.0f;
+    steer_vec2 p = steer_agent_get_position(w, V.selected);
+    V.cam_x = p.x, V.cam_y = p.y;
 }
 
 static void select_at(float sx, float sy)
@@ -399,6 +548,9 @@ static void select_at(float sx, float sy)
         if (d < best_d) best_d = d, best = ids[i];
     }
     if (steer_agent_id_equal(best, V.selected)) return;
+    if (steer_agent_is_valid(w, best)) printf("steer-viewer: selected agent %u\n", best.index);
+    else printf("steer-viewer: selection cleared\n");
+    fflush(stdout);
     // the previous selection goes back to what the script had asked for
     if (steer_agent_is_valid(w, V.selected) && !selected_was_traced) steer_agent_set_trace(w, V.selected, false);
     V.selected = best;
@@ -422,6 +574,49 @@ static bool save_png(const char *path)
 
 /* ---- main ----------------------------------------------------------------------------- */
 
+// A viewer key went down (not typed into a panel).
+static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, const char *shot_dir, bool *shot_request)
+{
+    switch (k) {
+    case SDLK_ESCAPE: *running = false; break;
+    case SDLK_SPACE: V.paused = !V.paused; break;
+    case SDLK_PERIOD: *step_request = true, V.paused = true; break;
+    case SDLK_d: V.debug = !V.debug; break;
+    case SDLK_h: V.help = !V.help; break;
+    case SDLK_r:
+        if (V.replay != NULL) set_status("a replay cannot be reset", true);
+        else if (steer_host_reset(V.host) == 0) set_status("reset", false);
+        else set_status(steer_host_last_error(V.host), true);
+        V.selected = steer_null_agent;
+        V.follow = false;
+        fit_camera(); // the fresh world's setup (then its camera request, if any)
+        break;
+    case SDLK_f:
+        V.follow = false;
+        fit_camera();
+        set_status("camera: fit to everything", false);
+        break;
+    case SDLK_c:
+        V.follow = !V.follow && steer_agent_is_valid(steer_host_world(V.host), V.selected);
+        set_status(V.follow ? "camera: following the selected agent (C again: stop)"
+                            : "camera: select an agent to follow it", false);
+        break;
+    case SDLK_F5:
+        if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
+        else if (steer_host_reload(V.host) == 0) {
+            set_status("reloaded (F5)", false);
+            V.last_error[0] = '\0';
+        } else {
+            set_status(steer_host_last_error(V.host), true);
+        }
+        break;
+    case SDLK_p:
+        if (shot_dir != NULL) *shot_request = true; // written after this frame's steps and drawing
+        break;
+    default: break;
+    }
+}
+
 // Copy src over dst (the test's edit of a watched script).
 static bool copy_file(const char *src, const char *dst)
 {
@@ -444,7 +639,8 @@ static int usage(void)
     fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
                     "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
                     "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
-                    "                    [--software] [--record FILE | --replay FILE]\n");
+                    "                    [--software] [--paused] [--show-help] [--dump-ui]\n"
+                    "                    [--record FILE | --replay FILE]\n");
     return 2;
 }
 
@@ -479,7 +675,9 @@ static bool open_window(bool headless, bool software)
         }
         return true;
     }
-    Uint32 flags = software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED;
+    // presents wait for the display's refresh (where the driver can); the
+    // main loop caps at 60 frames a second besides (software, Xvfb)
+    Uint32 flags = (software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED) | SDL_RENDERER_PRESENTVSYNC;
     V.renderer = SDL_CreateRenderer(V.window, -1, flags);
     if (V.renderer == NULL) V.renderer = SDL_CreateRenderer(V.window, -1, SDL_RENDERER_SOFTWARE);
     if (V.renderer == NULL) {
@@ -500,7 +698,7 @@ int main(int argc, char **argv)
     int edits = 0, next_edit = 0;
     bool fixed_camera = false, inspect = false;
     float cam[3] = {0.0f, 0.0f, 10.0f};
-    bool headless = false, poll_watch = false, no_ui = false, software = false;
+    bool headless = false, poll_watch = false, no_ui = false, software = false, dump_ui = false;
     V.width = 1280, V.height = 720;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -511,6 +709,9 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--software") == 0) software = true;
         else if (strcmp(a, "--debug") == 0) V.debug = true;
         else if (strcmp(a, "--inspect") == 0) inspect = true;
+        else if (strcmp(a, "--paused") == 0) V.paused = true;
+        else if (strcmp(a, "--dump-ui") == 0) dump_ui = true;
+        else if (strcmp(a, "--show-help") == 0) V.help = true;
         else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
@@ -558,6 +759,7 @@ int main(int argc, char **argv)
     } else {
         steer_host_def hd = steer_host_default_def();
         hd.log = on_log;
+        hd.camera = on_camera;
         hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
         V.host = steer_host_create(&hd);
         if (V.host == NULL) {
@@ -586,6 +788,7 @@ int main(int argc, char **argv)
         set_status("loaded", false);
     }
     fit_camera();
+    apply_camera_request(); // what setup asked for
     if (fixed_camera) V.cam_x = cam[0], V.cam_y = cam[1], V.zoom = cam[2];
     if (inspect) {
         // open the inspector on the first agent the script traces
@@ -594,6 +797,7 @@ int main(int argc, char **argv)
             steer_agent_id id = steer_world_agent_at(w, i);
             if (steer_agent_get_trace(w, id)) {
                 V.selected = id;
+                printf("steer-viewer: selected agent %u\n", id.index);
                 break;
             }
         }
@@ -606,58 +810,47 @@ int main(int argc, char **argv)
     bool running = true, dragging = false;
     while (running && (frames < 0 || frame < frames)) {
         SDL_Event e;
-        bool step_request = false;
-        while (SDL_PollEvent(&e)) {
+        bool step_request = false, clicked = false, shot_request = false;
+        // paused in a window: sleep until an event, or 100 ms (the watcher's
+        // saves, the status line) instead of drawing the same frame at full speed
+        if (V.paused && !headless && !V.bench && held_event.type == 0) SDL_WaitEventTimeout(NULL, 100);
+        // one button press per frame: ImGui 1.86's SDL backend reads the
+        // buttons once a frame, so two clicks in one frame would read as a
+        // drag from the first to the second (moving a panel, dragging a
+        // value); a second press waits for the next frame
+        while (held_event.type != 0 || SDL_PollEvent(&e)) {
+            if (held_event.type != 0) e = held_event, held_event.type = 0;
+            if (e.type == SDL_MOUSEBUTTONDOWN) {
+                if (clicked) {
+                    held_event = e;
+                    break;
+                }
+                clicked = true;
+            }
             bool mouse_taken = false, keys_taken = false;
             if (ui) ui_event(&e, &mouse_taken, &keys_taken);
-            if (e.type == SDL_QUIT) running = false;
-            else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
-                V.width = e.window.data1, V.height = e.window.data2;
-            } else if (e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat) {
-                switch (e.key.keysym.sym) {
-                case SDLK_ESCAPE: running = false; break;
-                case SDLK_SPACE: V.paused = !V.paused; break;
-                case SDLK_PERIOD: step_request = true, V.paused = true; break;
-                case SDLK_d: V.debug = !V.debug; break;
-                case SDLK_h: V.help = !V.help; break;
-                case SDLK_r:
-                    if (V.replay != NULL) set_status("a replay cannot be reset", true);
-                    else if (steer_host_reset(V.host) == 0) set_status("reset", false);
-                    else set_status(steer_host_last_error(V.host), true);
-                    V.selected = steer_null_agent;
-                    break;
-                case SDLK_F5:
-                    if (V.replay != NULL) set_status("a replay reloads when the recording did", true);
-                    else if (steer_host_reload(V.host) == 0) {
-                        set_status("reloaded (F5)", false);
-                        V.last_error[0] = '\0';
-                    } else {
-                        set_status(steer_host_last_error(V.host), true);
-                    }
-                    break;
-                case SDLK_p:
-                    if (shot_dir != NULL) {
-                        char path[1024];
-                        snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, shots++);
-                        char tmp[1100];
-                        snprintf(tmp, sizeof tmp, "%s.part", path);
-                        draw_world(); // what the window shows, without the panels
-                        // whole or not at all: a watcher of DIR never reads half a file
-                        if (save_png(tmp)) rename(tmp, path);
-                        printf("steer-viewer: wrote %s\n", path);
-                        fflush(stdout);
-                    }
-                    break;
-                default: break;
+            if (e.type == SDL_KEYDOWN || e.type == SDL_KEYUP) {
+                bool own = viewer_key(e.key.keysym.sym, shot_dir != NULL);
+                input_key(&e.key, !keys_taken && !own);
+                if (own && e.type == SDL_KEYDOWN && !keys_taken && !e.key.repeat)
+                    viewer_key_down(e.key.keysym.sym, &running, &step_request, shot_dir, &shot_request);
+            } else if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
+                // a click on a panel is the panel's: neither the world nor the script sees it
+                input_button(&e.button, !mouse_taken);
+                if (e.type == SDL_MOUSEBUTTONDOWN && !mouse_taken) {
+                    if (e.button.button == SDL_BUTTON_LEFT) select_at((float)e.button.x, (float)e.button.y);
+                    else dragging = true;
+                } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button != SDL_BUTTON_LEFT) {
+                    dragging = false;
                 }
-            } else if (e.type == SDL_MOUSEBUTTONDOWN && !mouse_taken) {
-                if (e.button.button == SDL_BUTTON_LEFT) select_at((float)e.button.x, (float)e.button.y);
-                else dragging = true;
-            } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button != SDL_BUTTON_LEFT) {
-                dragging = false;
+            } else if (e.type == SDL_QUIT) {
+                running = false;
+            } else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+                V.width = e.window.data1, V.height = e.window.data2;
             } else if (e.type == SDL_MOUSEMOTION && dragging) {
                 V.cam_x -= (float)e.motion.xrel / V.zoom;
                 V.cam_y += (float)e.motion.yrel / V.zoom;
+                V.follow = false; // panning leaves the followed agent
             } else if (e.type == SDL_MOUSEWHEEL && !mouse_taken) {
                 // zoom around the mouse: the world point under it stays put
                 int mx, my;
@@ -680,7 +873,9 @@ int main(int argc, char **argv)
             ++next_edit;
             V.last_error[0] = '\0';
             for (int waited = 0; waited < 1000; ++waited) {
-                step_once();
+                // paused, the viewer applies a save without stepping (below)
+                if (V.paused) steer_host_poll(V.host);
+                else step_once();
                 if (steer_host_version(V.host) != version || V.last_error[0] != '\0') break;
                 SDL_Delay(10);
             }
@@ -690,7 +885,10 @@ int main(int argc, char **argv)
         last = now;
         V.fps = V.fps * 0.9f + (float)(elapsed > 0 ? 1.0 / elapsed : 0.0) * 0.1f;
 
+        // a save while paused shows on this frame (running, the update applies it)
+        if (V.replay == NULL && V.paused) steer_host_poll(V.host);
         // fixed 60 Hz: headless and benchmark runs step once a frame (deterministic)
+        long steps_before = total_steps;
         Uint64 t0 = SDL_GetPerformanceCounter();
         V.steps_this_frame = 0;
         if (headless || V.bench) {
@@ -707,7 +905,21 @@ int main(int argc, char **argv)
             V.steps_this_frame = 1;
         }
         Uint64 t1 = SDL_GetPerformanceCounter();
+        if (!fixed_camera) apply_camera_request(); // (--camera: the test's camera stays)
+        follow_selected();
         draw_world();
+        if (shot_request) {
+            // P (--shot-key-dir): what the window shows without the panels,
+            // after the keys before it in this frame took effect ('.' stepped)
+            char path[1024], tmp[1100];
+            snprintf(path, sizeof path, "%s/shot-%03ld.png", shot_dir, shots++);
+            snprintf(tmp, sizeof tmp, "%s.part", path);
+            // whole or not at all: a watcher of DIR never reads half a file
+            if (save_png(tmp)) rename(tmp, path);
+            printf("steer-viewer: wrote %s\n", path);
+            fflush(stdout);
+        }
+        V.dump_ui = dump_ui && frames >= 0 && frame == frames - 1;
         if (ui) ui_frame(&V);
         Uint64 t_drawn = SDL_GetPerformanceCounter();
         if (frames >= 0 && frame == frames - 1 && screenshot != NULL) {
@@ -719,10 +931,27 @@ int main(int argc, char **argv)
         Uint64 t2 = t1 + (t_drawn - t1) + (SDL_GetPerformanceCounter() - t_present);
         float step_ms = (float)((double)(t1 - t0) * 1000.0 / (double)freq);
         float draw_ms = (float)((double)(t2 - t1) * 1000.0 / (double)freq);
-        V.step_ms = V.step_ms * 0.9f + step_ms * 0.1f;
+        // the HUD's step time: per simulation step, from the frames that ran steps
+        long stepped = total_steps - steps_before;
+        if (stepped > 0) {
+            float per_step = step_ms / (float)stepped;
+            V.step_ms = V.step_ms > 0.0f ? V.step_ms * 0.9f + per_step * 0.1f : per_step;
+        }
         V.draw_ms = V.draw_ms * 0.9f + draw_ms * 0.1f;
         if (frame > 0) sum_step += step_ms, sum_draw += draw_ms; // frame 0 sizes buffers
+        if (frame == 2) {
+            // (tests wait for it before clicking: ImGui shows a new window from its second frame)
+            printf("steer-viewer: panels drawn\n");
+            fflush(stdout);
+        }
         ++frame;
+        // a window runs at most 60 frames a second (vsync alone may not
+        // hold: the software renderer, Xvfb); headless runs and --bench do not wait
+        if (!headless && !V.bench) {
+            Uint64 spent = SDL_GetPerformanceCounter() - now;
+            double left_ms = 1000.0 / 60.0 - (double)spent * 1000.0 / (double)freq;
+            if (left_ms >= 1.0) SDL_Delay((Uint32)left_ms);
+        }
     }
     if (V.bench && frame > 1) {
         steer_world *w = steer_host_world(V.host);
@@ -732,7 +961,12 @@ int main(int argc, char **argv)
     }
     const char *err = steer_host_last_error(V.host);
     if (err != NULL) printf("steer-viewer: last error: %s\n", err);
-    printf("steer-viewer: frames=%ld version=%d\n", frame, steer_host_version(V.host));
+    printf("steer-viewer: frames=%ld steps=%ld version=%d\n", frame, total_steps, steer_host_version(V.host));
+    if (dump_ui) {
+        char line[600];
+        viewer_status_line(&V, line, sizeof line);
+        printf("steer-viewer: status line: %s\n", line);
+    }
     // a headless run (a test) fails when the script's update raised
     int rc = (headless && err != NULL && edits == 0) ? 1 : 0;
     if (ui) ui_shutdown();

@@ -26,8 +26,9 @@ return {
     print("spawned " .. world:count() .. " agents")
   end,
   update = function(world, _, input)
-    -- space (in the viewer) adds a follower at the mouse
-    if input.keys.space then world:spawn{ x = input.x, y = input.y, role = "follower" } end
+    -- N (in the viewer) adds a follower at the mouse: once per press, however
+    -- long it is held (input.pressed; space is the viewer's pause key)
+    if input.pressed.keys.n then world:spawn{ x = input.x, y = input.y, role = "follower" } end
   end,
   on_reload = function(world)
     print("reloaded with " .. world:count() .. " agents")

@@ -16,15 +16,9 @@
 
 static const char *const host_fields[] = {
     HOST_F_WORLD, HOST_F_SCRIPT, HOST_F_ENV, HOST_F_STEER, HOST_F_INPUT, HOST_F_FILES,
-    "new_world", "new_script", "new_env", "plan", "removed", NULL,
+    "new_world", "new_script", "new_env", "plan", "removed", "old_colors", NULL,
 };
 
-static const char *const key_names[STEER_HOST_KEY_COUNT] = {
-    "up", "down", "left", "right", "space", "enter", "escape", "shift",
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-    "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-};
 
 /// What a load, reload or reset is doing (passed to the protected steps).
 typedef struct txn {
@@ -90,24 +84,6 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
     return status;
 }
 
-// Push t[name] without metamethods (a script's tables may have any): no
-// script code runs outside a callback's budget.
-static int raw_field(lua_State *L, int idx, const char *name)
-{
-    idx = lua_absindex(L, idx);
-    lua_pushstring(L, name);
-    return lua_rawget(L, idx);
-}
-
-// t[name] = the value at -1 (popped), without metamethods.
-static void raw_set_field(lua_State *L, int idx, const char *name)
-{
-    idx = lua_absindex(L, idx);
-    lua_pushstring(L, name);
-    lua_insert(L, -2);
-    lua_rawset(L, idx);
-}
-
 /* ---- roles ---------------------------------------------------------------------- */
 
 // The behaviour of a role for an agent: the role's value at vidx (a
@@ -135,11 +111,59 @@ static int role_hook(lua_State *L)
     steer_host *h = steer_host__of(L);
     steer_host__push_field(L, h, HOST_F_SCRIPT);
     if (!lua_istable(L, -1)) return 0;
-    if (raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
+    if (steer_host__raw_field(L, -1, "roles") != LUA_TTABLE) return 0;
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) == LUA_TNIL) return 0;
-    resolve_role(L, -1, 1, lua_tostring(L, 2));
+    int role = lua_gettop(L);
+    // the role's colour (the version's colors table) unless spawn gave one
+    if (steer_host__raw_field(L, -3, "colors") == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) == LUA_TSTRING && lua_getfield(L, 1, "color") == LUA_TNIL) {
+            lua_pushvalue(L, -2);
+            lua_setfield(L, 1, "color");
+        }
+    }
+    lua_settop(L, role);
+    resolve_role(L, role, 1, lua_tostring(L, 2));
     return 1;
+}
+
+// After a reload: agents whose colour is their role's colour in the version
+// before (or none) take the role's colour in the new one (a colour the
+// script gave an agent itself stays).
+static int p_recolor(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host *h = t->h;
+    steer_host__push_field(L, h, "old_colors"); // 2
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
+    if (steer_host__raw_field(L, -1, "colors") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    lua_remove(L, -2);                           // 3: new colours
+    steer_host__push_field(L, h, HOST_F_WORLD); // 4
+    int n = steer_world_agent_count(h->world);
+    for (int i = 0; i < n; ++i) {
+        lua_settop(L, 4);
+        steer_agent_id id = steer_world_agent_at(h->world, i);
+        if (steer_lua_pushrole(L, 4, id) != LUA_TSTRING) continue; // 5
+        uint32_t was = 0, now = 0;
+        if (lua_istable(L, 2)) {
+            lua_pushvalue(L, 5);
+            lua_rawget(L, 2);
+            if (!steer_lua_parse_color(lua_tostring(L, -1), &was)) was = 0;
+        }
+        lua_pushvalue(L, 5);
+        lua_rawget(L, 3);
+        if (!steer_lua_parse_color(lua_tostring(L, -1), &now)) now = 0;
+        steer_color c = steer_agent_get_color(h->world, id);
+        if (now != was && (c == 0 || c == was) && !steer_agent_set_color(h->world, id, now))
+            luaL_error(L, "not enough memory for the agents' colours");
+    }
+    lua_pushboolean(L, 0);
+    steer_host__set_field(L, h, "old_colors");
+    return 0;
 }
 
 // A version's table at idx is usable: errors name the file.
@@ -150,13 +174,13 @@ static void validate(lua_State *L, steer_host *h, int idx)
     int found = 0;
     static const char *const fns[] = {"setup", "update", "on_reload"};
     for (int i = 0; i < 3; ++i) {
-        int t = raw_field(L, idx, fns[i]);
+        int t = steer_host__raw_field(L, idx, fns[i]);
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
             luaL_error(L, "%s: field '%s' must be a function, got %s", h->name, fns[i], lua_typename(L, t));
         found += t != LUA_TNIL && i < 2;
         lua_pop(L, 1);
     }
-    int t = raw_field(L, idx, "roles");
+    int t = steer_host__raw_field(L, idx, "roles");
     if (t != LUA_TNIL && t != LUA_TTABLE)
         luaL_error(L, "%s: field 'roles' must be a table, got %s", h->name, lua_typename(L, t));
     if (t == LUA_TTABLE) {
@@ -168,6 +192,22 @@ static void validate(lua_State *L, steer_host *h, int idx)
             if (!lua_isfunction(L, -1) && !steer_lua_isbehaviour(L, -1))
                 luaL_error(L, "%s: role '%s' must be a behaviour or a function returning one, got %s", h->name,
                            lua_tostring(L, -2), luaL_typename(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    t = steer_host__raw_field(L, idx, "colors");
+    if (t != LUA_TNIL && t != LUA_TTABLE)
+        luaL_error(L, "%s: field 'colors' must be a table of role = '#rrggbb', got %s", h->name, lua_typename(L, t));
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            uint32_t c;
+            if (lua_type(L, -2) != LUA_TSTRING)
+                luaL_error(L, "%s: colors must be named by roles (strings), got %s", h->name, luaL_typename(L, -2));
+            if (lua_type(L, -1) != LUA_TSTRING || !steer_lua_parse_color(lua_tostring(L, -1), &c))
+                luaL_error(L, "%s: colors.%s must be a colour '#rrggbb', got %s", h->name, lua_tostring(L, -2),
+                           lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
             lua_pop(L, 1);
         }
     }
@@ -198,9 +238,9 @@ static int p_prepare(lua_State *L)
     lua_newtable(L);                   // 4: plan: triples agent, behaviour, fresh (had none)
     lua_newtable(L);                   // 5: removed roles, agent count by name
     steer_host__push_field(L, h, HOST_F_WORLD); // 6
-    raw_field(L, 3, "roles");          // 7: new roles (or nil)
+    steer_host__raw_field(L, 3, "roles");          // 7: new roles (or nil)
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (lua_istable(L, -1)) raw_field(L, -1, "roles"); else lua_pushnil(L);
+    if (lua_istable(L, -1)) steer_host__raw_field(L, -1, "roles"); else lua_pushnil(L);
     lua_remove(L, -2);                 // 8: old roles (or nil)
     // ids first: a role function may spawn, which reorders storage
     int n = steer_world_agent_count(h->world);
@@ -213,9 +253,9 @@ static int p_prepare(lua_State *L)
         // 10: the role (kept on the stack: a role function may change it)
         if (!steer_agent_is_valid(h->world, id) || steer_lua_pushrole(L, 6, id) != LUA_TSTRING) continue;
         const char *role = lua_tostring(L, 10);
-        if (!lua_istable(L, 7) || raw_field(L, 7, role) == LUA_TNIL) { // 11
-            if (lua_istable(L, 8) && raw_field(L, 8, role) != LUA_TNIL) {
-                raw_field(L, 5, role);
+        if (!lua_istable(L, 7) || steer_host__raw_field(L, 7, role) == LUA_TNIL) { // 11
+            if (lua_istable(L, 8) && steer_host__raw_field(L, 8, role) != LUA_TNIL) {
+                steer_host__raw_field(L, 5, role);
                 lua_pushinteger(L, luaL_optinteger(L, -1, 0) + 1);
                 lua_setfield(L, 5, role);
             }
@@ -293,6 +333,15 @@ static int p_commit(lua_State *L)
             lua_pop(L, 1);
         }
     }
+    // the version before's role colours, for p_recolor (an existing key: no allocation)
+    steer_host__push_field(L, h, HOST_F_SCRIPT);
+    if (lua_istable(L, -1) && !t->fresh) steer_host__raw_field(L, -1, "colors"); else lua_pushnil(L);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 0);
+    }
+    steer_host__set_field(L, h, "old_colors");
+    lua_pop(L, 1);
     steer_host__push_field(L, h, "new_script");
     steer_host__set_field(L, h, HOST_F_SCRIPT);
     steer_host__push_field(L, h, "new_env");
@@ -306,7 +355,7 @@ static int p_callback(lua_State *L)
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || steer_host__raw_field(L, -1, t->callback) != LUA_TFUNCTION) return 0;
     steer_host__push_field(L, h, HOST_F_WORLD);
     steer_host__budget_begin(h, t->callback);
     lua_call(L, 1, 0);
@@ -349,6 +398,10 @@ static int commit_version(steer_host *h, txn *t)
     if (status != LUA_OK) return -1;
     ++h->version;
     h->has_error = false;
+    if (!t->fresh && host_pcall(h, p_recolor, t) != LUA_OK) {
+        steer_host__log(h, STEER_HOST_LOG_WARNING, "%s", h->error);
+        h->has_error = false;
+    }
     if (h->watch.backend != STEER_HOST_WATCH_NONE) host_pcall(h, steer_host__watch_version, t);
     return 0;
 }
@@ -417,6 +470,7 @@ static int run_callback(steer_host *h, const char *name)
 
 /* ---- API ------------------------------------------------------------------------- */
 
+
 static int p_init(lua_State *L)
 {
     steer_host *h = lua_touserdata(L, 1);
@@ -429,13 +483,7 @@ static int p_init(lua_State *L)
     steer_host__open_libs(L);
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
-    lua_createtable(L, 0, 4);
-    lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, key_names[k]);
-    }
-    lua_setfield(L, -2, "keys");
+    steer_host__new_input(L);
     steer_host__set_field(L, h, HOST_F_INPUT);
     lua_pushcfunction(L, role_hook);
     steer_lua_set_spawn_hook(L, -1);
@@ -663,38 +711,20 @@ static void apply_change(steer_host *h)
     steer_host__tape_event(h, "reload", finish_reload(h, &t), NULL);
 }
 
+
 // Fill the input table (reused every frame) and call update(world, dt, input).
 static int p_update(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
     steer_host__push_field(L, h, HOST_F_SCRIPT);
-    if (!lua_istable(L, -1) || raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
+    if (!lua_istable(L, -1) || steer_host__raw_field(L, -1, "update") != LUA_TFUNCTION) return 0;
     steer_host__push_field(L, h, HOST_F_WORLD);
     lua_pushnumber(L, t->dt);
     steer_host__push_field(L, h, HOST_F_INPUT);
     static const steer_host_input none;
     const steer_host_input *in = t->input != NULL ? t->input : &none;
-    int input = lua_gettop(L);
-    // raw sets: the script may have given the table a metatable
-    lua_pushnumber(L, in->mouse_x);
-    raw_set_field(L, input, "x");
-    lua_pushnumber(L, in->mouse_y);
-    raw_set_field(L, input, "y");
-    lua_pushinteger(L, (lua_Integer)in->buttons);
-    raw_set_field(L, input, "buttons");
-    // a script may have replaced input.keys: give it a table again
-    if (raw_field(L, input, "keys") != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, STEER_HOST_KEY_COUNT);
-        lua_pushvalue(L, -1);
-        raw_set_field(L, input, "keys");
-    }
-    for (int k = 0; k < STEER_HOST_KEY_COUNT; ++k) {
-        lua_pushboolean(L, (int)((in->keys >> k) & 1u));
-        raw_set_field(L, -2, key_names[k]);
-    }
-    lua_pop(L, 1);
+    steer_host__fill_input(L, lua_gettop(L), in);
     steer_host__budget_begin(h, "update");
     lua_call(L, 3, 0);
     return 0;
@@ -709,6 +739,13 @@ static int p_step(lua_State *L)
     steer_host__budget_begin(t->h, "a Lua behaviour");
     steer_lua_step(L, -1, t->dt);
     return 0;
+}
+
+int steer_host_poll(steer_host *host)
+{
+    if (host->version == 0 || !steer_host__watch_ready(host)) return 0;
+    apply_change(host);
+    return 1;
 }
 
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input)

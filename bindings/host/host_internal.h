@@ -102,6 +102,30 @@ static inline void steer_host__set_field(lua_State *L, steer_host *h, const char
 /* ---- the host of a state, logging and the error slot ------------------------------------ */
 /// The host of a Lua state (its allocator's user data).
 steer_host *steer_host__of(lua_State *L);
+/// Push t[name] without metamethods (a script's tables may have any): no
+/// script code runs outside a callback's budget.
+static inline int steer_host__raw_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    return lua_rawget(L, idx);
+}
+
+/// t[name] = the value at -1 (popped), without metamethods.
+static inline void steer_host__raw_set_field(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, name);
+    lua_insert(L, -2);
+    lua_rawset(L, idx);
+}
+
+/// camera{ x =, y =, zoom =, span =, fit = }: the scripts' camera request (io.c).
+int steer_host__camera(lua_State *L);
+/// Push a new input table: x, y, buttons, keys, pressed and released (io.c).
+void steer_host__new_input(lua_State *L);
+/// Fill the input table at index with in (reused every frame; io.c).
+void steer_host__fill_input(lua_State *L, int input, const steer_host_input *in);
 /// Write a log line (printf format), whole.
 void steer_host__log(steer_host *host, steer_host_log_level level, const char *fmt, ...);
 /// last_error = msg (its first line).

@@ -201,21 +201,26 @@ static bool parse_body(replay_tape *t, parser *ps)
             if (!parse_call(t, ps, EV_RESET, args)) return false;
         } else if (kw == 5 && memcmp(line, "input", 5) == 0) {
             tape_event e = {.kind = EV_INPUT};
-            char *s = args;
-            unsigned long long buttons, keys;
-            if (!parse_float(s, &end, &e.dt) || !parse_float(end, &end, &e.in.mouse_x) ||
+            static const char shape[] = "expected 'input DT X Y BUTTONS KEYS PRESSED_BUTTONS RELEASED_BUTTONS "
+                                        "PRESSED_KEYS RELEASED_KEYS'";
+            if (!parse_float(args, &end, &e.dt) || !parse_float(end, &end, &e.in.mouse_x) ||
                 !parse_float(end, &end, &e.in.mouse_y))
-                return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
-            s = end;
-            buttons = strtoull(s, &end, 10);
-            if (end == s) return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
-            s = end;
-            keys = strtoull(s, &end, 10);
-            if (end == s || *end != '\0' || buttons > UINT32_MAX)
-                return fail(ps, "expected 'input DT X Y BUTTONS KEYS'");
+                return fail(ps, shape);
+            // buttons, keys, then the edges: buttons pressed, released, keys pressed, released
+            unsigned long long v[6];
+            for (int k = 0; k < 6; ++k) {
+                char *s = end;
+                v[k] = strtoull(s, &end, 10);
+                if (end == s || *s != ' ') return fail(ps, shape);
+            }
+            if (*end != '\0' || v[0] > UINT32_MAX || v[2] > UINT32_MAX || v[3] > UINT32_MAX) return fail(ps, shape);
             if (!(e.dt >= 0.0f && e.dt <= 1.0e4f)) return fail(ps, "dt must be in [0, 10000]");
-            e.in.buttons = (uint32_t)buttons;
-            e.in.keys = keys;
+            e.in.buttons = (uint32_t)v[0];
+            e.in.keys = v[1];
+            e.in.buttons_pressed = (uint32_t)v[2];
+            e.in.buttons_released = (uint32_t)v[3];
+            e.in.keys_pressed = v[4];
+            e.in.keys_released = v[5];
             if (!add_event(t, ps, e)) return false;
         } else if (kw == 6 && memcmp(line, "frames", 6) == 0) {
             tape_event e = {.kind = EV_FRAMES};
@@ -296,6 +301,13 @@ static bool parse_header(parser *ps, steer_host_def *def, char *root, size_t roo
                          char *engine, size_t engine_size)
 {
     char *line = next_line(ps);
+    int format;
+    char extra;
+    if (line != NULL && sscanf(line, "steerrec %d%c", &format, &extra) == 1 && format != STEER_HOST__TAPE_FORMAT)
+        return fail(ps, "a recording of format %d, which this steer does not read (it reads format %d%s)", format,
+                    STEER_HOST__TAPE_FORMAT,
+                    format < STEER_HOST__TAPE_FORMAT ? ": record it again with this version"
+                                                     : ": a newer steer wrote it");
     if (line == NULL || strcmp(line, STEER_HOST__TAPE_MAGIC) != 0)
         return fail(ps, "not a steer recording (the first line must be '%s')", STEER_HOST__TAPE_MAGIC);
     line = next_line(ps);

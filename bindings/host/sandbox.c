@@ -436,6 +436,8 @@ void steer_host__push_env(lua_State *L, steer_host *host)
     }
     lua_pushcfunction(L, host_print);
     lua_setfield(L, env, "print");
+    lua_pushcfunction(L, steer_host__camera);
+    lua_setfield(L, env, "camera");
     steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
     lua_setfield(L, env, "steer");
     lua_pushvalue(L, env);

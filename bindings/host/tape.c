@@ -202,12 +202,15 @@ void steer_host__tape_frame(steer_host *host, float dt, const steer_host_input *
     bool same = t->have_input && memcmp(&t->dt, &dt, sizeof dt) == 0 &&
                 memcmp(&t->in.mouse_x, &in->mouse_x, sizeof in->mouse_x) == 0 &&
                 memcmp(&t->in.mouse_y, &in->mouse_y, sizeof in->mouse_y) == 0 && t->in.buttons == in->buttons &&
-                t->in.keys == in->keys;
+                t->in.keys == in->keys && t->in.buttons_pressed == in->buttons_pressed &&
+                t->in.buttons_released == in->buttons_released && t->in.keys_pressed == in->keys_pressed &&
+                t->in.keys_released == in->keys_released;
     if (!same) {
         flush_frames(host, false);
         // %a: every bit of the float, readable back exactly
-        put(t, "input %a %a %a %" PRIu32 " %" PRIu64 "\n", (double)dt, (double)in->mouse_x, (double)in->mouse_y,
-            in->buttons, in->keys);
+        put(t, "input %a %a %a %" PRIu32 " %" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", (double)dt,
+            (double)in->mouse_x, (double)in->mouse_y, in->buttons, in->keys, in->buttons_pressed, in->buttons_released,
+            in->keys_pressed, in->keys_released);
         t->dt = dt;
         t->in = *in;
         t->have_input = true;

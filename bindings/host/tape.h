@@ -18,8 +18,10 @@
 #define HOST_PATH_MAX 1024
 #define HOST_ERROR_MAX 1024
 
-/// The first line of a recording.
-#define STEER_HOST__TAPE_MAGIC "steerrec 1"
+/// The first line of a recording: the format's version (2: input lines
+/// carry the pressed and released edges).
+#define STEER_HOST__TAPE_MAGIC "steerrec 2"
+#define STEER_HOST__TAPE_FORMAT 2
 
 /// Kinds of values a script gets from outside.
 typedef enum steer_host__value_kind {

@@ -81,11 +81,43 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
     steer__trace_drop(w, w->slot_of[i]);
+    if ((int)(id.index - 1) < w->color_slots) w->colors[id.index - 1] = 0; // the slot's next agent has none
     // a formation's slot target is no longer the agent's (its formation
     // drops it at the next update); an agent taking the slot starts with none
     if ((int)(id.index - 1) < w->slot_target_capacity) w->slot_targets[id.index - 1].formation = steer_null_formation;
     steer__store_remove(w, id, i);
     w->grid.dirty = true;
+}
+
+/* ---- presentation ------------------------------------------------------------------ */
+
+// Colours sit in an array of their own by slot index, allocated at the first
+// colour: the step, the reorder into grid order and removal never touch them.
+bool steer_agent_set_color(steer_world *w, steer_agent_id id, steer_color color)
+{
+    AGENT_OR(w, id, false);
+    if (!STEER_CHECK(!w->stepping)) return false; // growing the array could race a worker's read
+    const int slot = (int)id.index - 1;
+    if (slot >= w->color_slots) {
+        if (color == 0) return true;
+        int n = w->slot_capacity > slot ? w->slot_capacity : slot + 1;
+        steer_color *grown = steer__realloc(w->colors, sizeof *grown * (size_t)n);
+        if (grown == NULL) return false;
+        for (int k = w->color_slots; k < n; ++k) grown[k] = 0;
+        w->colors = grown;
+        w->color_slots = n;
+    }
+    (void)i;
+    w->colors[slot] = color;
+    return true;
+}
+
+steer_color steer_agent_get_color(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0);
+    (void)i;
+    const int slot = (int)id.index - 1;
+    return slot < w->color_slots ? w->colors[slot] : 0;
 }
 
 /* ---- state ------------------------------------------------------------------------ */

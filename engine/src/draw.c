@@ -26,6 +26,34 @@ static const steer_color child_colors[8] = {0xff6b6bffu, 0x4dabf7ffu, 0x69db7cff
 
 steer_color steer_debug_child_color(int index) { return child_colors[index & 7]; }
 
+static const struct {
+    steer_color color;
+    const char *name;
+} palette[STEER_DEBUG_PALETTE_COUNT] = {
+    {COLOR_SHAPE, "static shape"},
+    {COLOR_PATH, "followed path"},
+    {COLOR_AGENT, "agent (without a colour)"},
+    {COLOR_VELOCITY, "velocity"},
+    {COLOR_STEERING, "final steering"},
+    {COLOR_WINNER, "priority: the winning group's output"},
+    {COLOR_LOSER, "priority: a losing group's output"},
+    {COLOR_RAY, "avoidance ray"},
+    {COLOR_HIT, "avoidance ray hit, its normal"},
+    {COLOR_WANDER, "wander circle and target"},
+    {COLOR_TARGET, "seek, arrive or path target"},
+    {COLOR_NEIGHBOURS, "neighbour radius"},
+};
+
+steer_color steer_debug_palette(steer_debug_palette_entry e)
+{
+    return (unsigned)e < STEER_DEBUG_PALETTE_COUNT ? palette[e].color : 0;
+}
+
+const char *steer_debug_palette_name(steer_debug_palette_entry e)
+{
+    return (unsigned)e < STEER_DEBUG_PALETTE_COUNT ? palette[e].name : "";
+}
+
 
 static void draw_poly(const steer_debug_draw *d, const steer_vec2 *p, int n, steer_color c)
 {
@@ -176,7 +204,10 @@ void steer_world_draw(steer_world *w, const steer_debug_draw *d)
     for (int i = 0; i < w->count; ++i) {
         const steer_kinematic *s = &w->state[i];
         if (d->flags & STEER_DRAW_AGENTS) {
-            if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, COLOR_AGENT, d->context);
+            // the agent's own colour when it has one (by slot: colours are cold)
+            uint32_t slot = w->slot_of[i];
+            steer_color c = (int)slot < w->color_slots && w->colors[slot] != 0 ? w->colors[slot] : COLOR_AGENT;
+            if (d->draw_solid_circle != NULL) d->draw_solid_circle(s->position, w->limits[i].radius, s->orientation, c, d->context);
             if (d->draw_transform != NULL) d->draw_transform(s->position, s->orientation, d->context);
         }
         trace_view t;

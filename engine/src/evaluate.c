@@ -310,7 +310,8 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
     return !failed;
 }
 
-bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out)
+bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out,
+                             bool record_trace)
 {
     // on copies of the memory and the random stream: asking changes nothing
     agent_memory mem = w->memory[i];
@@ -320,9 +321,15 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     eval_ctx ctx;
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
+    if (record_trace && (w->flags[i] & AGENT_TRACE)) {
+        // an inspector's preview of a paused world: the trace as a step would record it
+        ctx.trace = w->traces[w->slot_of[i]];
+        steer__trace_begin(ctx.trace);
+    }
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
     bool has = evaluate(&ctx, b, &s) && !ctx.failed;
     *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    if (ctx.trace != NULL) ctx.trace->final = *out;
     return has;
 }
 

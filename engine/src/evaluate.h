@@ -11,7 +11,8 @@
 /// False when a callback behaviour failed.
 bool steer__evaluate_agent(struct steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt);
 /// Evaluate b for agent i on copies of its memory and stream (get_steering).
-bool steer__evaluate_preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out);
+bool steer__evaluate_preview(struct steer_world *w, const steer_behaviour *b, int i, float dt, steer_steering *out,
+                             bool record_trace);
 
 /// A body that is not an agent: its state at the start of the step, its
 /// limits, its behaviour memory and random stream (a formation's anchor).

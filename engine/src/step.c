@@ -218,12 +218,9 @@ void steer_world_step(steer_world *w, float dt)
     w->stepping = false;
 }
 
-bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, steer_agent_id agent,
-                                  float dt, steer_steering *out)
+// A preview of b for the agent at i (get_steering, trace_preview).
+static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, steer_steering *out, bool record_trace)
 {
-    int i = steer__store_dense(w, agent);
-    if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
-    if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
     steer__grid_update(w);
     if (!w->stepping) steer__formation_step_settle(w);
     // a preview runs callbacks as a step does, under the same rules: the
@@ -234,9 +231,29 @@ bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, stee
     if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
     w->stepping = true;
     ++steer__evaluating;
-    bool has = steer__evaluate_preview(w, b, i, dt, out);
+    bool has = steer__evaluate_preview(w, b, i, dt, out, record_trace);
     --steer__evaluating;
     w->stepping = was_stepping;
     return has;
+}
+
+bool steer_behaviour_get_steering(const steer_behaviour *b, steer_world *w, steer_agent_id agent,
+                                  float dt, steer_steering *out)
+{
+    int i = steer__store_dense(w, agent);
+    if (out != NULL) *out = (steer_steering){{0.0f, 0.0f}, 0.0f};
+    if (!STEER_CHECK(b != NULL && i >= 0 && out != NULL && isfinite(dt) && dt >= 0.0f)) return false;
+    return preview(b, w, i, dt, out, false);
+}
+
+bool steer_agent_trace_preview(steer_world *w, steer_agent_id agent, float dt)
+{
+    int i = steer__store_dense(w, agent);
+    if (!STEER_CHECK(i >= 0 && isfinite(dt) && dt >= 0.0f)) return false;
+    if (!STEER_CHECK(!w->stepping)) return false;
+    if (!(w->flags[i] & AGENT_TRACE) || w->behaviour[i] == NULL) return false;
+    steer_steering out;
+    preview(w->behaviour[i], w, i, dt, &out, true);
+    return true;
 }
 

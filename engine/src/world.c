@@ -85,6 +85,7 @@ void steer_world_destroy(steer_world *w)
     steer__free(w->scratch);
     steer__store_free(w);
     steer__trace_free_all(w);
+    steer__free(w->colors);
     steer__free(w);
 }
 

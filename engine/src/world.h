@@ -83,6 +83,10 @@ struct steer_world {
     int trace_slots;
     int trace_record_capacity;
     int traced; ///< agents with AGENT_TRACE
+    /// Presentation colours by slot index (steer_agent_set_color), color_slots
+    /// entries; NULL until the first colour. Cold: no stage reads them.
+    steer_color *colors;
+    int color_slots;
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 

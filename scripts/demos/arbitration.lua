@@ -22,6 +22,8 @@ return {
     },
   },
   setup = function(world)
+    -- the viewer's camera: the whole orbit in view (steer-run ignores it)
+    camera{ x = 0, y = 0, span = 26 }
     for x = -12, 12, 8 do world:add_circle(x, 0, 1.5) end
     for i = 0, 7 do
       local a = world:spawn{ x = -16 + (i % 4) * 2, y = -8 + (i // 4) * 2, role = "agent", max_speed = 4 }

@@ -37,6 +37,7 @@ static steer_callback_result meddle(steer_world *w, steer_agent_id self, float d
     steer_agent_set_face_velocity(w, self, true);
     steer_agent_set_kinematic(w, self, true);
     steer_agent_set_position(w, m->victim, steer_v2(9, 9));
+    steer_agent_set_color(w, m->victim, 0xff0000ffu);
     steer_agent_set_behaviour(w, self, NULL, false);
     steer_agent_destroy(w, m->victim);
     steer_agent_def ad = steer_default_agent_def();
@@ -82,8 +83,9 @@ static void check_refusals(bool preview)
     } else {
         steer_world_step(w, 0.1f);
     }
-    CHECK(m.attempts == 18); // every change refused
-    CHECK(asserts.count == 18);
+    CHECK(m.attempts == 19); // every change refused
+    CHECK(asserts.count == 19);
+    CHECK(steer_agent_get_color(w, m.victim) == 0);
     // nothing changed that the meddler touched
     CHECK(steer_behaviour_child_count(m.tree) == 2 && steer_behaviour_child_count(m.other) == 1);
     CHECK(steer_behaviour_get_def(m.other)->epsilon == 1e-3f);
@@ -100,6 +102,7 @@ static void check_refusals(bool preview)
     CHECK(steer_behaviour_set_children(m.other, NULL, 0));
     steer_world_set_cell_size(w, 2.0f);
     steer_agent_set_face_velocity(w, a, true);
+    CHECK(steer_agent_set_color(w, m.victim, 0xff0000ffu) && steer_agent_get_color(w, m.victim) == 0xff0000ffu);
     CHECK(asserts.count == 0 && steer_world_get_cell_size(w) == 2.0f && steer_agent_get_face_velocity(w, a));
     steer_behaviour_release(m.tree);
     steer_behaviour_release(m.other);

@@ -111,7 +111,7 @@ static bool run_once(long n, int phase, bool sticky, const char *path)
         engine_failer = NULL;
         return f.failed;
     }
-    steer_host_input in = {1, 2, 0, 1};
+    steer_host_input in = {.mouse_x = 1, .mouse_y = 2, .keys = 1};
     if (phase == 1) f.countdown = n;
     int loaded = steer_host_load(h, path);
     f.countdown = -2;

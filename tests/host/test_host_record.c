@@ -42,6 +42,7 @@ static const char *const v1 =
     "    if input.keys.space then\n"
     "      world:spawn{ x = input.x + math.random(), y = input.y, role = 'follower' }\n"
     "    end\n"
+    "    if input.pressed.buttons & 2 ~= 0 then world:spawn{ x = input.x, y = -input.y, role = 'follower' } end\n"
     "  end,\n"
     "}\n";
 
@@ -78,6 +79,7 @@ static const char *const v2 =
     "  end,\n"
     "  update = function(world, dt, input)\n"
     "    if input.keys.space then world:spawn{ x = input.x, y = input.y + math.random(), role = 'follower' } end\n"
+    "    if input.released.buttons & 2 ~= 0 then world:spawn{ x = -input.x, y = input.y, role = 'follower' } end\n"
     "  end,\n"
     "  on_reload = function(world) hunters(world) end,\n"
     "}\n";
@@ -91,6 +93,8 @@ static steer_host_input scripted_input(int frame)
     // space held for a few frames now and then: followers spawn at the mouse
     bool space = (frame >= 100 && frame < 103) || (frame >= 350 && frame < 352) || frame == 500;
     if (space) in.keys |= 1ull << STEER_HOST_KEY_SPACE;
+    // a right click shorter than a frame: only its edges
+    if (frame == 200 || frame == 450) in.buttons_pressed = in.buttons_released = 2u;
     return in;
 }
 
@@ -281,9 +285,17 @@ static void test_tampered_and_malformed(void)
     CHECK(divergent == -1);
 
     // malformed: a bad header, an unknown line, a missing file
-    spit(path, "steerrec 2\n", 11);
+    spit(path, "steerrec two\n", 13);
     CHECK(replay_file(path, &divergent, msg, sizeof msg) == -2);
     CHECK(strstr(msg, "tampered.steerrec:1: not a steer recording") != NULL);
+    // another format's recording (1: before the input edges; 3: a newer steer's) is refused by name
+    spit(path, "steerrec 1\n", 11);
+    CHECK(replay_file(path, &divergent, msg, sizeof msg) == -2);
+    CHECK(strstr(msg, "tampered.steerrec:1: a recording of format 1, which this steer does not read (it reads "
+                      "format 2: record it again with this version)") != NULL);
+    spit(path, "steerrec 3\n", 11);
+    CHECK(replay_file(path, &divergent, msg, sizeof msg) == -2);
+    CHECK(strstr(msg, "format 3, which this steer does not read (it reads format 2: a newer steer wrote it)") != NULL);
     memcpy(copy, text, len + 1);
     char *input = strstr(copy, "\ninput ");
     CHECK(input != NULL);

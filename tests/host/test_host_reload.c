@@ -442,7 +442,7 @@ static void test_require_and_input(void)
                          "      tostring(input.keys.space), tostring(input.keys.a)))\n"
                          "  end }\n");
     CHECK(steer_host_load(h, path) == 0);
-    steer_host_input in = {2.5f, -1.0f, 1u, 1ull << STEER_HOST_KEY_SPACE};
+    steer_host_input in = {.mouse_x = 2.5f, .mouse_y = -1.0f, .buttons = 1u, .keys = 1ull << STEER_HOST_KEY_SPACE};
     CHECK(steer_host_update(h, DT, &in) == 0);
     CHECK(strcmp(log.last_print, "2.5 -1 1 true false") == 0);
     CHECK(steer_agent_get_last_steering(steer_host_world(h), first_agent(h)).linear.x > 0);
@@ -541,11 +541,105 @@ static void test_no_garbage_per_frame(void)
                          "  setup = function(world) for i = 1, 10 do world:spawn{ x = i, role = i % 2 == 0 and 'a' or 'b' } end end,\n"
                          "  update = function(world, dt, input) local x = input.x + (input.keys.space and 1 or 0) end }\n");
     CHECK(steer_host_load(h, path) == 0);
-    steer_host_input in = {1, 2, 1, 1ull << STEER_HOST_KEY_SPACE};
+    steer_host_input in = {.mouse_x = 1, .mouse_y = 2, .buttons = 1, .keys = 1ull << STEER_HOST_KEY_SPACE};
     for (int i = 0; i < 10; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
     allocations = 0;
     for (int i = 0; i < 100; ++i) CHECK(steer_host_update(h, DT, &in) == 0);
     CHECK(allocations == 0);
+    steer_host_destroy(h);
+}
+
+// Role colours (the script's colors table): given at spawn unless spawn
+// gives one; a reload recolours the agents that still have their role's old
+// colour, and keeps a colour the script chose; a bad colour names the file.
+static void test_role_colors(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("colors");
+    const char *path = test_path(dir, "main.lua");
+    static const char *const version[] = {
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{}, hound = steer.wander{} },\n"
+        "  colors = { hare = '#e03030' },\n"
+        "  setup = function(world)\n"
+        "    world:spawn{ role = 'hare' }\n"
+        "    world:spawn{ role = 'hare', color = '#00ff00' }\n"
+        "    world:spawn{ role = 'hound' }\n"
+        "  end }\n",
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{}, hound = steer.wander{} },\n"
+        "  colors = { hare = '#ff8000', hound = '#2040ff' } }\n",
+        "local steer = require 'steer'\n"
+        "return { roles = { hare = steer.wander{} }, colors = { hare = 'red' } }\n",
+    };
+    write_in_place(path, version[0]);
+    CHECK(steer_host_load(h, path) == 0);
+    steer_world *w = steer_host_world(h);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xe03030ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 1)) == 0x00ff00ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 2)) == 0);
+    write_in_place(path, version[1]);
+    CHECK(steer_host_reload(h) == 0);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xff8000ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 1)) == 0x00ff00ffu);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 2)) == 0x2040ffffu);
+    write_in_place(path, version[2]);
+    CHECK(steer_host_reload(h) == -1);
+    CHECK(strstr(steer_host_last_error(h), "main.lua: colors.hare must be a colour '#rrggbb', got red") != NULL);
+    CHECK(steer_agent_get_color(w, steer_world_agent_at(w, 0)) == 0xff8000ffu);
+    steer_host_destroy(h);
+}
+
+// Edges reach update as input.pressed and input.released, shaped like
+// input (buttons, keys): a click shorter than a frame is seen though
+// buttons is 0; the next frame without edges has none.
+static void test_input_edges(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("edges");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "return { update = function(world, dt, input)\n"
+                         "  print(string.format('%d %d %d %s %s %s %s', input.buttons, input.pressed.buttons,\n"
+                         "    input.released.buttons, tostring(input.keys.a), tostring(input.pressed.keys.a),\n"
+                         "    tostring(input.released.keys.a), tostring(input.pressed.keys.space)))\n"
+                         "  input.pressed = 'replaced by the script'\n"
+                         "end }\n");
+    CHECK(steer_host_load(h, path) == 0);
+    steer_host_input click = {0};
+    click.buttons_pressed = click.buttons_released = 1u;
+    click.keys_pressed = 1ull << STEER_HOST_KEY_A;
+    CHECK(steer_host_update(h, DT, &click) == 0);
+    CHECK(strcmp(log.last_print, "0 1 1 false true false false") == 0);
+    steer_host_input held = {0};
+    held.keys = 1ull << STEER_HOST_KEY_A;
+    CHECK(steer_host_update(h, DT, &held) == 0);
+    CHECK(strcmp(log.last_print, "0 0 0 true false false false") == 0);
+    steer_host_input up = {0};
+    up.keys_released = 1ull << STEER_HOST_KEY_A;
+    up.keys_pressed = 1ull << STEER_HOST_KEY_SPACE;
+    CHECK(steer_host_update(h, DT, &up) == 0);
+    CHECK(strcmp(log.last_print, "0 0 0 false false true true") == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    CHECK(strcmp(log.last_print, "0 0 0 false false false false") == 0);
+    steer_host_destroy(h);
+}
+
+// host_demo.lua: N held for 30 frames adds one follower (it added one a
+// frame while input had only levels).
+static void test_demo_adds_one_follower_per_press(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    CHECK(steer_host_load(h, HOST_SCRIPTS_DIR "/host_demo.lua") == 0);
+    int before = steer_world_agent_count(steer_host_world(h));
+    for (int f = 0; f < 30; ++f) {
+        steer_host_input in = {.keys = 1ull << (STEER_HOST_KEY_A + ('n' - 'a'))};
+        if (f == 0) in.keys_pressed = in.keys;
+        CHECK(steer_host_update(h, DT, &in) == 0);
+    }
+    CHECK(steer_world_agent_count(steer_host_world(h)) == before + 1);
     steer_host_destroy(h);
 }
 
@@ -565,5 +659,8 @@ int main(void)
     RUN(test_require_and_input);
     RUN(test_script_cannot_close_host_world);
     RUN(test_same_seed_same_hash);
+    RUN(test_role_colors);
+    RUN(test_input_edges);
+    RUN(test_demo_adds_one_follower_per_press);
     return TEST_RESULT();
 }

@@ -193,7 +193,7 @@ static void test_metatable_tricks(void)
                          "  print(input.x, input.keys.up)\n"
                          "end }\n");
     CHECK(steer_host_load(h, path) == 0);
-    steer_host_input in = {4, 0, 0, 1};
+    steer_host_input in = {.mouse_x = 4, .keys = 1};
     CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
     CHECK(steer_host_update(h, 1.0f / 60.0f, &in) == 0);
     CHECK(strcmp(log.last_print, "4.0\ttrue") == 0);

@@ -50,6 +50,39 @@ describe("agents", function()
     assert.are.equal("steer.Agent has no property 'hp'", err(function() a.hp = 1 end))
   end)
 
+  it("have a presentation colour, '#rrggbb' or nil, that world:draw reports", function()
+    local w = steer.world{}
+    local a = w:spawn{ x = 1, color = "#E04030" }
+    assert.are.equal("#e04030", a.color)
+    local b = w:spawn{ x = 2 }
+    assert.is_nil(b.color)
+    b.color = "#00ff7f"; assert.are.equal("#00ff7f", b.color)
+    b.color = nil; assert.is_nil(b.color)
+    for _, bad in ipairs({ "red", "#fff", "#12345g", "#1234567" }) do
+      assert.are.equal(("bad property 'color' of steer.Agent (must be a colour '#rrggbb', got '%s')"):format(bad),
+                       err(function() b.color = bad end))
+    end
+    assert.are.equal("bad property 'color' of steer.Agent (must be a colour '#rrggbb', got table)",
+                     err(function() b.color = { 1, 0, 0 } end))
+    assert.are.equal("bad argument #1 to 'spawn' (field 'color' must be a colour '#rrggbb', got 7)",
+                     err(function() w:spawn{ color = 7 } end))
+    -- the debug draw gives each agent its colour (the engine's grey without one)
+    local seen = {}
+    w:draw{ solid_circle = function(x, _, _, _, r, g, bl)
+      seen[#seen + 1] = ("%g %d %d %d"):format(x, math.floor(r * 255 + 0.5), math.floor(g * 255 + 0.5),
+                                               math.floor(bl * 255 + 0.5))
+    end }
+    table.sort(seen)
+    assert.are.same({ "1 224 64 48", "2 208 208 208" }, seen)
+    -- a removed agent's slot goes to the next agent without its colour
+    a:remove()
+    assert.is_nil(w:spawn{ x = 3 }.color)
+    -- the colour is not state: the world's hash ignores it
+    local w1, w2 = steer.world{}, steer.world{}
+    w1:spawn{ x = 1 }; w2:spawn{ x = 1, color = "#ff0000" }
+    assert.are.equal(w1:hash(), w2:hash())
+  end)
+
   it("clamps a set velocity to max_speed, so no speed overflows", function()
     -- (issue 20: a velocity of 3e38 on each axis had an infinite speed, and
     -- the next step's clamp turned it into NaN for ever)

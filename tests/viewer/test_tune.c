@@ -4,6 +4,7 @@
 // into the same parameters.
 #include <lauxlib.h>
 #include <lualib.h>
+#include <math.h>
 #include <string.h>
 
 #include "steer/steer_lua.h"
@@ -142,10 +143,36 @@ static void test_every_field_from_the_tuner(void)
     lua_close(L);
 }
 
+// A blend child's weight from the inspector: applied to the live blend, a
+// NaN refused as Lua refuses it.
+static void test_blend_weight(void)
+{
+    lua_State *L = new_lua();
+    steer_behaviour_def sd = steer_default_behaviour_def(STEER_SEEK), wd = steer_default_behaviour_def(STEER_WANDER);
+    steer_child kids[2] = {{steer_behaviour_create(&sd), 1.0f}, {steer_behaviour_create(&wd), 0.5f}};
+    steer_behaviour_def bd = steer_default_behaviour_def(STEER_BLEND);
+    bd.children = kids;
+    bd.child_count = 2;
+    steer_behaviour *b = steer_behaviour_create(&bd);
+    char why[512];
+    CHECK(tune_set_weight(b, 1, 2.5, why, sizeof why));
+    CHECK(steer_behaviour_get_child(b, 1).weight == 2.5f && steer_behaviour_get_child(b, 0).weight == 1.0f);
+    CHECK(!tune_set_weight(b, 0, (double)NAN, why, sizeof why));
+    CHECK(luaL_dostring(L, "return steer.blend{ { steer.seek{ target = { 1, 0 } }, weight = 0/0 } }") != LUA_OK);
+    printf("viewer: %s\nlua:    %s\n", why, lua_tostring(L, -1));
+    CHECK(strstr(lua_tostring(L, -1), why) != NULL);
+    CHECK(steer_behaviour_get_child(b, 0).weight == 1.0f);
+    steer_behaviour_release(b);
+    steer_behaviour_release(kids[0].behaviour);
+    steer_behaviour_release(kids[1].behaviour);
+    lua_close(L);
+}
+
 int main(void)
 {
     RUN(test_refusal_matches_lua);
     RUN(test_copy_as_lua_round_trips);
     RUN(test_every_field_from_the_tuner);
+    RUN(test_blend_weight);
     return TEST_RESULT();
 }

@@ -57,12 +57,37 @@ typedef enum steer_host_key {
 
 /// One frame's input. Lua sees `input.x`, `input.y` (mouse in world units),
 /// `input.buttons` (bit 0 left, 1 right, 2 middle) and `input.keys.up`,
-/// `input.keys.a`, `input.keys["1"]` (booleans).
+/// `input.keys.a`, `input.keys["1"]` (booleans): the levels when the frame
+/// ran. The edges since the frame before, `input.pressed` and
+/// `input.released`, have the same shape (`input.pressed.keys.space`,
+/// `input.released.buttons & 1`): a key or button that went down (up) at
+/// least once in between, so a click shorter than a frame is seen (pressed
+/// and released, buttons 0) and holding a key presses it once. The embedder
+/// accumulates the edges from its events and clears them after each
+/// steer_host_update (the viewer does; docs/embedding.md, "Input").
 typedef struct steer_host_input {
     float mouse_x, mouse_y; ///< world units
     uint32_t buttons;       ///< bitmask
     uint64_t keys;          ///< bit STEER_HOST_KEY_* set while held
+    uint32_t buttons_pressed, buttons_released; ///< went down / up since the last update
+    uint64_t keys_pressed, keys_released;       ///< went down / up since the last update
 } steer_host_input;
+
+/// What a script asked of the embedder's camera with `camera{ ... }`: a
+/// presentation request, not part of the run (never recorded). A host
+/// without a camera callback (steer-run) checks the call and ignores it.
+typedef struct steer_host_camera {
+    bool fit;        ///< camera{ fit = true }: frame every agent, shape and path now
+    bool has_center; ///< camera{ x =, y = }: the point at the centre (world units)
+    float x, y;
+    bool has_zoom;   ///< camera{ zoom = }: pixels per metre (positive)
+    float zoom;
+    bool has_span;   ///< camera{ span = }: metres across the view's smaller side (positive)
+    float span;
+} steer_host_camera;
+
+/// Receives a script's camera request (during the callback that asked).
+typedef void steer_host_camera_fn(void *context, const steer_host_camera *camera);
 
 /// How to create a host; start from steer_host_default_def().
 typedef struct steer_host_def {
@@ -77,6 +102,8 @@ typedef struct steer_host_def {
     void *log_context;           ///< passed to log
     steer_host_alloc_fail_fn *alloc_fail; ///< tests only (NULL in programs)
     void *alloc_fail_context;    ///< passed to alloc_fail
+    steer_host_camera_fn *camera; ///< a script's camera{...} (NULL: checked, then ignored)
+    void *camera_context;        ///< passed to camera
 } steer_host_def;
 
 /// The defaults: sandboxed, 64 MiB, 10 million instructions, no watcher.
@@ -104,6 +131,12 @@ int steer_host_reload(steer_host *host);
 /// update or a Lua behaviour raised (reported once per distinct message per
 /// simulated second; the next frame runs normally).
 int steer_host_update(steer_host *host, float dt, const steer_host_input *input);
+/// Apply a change the watcher has seen now, without a frame: what
+/// steer_host_update does first, for an embedder that is paused (the
+/// viewer), so a save shows at once. Returns 1 when a reload ran (0 when
+/// there was nothing to apply; a failed reload is logged as ever and
+/// leaves the running version). Recorded like the watcher's reloads.
+int steer_host_poll(steer_host *host);
 /// A fresh world, then `setup(world)` of the current version. 0 or -1.
 int steer_host_reset(steer_host *host);
 

@@ -78,6 +78,10 @@ void steer_lua_set_spawn_hook(lua_State *L, int index);
 /// (-3, 0.1, 1e+10): how the module and its tools show a float. Returns out.
 const char *steer_lua_format_float(double value, char *out, size_t size);
 
+/// Read a colour as the module reads `agent.color`: "#rrggbb" (hex digits,
+/// either case) gives 0xRRGGBBff in out and true; anything else false.
+bool steer_lua_parse_color(const char *text, uint32_t *out);
+
 /// The message Lua gives for a bad option value, for hosts that check values
 /// themselves (the viewer's tuner): "bad argument #<arg> to '<function>'
 /// (field '<field>' <phrase>, got <value>)", the value written by

@@ -182,6 +182,13 @@ STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id 
 /// The host's pointer, untouched by the engine.
 STEER_API void *steer_agent_get_user_data(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_user_data(steer_world *world, steer_agent_id id, void *user_data);
+/// The agent's presentation colour, 0xRRGGBBAA, for viewers and the debug
+/// draw (STEER_DRAW_AGENTS); 0: none (the default: a viewer picks one). The
+/// engine never reads it in a step. Setting it may allocate (the first
+/// colour of a world) and is refused during a step: false when memory ran
+/// out or the id is stale.
+STEER_API bool steer_agent_set_color(steer_world *world, steer_agent_id id, steer_color color);
+STEER_API steer_color steer_agent_get_color(const steer_world *world, steer_agent_id id);
 /// The steering the last step applied to the agent (zero before any step).
 /// During a step (a callback behaviour asking) it is still the step
 /// before's, whatever the worker count and evaluation order.
@@ -214,6 +221,13 @@ STEER_API const steer_behaviour_def *steer_behaviour_get_def(const steer_behavio
 /// Returns false for "no steering". Callback behaviours are called.
 STEER_API bool steer_behaviour_get_steering(const steer_behaviour *behaviour, steer_world *world,
                                   steer_agent_id agent, float dt, steer_steering *out);
+
+/// Record a traced agent's trace from an evaluation of its behaviour now, as
+/// steer_behaviour_get_steering evaluates it (copies of its memory and
+/// random stream: nothing else changes), for an inspector of a paused world
+/// that has not stepped since the agent was traced. False when the agent is
+/// not traced or has no behaviour (and during a step).
+STEER_API bool steer_agent_trace_preview(steer_world *world, steer_agent_id agent, float dt);
 
 /// Reflected parameters of a type, for hosts (bindings) that set them by name.
 STEER_API int steer_behaviour_param_count(steer_behaviour_type type);
@@ -345,6 +359,10 @@ STEER_API void steer_world_draw(steer_world *world, const steer_debug_draw *draw
 /// parent's children (STEER_DRAW_TREE): 8 colours, repeating, so an
 /// inspector can match the drawing.
 STEER_API steer_color steer_debug_child_color(int index);
+/// The colour steer_world_draw uses for an entry of its palette, and what
+/// it draws in it ("velocity", "avoidance ray hit", ...), for legends.
+STEER_API steer_color steer_debug_palette(steer_debug_palette_entry entry);
+STEER_API const char *steer_debug_palette_name(steer_debug_palette_entry entry);
 /// Record what the agent's evaluation does from the next step on (off by
 /// default; a trace buffer is allocated when turned on). False when memory ran out.
 STEER_API bool steer_agent_set_trace(steer_world *world, steer_agent_id id, bool trace);

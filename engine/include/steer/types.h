@@ -363,6 +363,15 @@ typedef enum steer_draw_flags {
 /// Colours are 0xRRGGBBAA.
 typedef uint32_t steer_color;
 
+/// The debug draw's palette (steer_debug_palette): what each colour means,
+/// for legends.
+typedef enum steer_debug_palette_entry {
+    STEER_DEBUG_SHAPE, STEER_DEBUG_PATH, STEER_DEBUG_AGENT, STEER_DEBUG_VELOCITY, STEER_DEBUG_STEERING,
+    STEER_DEBUG_WINNER, STEER_DEBUG_LOSER, STEER_DEBUG_RAY, STEER_DEBUG_HIT, STEER_DEBUG_WANDER,
+    STEER_DEBUG_TARGET, STEER_DEBUG_NEIGHBOURS,
+    STEER_DEBUG_PALETTE_COUNT
+} steer_debug_palette_entry;
+
 /// Callbacks receiving what steer_world_draw reports, in world units (in the
 /// style of Box2D v3's b2DebugDraw). Any callback may be NULL (that kind is
 /// skipped). The engine draws nothing itself.
