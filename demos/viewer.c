@@ -321,7 +321,9 @@ static void on_log(void *context, steer_host_log_level level, const char *line)
     printf("%s%s\n", prefix[level], line);
     fflush(stdout);
     if (level == STEER_HOST_LOG_ERROR) set_status(line, true);
-    else if (level == STEER_HOST_LOG_INFO && strstr(line, "reload") != NULL) {
+    else if (level == STEER_HOST_LOG_INFO && (strstr(line, "reload") != NULL || strncmp(line, "loaded ", 7) == 0)) {
+        // a reload, or a load that worked after a failed first one: the
+        // old error no longer holds
         set_status(line, false);
         V.last_error[0] = '\0';
     }

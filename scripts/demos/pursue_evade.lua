@@ -23,6 +23,8 @@ return {
     hound = steer.blend{ { pursue, weight = 1 }, { steer.separation{ radius = 2 }, weight = 2 } },
     naive = steer.blend{ { chase, weight = 1 }, { steer.separation{ radius = 2 }, weight = 2 } },
   },
+  -- the roles' colours in the viewer: a red hare, brown hounds, grey naive ones
+  colors = { hare = "#e03c31", hound = "#a0703c", naive = "#9a9a9a" },
   setup = function(world)
     catches = 0
     -- (no face_velocity: wander turns the hare by its orientation, which

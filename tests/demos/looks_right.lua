@@ -294,12 +294,20 @@ checks.path_following = {
 
 -- pursue_evade: the hounds catch up with the hare (one within 2 m at some
 -- time) and the hare runs from the nearest hound while it is within its
--- panic radius (velocity away from it on 80% of those frames or more).
-local pe = { closest = math.huge, near = 0, away = 0 }
+-- panic radius (velocity away from it on 80% of those frames or more); the
+-- hare is red, as the demo says (its role's colour: red well above green and
+-- blue).
+local pe = { closest = math.huge, near = 0, away = 0, red = false }
+local function is_red(c)
+  if type(c) ~= "string" then return false end
+  local r, g, b = tonumber(c:sub(2, 3), 16), tonumber(c:sub(4, 5), 16), tonumber(c:sub(6, 7), 16)
+  return r >= 160 and r >= 2 * g and r >= 2 * b
+end
 checks.pursue_evade = {
   seconds = 30,
   every = function(world)
     local hare = by_role(world, "hare")[1]
+    pe.red = is_red(hare.color)
     local nearest, d = nil, math.huge
     for _, role in ipairs{ "hound", "naive" } do
       for _, h in ipairs(by_role(world, role)) do
@@ -315,9 +323,9 @@ checks.pursue_evade = {
   end,
   final = function()
     local share = pe.near > 0 and pe.away / pe.near or 0
-    return pe.closest < 2 and pe.near > 0 and share > 0.8,
-      ("closest hound %.2f m; a hound within 8 m on %d frames, the hare running away on %.0f%% of them")
-        :format(pe.closest, pe.near, share * 100)
+    return pe.closest < 2 and pe.near > 0 and share > 0.8 and pe.red,
+      ("closest hound %.2f m; a hound within 8 m on %d frames, the hare running away on %.0f%% of them; %s hare")
+        :format(pe.closest, pe.near, share * 100, pe.red and "a red" or "NOT a red")
   end,
 }
 
@@ -410,6 +418,7 @@ local input = { x = 0, y = 0, buttons = 0, keys = {} }
 
 return {
   roles = demo.roles,
+  colors = demo.colors,
   setup = function(world)
     frame, dt_sum = 0, 0
     if demo.setup then demo.setup(world) end

@@ -219,7 +219,8 @@ static void host_run(const char *dir, const char *script, const char *rec)
     for (int i = 0; i < opt.o.ops && !has_violation; ++i) {
         int r = rnd(20);
         if (r < 15) {
-            steer_host_input in = {(float)(unit() * 10 - 5), (float)(unit() * 10 - 5), (uint32_t)rnd(8), rnd64()};
+            steer_host_input in = {.mouse_x = (float)(unit() * 10 - 5), .mouse_y = (float)(unit() * 10 - 5), .buttons = (uint32_t)rnd(8), .keys = rnd64(),
+                                   .buttons_pressed = (uint32_t)rnd(8), .keys_pressed = rnd64()};
             float dt = chance(0.9) ? 1.0f / 60.0f : (float[]){0.0f, 0.5f, 1e-3f, 2.0f}[rnd(4)];
             steer_host_update(h, dt, chance(0.9) ? &in : NULL);
             ++frames_run;
