@@ -9,7 +9,7 @@
 // the relative velocity that leaves it, n the outward normal there. ORCA
 // permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1
 // when B does not avoid (a player, any agent whose tree has no reciprocal
-// avoidance); when B avoids too (kinematic or not), the two shares add up
+// avoidance, or one whose mask does not see A's layer); when B avoids too (kinematic or not), the two shares add up
 // to 1, and the agent behind (along the pair's mean velocity) takes more of
 // it (see avoid_share).
 // Static geometry gives one half-plane per part within reach: do not close
@@ -273,7 +273,8 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.gap = gaps;
     q.count = 0;
     steer_vec2 ext = steer_v2(q.reach, q.reach);
-    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    const geo_filter filter = geo_filter_of(&ctx->view->filter[ctx->self]); // the shapes the agent sees
+    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), &filter, obstacle_visit, &q);
     return q.count;
 }
 
@@ -334,7 +335,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         steer_vec2 rel = steer_sub(pj, p);
         // the floor of the right of way: a fraction of the pair's mean max speed
         float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (max_speed + ctx->view->limits[j].max_speed);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj, floor_speed) : 1.0f;
+        // j avoids this agent only if it sees it (layers are one-way; floors are not)
+        bool reciprocates = (ctx->view->flags[j] & AGENT_AVOIDS) &&
+                            (!ctx->view->filtered || (ctx->view->filter[ctx->self].layer & ctx->view->filter[j].mask) != 0);
+        float share = reciprocates ? avoid_share(rel, v, speed, vj, floor_speed) : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
