@@ -111,6 +111,7 @@ function steer.world(options) end
 ---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
 ---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
 ---@field tag? string Kept on the Lua side. Default: nil.
+---@field color? string Presentation colour "#rrggbb" for viewers and world:draw (under the script host a role's colour from the script's colors table). Default: nil.
 
 ---A new agent.
 ---@param options? steer.SpawnOptions
@@ -520,6 +521,7 @@ function Formation:destroy() end
 ---@field tag string? Kept on the Lua side.
 ---@field data table The script's own plain values for this agent (nil, booleans, numbers, strings, tables of them; checked when a whole table is set): an empty table on first use, kept while the agent lives (a host's reload keeps it).
 ---@field formation steer.Formation? The formation the agent is a member of (not one it only leads), or nil (read-only).
+---@field color string? Presentation colour "#rrggbb" for viewers and world:draw; nil: none (never read by the step).
 local Agent = {}
 
 ---@return number x m

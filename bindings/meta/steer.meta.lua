@@ -106,6 +106,7 @@ function steer.world(options) end
 --@@ doc agent.mask The layers the agent sees (bits): its neighbours, avoidance, contacts and rays take only agents and shapes whose layer meets it. Default: every bit (0xFFFFFFFF).
 --@@ doc agent.z Bottom of the agent's vertical extent [z, z + height]: agents and shapes meet only where their extents overlap (floors; ramps set z).
 --@@ doc agent.height Height of the vertical extent [z, z + height] (touching extents meet).
+--@@ doc agent.priority Reciprocal avoidance's right of way: of two avoiders the lower takes more of the avoidance, all of it against one at least 1 higher.
 --@@ doc agent.key Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 ---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
 ---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
@@ -515,6 +516,7 @@ function Formation:destroy() end
 ---@field mask integer The layers it sees (bits): agents and shapes whose layer meets it.
 ---@field z number Bottom of its vertical extent [z, z + height]. Unit: m.
 ---@field height number Height of its vertical extent (>= 0). Unit: m.
+---@field priority number Reciprocal avoidance's right of way: the lower takes more of the avoidance.
 ---@field trace boolean Record this agent's evaluation for the debug draw and inspectors (off by default).
 ---@field steering steer.BehaviourBase? The behaviour (setting it resets the behaviour memory).
 ---@field role string? Kept on the Lua side (the script host maps roles to behaviours).

@@ -45,6 +45,8 @@ void steer__context_view_init(eval_view *v, steer_world *w)
     v->key = w->key;
     v->flags = w->flags;
     v->filter = w->filter;
+    v->priority = w->priority;
+    v->prioritised = w->prioritised > 0;
     v->filtered = w->filtered > 0;
     v->grid = &w->grid;
     // (inside a step it is ready already, and this changes nothing)

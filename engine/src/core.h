@@ -106,6 +106,17 @@ static inline uint64_t steer__sortable_pair(float a, float b)
     return ((uint64_t)steer__sortable_bits(a) << 32) | steer__sortable_bits(b);
 }
 
+/// A function kept out of line (a rare path whose inlining would cost the
+/// hot one around it), and one inlined wherever it is called (a hot
+/// helper that a second caller would otherwise push out of line).
+#if defined(__GNUC__)
+#define STEER_NOINLINE __attribute__((noinline))
+#define STEER_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define STEER_NOINLINE
+#define STEER_ALWAYS_INLINE inline
+#endif
+
 /* ---- layers and floors ---------------------------------------------------------- */
 
 /// Who an agent meets (docs/engine.md, layers and floors): the layers it is

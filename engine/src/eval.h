@@ -40,6 +40,8 @@ typedef struct eval_view {
     /// evaluation looks into another agent's tree
     const uint8_t *flags;
     const agent_filter *filter; ///< layers, masks, vertical extents (core.h)
+    const float *priority;      ///< reciprocal avoidance's right of way
+    bool prioritised;           ///< some agent's priority is not 0
     /// some agent's filter is not the default: neighbour scans test filters
     /// (while false they skip the test, and every agent sees every other)
     bool filtered;

@@ -57,6 +57,7 @@ static const steer_field_info agent_fields[] = {
     BITS(steer_agent_def, "mask", mask, true),
     FLOAT(steer_agent_def, "z", z, STEER_RULE_FINITE, 0.0, 0.0, "m", true),
     FLOAT(steer_agent_def, "height", height, STEER_RULE_NONNEGATIVE, 0.0, 0.0, "m", true),
+    FLOAT(steer_agent_def, "priority", priority, STEER_RULE_FINITE, 0.0, 0.0, "", true),
     INT(steer_agent_def, STEER_FIELD_UINT64, "key", key, 1.0, 0.0),
 };
 
@@ -253,6 +254,7 @@ void steer_agent_get_def(const steer_world *world, steer_agent_id agent, steer_a
     def->mask = steer_agent_get_mask(world, agent);
     def->z = steer_agent_get_z(world, agent);
     def->height = steer_agent_get_height(world, agent);
+    def->priority = steer_agent_get_priority(world, agent);
     def->behaviour = steer_agent_get_behaviour(world, agent);
     def->key = steer_agent_get_key(world, agent);
     def->user_data = steer_agent_get_user_data(world, agent);
@@ -269,4 +271,5 @@ void steer_agent_apply_def(steer_world *world, steer_agent_id agent, const steer
     if (def->mask != steer_agent_get_mask(world, agent)) steer_agent_set_mask(world, agent, def->mask);
     if (def->z != steer_agent_get_z(world, agent) || def->height != steer_agent_get_height(world, agent))
         steer_agent_set_extent(world, agent, def->z, def->height);
+    if (def->priority != steer_agent_get_priority(world, agent)) steer_agent_set_priority(world, agent, def->priority);
 }

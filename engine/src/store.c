@@ -39,7 +39,7 @@ typedef struct store_column {
 static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
-    COLUMN(flags, true),     DEFAULTED(filter, filtered), COLUMN(user_data, true),
+    COLUMN(flags, true),     DEFAULTED(filter, filtered), DEFAULTED(priority, prioritised), COLUMN(user_data, true),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
 };

@@ -48,6 +48,7 @@ struct steer_world {
     uint32_t *slot_of; ///< dense -> slot index
     uint8_t *flags;
     agent_filter *filter; ///< layers, mask and vertical extent (core.h)
+    float *priority;      ///< reciprocal avoidance's right of way
     void **user_data;
     steer_vec2 *push; ///< scratch of agent contact resolution (agent_contacts.c)
     /// During a step, the outputs of the step before (copied in prepare):
@@ -59,6 +60,7 @@ struct steer_world {
     /// Agents whose filter is not the default (layer 1, every layer seen, z
     /// and height 0): while there are none, neighbour scans skip the test.
     int filtered;
+    int prioritised; ///< agents whose priority is not 0
 
     neighbour_grid grid;
     /// One evaluation scratch per worker (def.worker_count); a step's

@@ -107,18 +107,7 @@ static void separation_ignores_a_hidden_coincident_neighbour(void)
 
 /* ---- reciprocal avoidance ------------------------------------------------------------ */
 
-static steer_behaviour *make_orca_seek(float x, float y)
-{
-    steer_behaviour *seek = make(def_at(STEER_SEEK, x, y));
-    steer_behaviour_def d = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    steer_child child = {seek, 1.0f};
-    d.children = &child;
-    d.child_count = 1;
-    d.radius = 6.0f;
-    steer_behaviour *b = make(d);
-    steer_behaviour_release(seek);
-    return b;
-}
+static steer_behaviour *make_orca_seek(float x, float y) { return orca_around(make(def_at(STEER_SEEK, x, y)), 6.0f); }
 
 static void reciprocal_avoidance_sees_only_its_layers_and_floor(void)
 {

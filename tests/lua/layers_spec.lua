@@ -118,3 +118,35 @@ describe("layers and floors", function()
     assert.is_true(high.x - low.x > 0.99)
   end)
 end)
+
+describe("priority", function()
+  it("is a spawn option and an agent property, any finite number", function()
+    local w = steer.world{}
+    assert.are.equal(0, w:spawn{}.priority)
+    local hero = w:spawn{ priority = 10 }
+    assert.are.equal(10, hero.priority)
+    hero.priority = -2.5
+    assert.are.equal(-2.5, hero.priority)
+    assert.are.equal("bad argument #1 to 'spawn' (field 'priority' must be a finite number, got inf)",
+                     err(function() w:spawn{ priority = 1 / 0 } end))
+  end)
+
+  it("lets a high-priority avoider keep its way through a lower one", function()
+    local function run(priority)
+      local w = steer.world{}
+      local east = steer.reciprocal_avoidance{ preferred = steer.seek{ target = { 20, 0 } } }
+      local west = steer.reciprocal_avoidance{ preferred = steer.seek{ target = { -20, 0.1 } } }
+      local a = w:spawn{ x = -5, y = 0, vx = 5, steering = east, priority = priority }
+      w:spawn{ x = 5, y = 0.1, vx = -5, steering = west }
+      local swerve = 0
+      for _ = 1, 300 do
+        w:step(1 / 60)
+        swerve = math.max(swerve, math.abs(a.y))
+      end
+      return swerve
+    end
+    local equal, high = run(0), run(5)
+    assert.is_true(equal > 0.3)
+    assert.is_true(high < 0.05)
+  end)
+end)

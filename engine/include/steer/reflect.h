@@ -78,11 +78,11 @@ STEER_API const char *steer_format_limit(double value, char *buf, size_t size);
 STEER_API void steer_world_get_def(const steer_world *world, steer_world_def *def);
 /// Give a live world the `live` fields of def that differ from its own.
 STEER_API void steer_world_apply_def(steer_world *world, const steer_world_def *def);
-/// A live agent as a definition (state, limits, flags, layers, extent, key,
-/// behaviour, user data).
+/// A live agent as a definition (state, limits, flags, layers, extent,
+/// priority, key, behaviour, user data).
 STEER_API void steer_agent_get_def(const steer_world *world, steer_agent_id agent, steer_agent_def *def);
 /// Give a live agent the `live` fields of def that differ from its own
-/// (limits, kinematic, face_velocity, layer, mask, z, height).
+/// (limits, kinematic, face_velocity, layer, mask, z, height, priority).
 STEER_API void steer_agent_apply_def(steer_world *world, steer_agent_id agent, const steer_agent_def *def);
 
 /// A behaviour parameter of a definition being built (steer_behaviour_param):

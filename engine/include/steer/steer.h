@@ -194,6 +194,10 @@ STEER_API void steer_agent_set_mask(steer_world *world, steer_agent_id id, uint3
 STEER_API float steer_agent_get_z(const steer_world *world, steer_agent_id id);
 STEER_API float steer_agent_get_height(const steer_world *world, steer_agent_id id);
 STEER_API void steer_agent_set_extent(steer_world *world, steer_agent_id id, float z, float height);
+/// Reciprocal avoidance's right of way (finite): the lower takes more of
+/// the avoidance (docs/crowds.md, priority).
+STEER_API float steer_agent_get_priority(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_priority(steer_world *world, steer_agent_id id, float priority);
 /// The agent's key (its random stream and tie-break identity).
 STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
 /// The host's pointer, untouched by the engine.

@@ -121,6 +121,10 @@ typedef struct steer_agent_def {
     /// agents and shapes whose extent overlaps it (touching counts). Ramps
     /// are the game's: it sets z.
     float z, height;
+    /// Reciprocal avoidance: of two avoiders the one with the lower priority
+    /// takes more of the avoidance, all of it against a much higher one
+    /// (finite, default 0; docs/crowds.md).
+    float priority;
     steer_behaviour *behaviour; ///< retained by the agent; may be NULL
     /// Identity of the agent's random stream (wander, kinematic wander) and
     /// the last tie-break between agents in the very same state (0: the
