@@ -144,6 +144,14 @@ float steer_laux_check_float(lua_State *L, int arg, steer_laux_rule rule)
     return (float)steer_laux_number(L, steer_laux_arg(arg), arg, rule);
 }
 
+uint32_t steer_laux_bits(lua_State *L, steer_laux_where w, int vidx)
+{
+    vidx = lua_absindex(L, vidx);
+    lua_Integer v = lua_isinteger(L, vidx) ? lua_tointeger(L, vidx) : -1;
+    if (v < 0 || v > (lua_Integer)0xFFFFFFFF) steer_laux_error(L, w, "must be a 32-bit mask (an integer in [0, 2^32 - 1])", vidx);
+    return (uint32_t)v;
+}
+
 bool steer_laux_boolean(lua_State *L, steer_laux_where w, int vidx)
 {
     vidx = lua_absindex(L, vidx);

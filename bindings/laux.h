@@ -49,6 +49,8 @@ const char *steer_laux_describe(lua_State *L, int idx);
 double steer_laux_number(lua_State *L, steer_laux_where w, int vidx, steer_laux_rule rule);
 /// A positional number argument (luaL_checknumber, then the rule).
 float steer_laux_check_float(lua_State *L, int arg, steer_laux_rule rule);
+/// A 32-bit mask (layers): an integer in [0, 2^32 - 1].
+uint32_t steer_laux_bits(lua_State *L, steer_laux_where w, int vidx);
 /// A boolean (true or false, nothing else).
 bool steer_laux_boolean(lua_State *L, steer_laux_where w, int vidx);
 /// A string among choices (NULL-terminated); returns its index. The error

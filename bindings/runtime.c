@@ -595,7 +595,8 @@ void steer_lua__read_field(lua_State *L, steer_laux_where w, int vidx, void *def
     case STEER_FIELD_BOOL: steer_def_set_field(def, f, steer_laux_boolean(L, w, vidx) ? 1.0 : 0.0); return;
     case STEER_FIELD_ENUM: steer_def_set_field(def, f, steer_laux_enum(L, w, vidx, f->choices)); return;
     case STEER_FIELD_INT:
-    case STEER_FIELD_UINT64: {
+    case STEER_FIELD_UINT64:
+    case STEER_FIELD_BITS: {
         // integers only (2.0 is not one): the phrase of a value that is no integer
         if (!lua_isinteger(L, vidx)) steer_laux_error(L, w, steer_field_check(f, 0.5, buf, sizeof buf), vidx);
         lua_Integer i = lua_tointeger(L, vidx);
@@ -620,7 +621,8 @@ void steer_lua__push_field(lua_State *L, const void *def, const steer_field_info
     case STEER_FIELD_BOOL: lua_pushboolean(L, steer_def_get_field(def, f) != 0.0); break;
     case STEER_FIELD_ENUM: lua_pushstring(L, f->choices[(int)steer_def_get_field(def, f)]); break;
     case STEER_FIELD_INT:
-    case STEER_FIELD_UINT64: lua_pushinteger(L, (lua_Integer)steer_def_get_integer(def, f)); break;
+    case STEER_FIELD_UINT64:
+    case STEER_FIELD_BITS: lua_pushinteger(L, (lua_Integer)steer_def_get_integer(def, f)); break;
     default:
         // a setting reads back as written (0.1, not 0.100000001); state as computed
         if (f->live) steer_laux_push_float(L, (float)steer_def_get_field(def, f));
@@ -733,7 +735,7 @@ int steer_lua__options(lua_State *L)
 {
     static const char *const kinds[] = {"world", "agent", "formation", NULL};
     static const char *const rules[] = {"finite", "non-negative", "positive", "cosine", "unit", NULL};
-    static const char *const types[] = {"number", "boolean", "string", "integer", "integer"};
+    static const char *const types[] = {"number", "boolean", "string", "integer", "integer", "integer"};
     steer_def_type def = (steer_def_type)luaL_checkoption(L, 1, NULL, kinds);
     int n = steer_def_field_count(def);
     lua_createtable(L, n, 0);
@@ -750,7 +752,7 @@ int steer_lua__options(lua_State *L)
         }
         lua_pushstring(L, f->unit);
         lua_setfield(L, -2, "unit");
-        bool whole = f->kind == STEER_FIELD_INT || f->kind == STEER_FIELD_UINT64;
+        bool whole = f->kind == STEER_FIELD_INT || f->kind == STEER_FIELD_UINT64 || f->kind == STEER_FIELD_BITS;
         if (f->min < f->max || f->min != 0.0) {
             if (whole) lua_pushinteger(L, (lua_Integer)f->min);
             else lua_pushnumber(L, f->min);

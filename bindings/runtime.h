@@ -263,4 +263,9 @@ int steer_lua__choice(lua_State *L, int vidx, const char *const *choices);
 /// "formation".
 int steer_lua__options(lua_State *L);
 
+/// The filter table at arg (nil or absent: none), the last argument: a
+/// ray's {mask =, agents =, ignore =, z =, height =}, a query's the same
+/// without agents (ray_filter.c). Raises on anything else.
+void steer_lua__read_ray_filter(lua_State *L, int arg, bool ray, steer_ray_filter *filter);
+
 #endif

@@ -327,26 +327,30 @@ static int world_formations(lua_State *L)
     return 1;
 }
 
-// world:query(x, y, radius) -> list of the agents within radius (distance < radius)
+
+// world:query(x, y, radius [, filter]) -> list of the agents within radius
+// (distance < radius); filter: {mask = bits, z = m, height = m, ignore = agent}
 static int world_query(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     float x = steer_laux_check_float(L, 2, LAUX_FINITE);
     float y = steer_laux_check_float(L, 3, LAUX_FINITE);
     float r = steer_laux_check_float(L, 4, LAUX_NONNEGATIVE);
-    lua_settop(L, 4);
-    lua_getiuservalue(L, 1, 1); // 5
+    steer_ray_filter filter = steer_default_ray_filter();
+    steer_lua__read_ray_filter(L, 5, false, &filter);
+    lua_settop(L, 5);
+    lua_getiuservalue(L, 1, 1); // 6
     steer_agent_id local[64];
     steer_agent_id *ids = local;
-    int n = steer_world_query(core->world, steer_v2(x, y), r, ids, 64);
+    int n = steer_world_query_filtered(core->world, steer_v2(x, y), r, &filter, ids, 64);
     if (n > 64) {
         ids = lua_newuserdatauv(L, sizeof *ids * (size_t)n, 0);
-        n = steer_world_query(core->world, steer_v2(x, y), r, ids, n);
+        n = steer_world_query_filtered(core->world, steer_v2(x, y), r, &filter, ids, n);
     }
     lua_createtable(L, n, 0);
     int t = lua_gettop(L);
     for (int i = 0; i < n; ++i) {
-        steer_lua__push_agent(L, 5, ids[i]);
+        steer_lua__push_agent(L, 6, ids[i]);
         lua_rawseti(L, t, i + 1);
     }
     return 1;
@@ -409,12 +413,55 @@ static float check_coord(lua_State *L, int arg)
     return v;
 }
 
-// The new shape, copied for navigation too (nav_sync.c).
-static int push_new_shape_nav(lua_State *L, steer_shape_id id, int kind, const steer_vec2 *p, int n, float r,
-                              bool loop)
+// The options of a shape constructor, its last argument: {layer = bits,
+// z = m, height = m}.
+typedef struct shape_options {
+    uint32_t layer;
+    float z, height;
+} shape_options;
+
+static const char *const shape_option_names[] = {"layer", "z", "height", NULL};
+enum { SHAPE_LAYER, SHAPE_Z, SHAPE_HEIGHT };
+static void build_shape_options(lua_State *L)
+{
+    steer_lua__push_def_names(L, STEER_DEF_TYPE_COUNT, false, NULL, shape_option_names);
+}
+static const char shape_options_key = 0;
+
+static bool shape_option(lua_State *L, void *context, int code, steer_laux_where w, int vidx)
+{
+    shape_options *o = context;
+    if (code == SHAPE_LAYER) o->layer = steer_laux_bits(L, w, vidx);
+    else if (code == SHAPE_Z) o->z = (float)steer_laux_number(L, w, vidx, LAUX_FINITE);
+    else o->height = (float)steer_laux_number(L, w, vidx, LAUX_NONNEGATIVE);
+    return true;
+}
+
+// Read the options at arg (nil or absent: the defaults); nothing may follow
+// them. Before the shape is made, so a bad option adds nothing.
+static shape_options check_shape_options(lua_State *L, int arg)
+{
+    shape_options o = {1u, 0.0f, 0.0f};
+    if (lua_gettop(L) > arg) luaL_argerror(L, arg + 1, "no argument expected after the options table");
+    if (lua_isnoneornil(L, arg)) return o;
+    if (!lua_istable(L, arg)) luaL_argerror(L, arg, "must be an options table {layer =, z =, height =} or nil");
+    int top = lua_gettop(L);
+    steer_lua__push_memo(L, &shape_options_key, build_shape_options);
+    steer_lua_reader r = {.arg = arg, .extra = shape_option, .context = &o};
+    steer_lua__read_options(L, arg, lua_gettop(L), &r);
+    if (!isfinite(o.z + o.height)) steer_laux_error_plain(L, steer_laux_field(arg, "height"), "must keep z + height finite");
+    lua_settop(L, top);
+    return o;
+}
+
+// The new shape, with its options, copied for navigation too (nav_sync.c).
+static int push_new_shape_nav(lua_State *L, steer_shape_id id, const shape_options *o, int kind, const steer_vec2 *p,
+                              int n, float r, bool loop)
 {
     if (steer_shape_id_is_null(id)) return luaL_error(L, "could not add the shape (not enough memory?)");
     lcore *core = steer_lua__check_world(L, 1);
+    if (o->layer != 1u) steer_shape_set_category(core->world, id, o->layer);
+    if (o->z != 0.0f || o->height != 0.0f) steer_shape_set_extent(core->world, id, o->z, o->height);
     if (!steer_lua__nav_shape_added(core, id, kind, p, n, r, loop)) {
         steer_shape_destroy(core->world, id);
         return luaL_error(L, "not enough memory");
@@ -424,19 +471,20 @@ static int push_new_shape_nav(lua_State *L, steer_shape_id id, int kind, const s
     return 1;
 }
 
-// world:add_wall(x1, y1, x2, y2) -> shape: a wall segment between two distinct points
+// world:add_wall(x1, y1, x2, y2 [, options]) -> shape: a wall segment between two distinct points
 static int world_add_wall(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
     steer_vec2 a = {check_coord(L, 2), check_coord(L, 3)};
     steer_vec2 b = {check_coord(L, 4), check_coord(L, 5)};
+    shape_options o = check_shape_options(L, 6);
     if (a.x == b.x && a.y == b.y) return luaL_error(L, "bad arguments to 'add_wall' (the two points are the same)");
     steer_vec2 ends[2] = {a, b};
-    return push_new_shape_nav(L, steer_world_add_segment(core->world, a, b), LNAV_SEGMENT, ends, 2, 0.0f, false);
+    return push_new_shape_nav(L, steer_world_add_segment(core->world, a, b), &o, LNAV_SEGMENT, ends, 2, 0.0f, false);
 }
 
-// world:add_circle(x, y, radius) -> shape: a solid circle
+// world:add_circle(x, y, radius [, options]) -> shape: a solid circle
 static int world_add_circle(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
@@ -448,20 +496,22 @@ static int world_add_circle(lua_State *L)
         steer_format_limit(GEOMETRY_MAX, limit, sizeof limit);
         steer_laux_error(L, steer_laux_arg(4), lua_pushfstring(L, "must be at most %s", limit), 4);
     }
-    return push_new_shape_nav(L, steer_world_add_circle(core->world, c, r), LNAV_CIRCLE, &c, 1, r, false);
+    shape_options o = check_shape_options(L, 5);
+    return push_new_shape_nav(L, steer_world_add_circle(core->world, c, r), &o, LNAV_CIRCLE, &c, 1, r, false);
 }
 
-// world:add_box(x1, y1, x2, y2) -> shape: a solid axis-aligned box (corners in any order)
+// world:add_box(x1, y1, x2, y2 [, options]) -> shape: a solid axis-aligned box (corners in any order)
 static int world_add_box(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
     float x1 = check_coord(L, 2), y1 = check_coord(L, 3);
     float x2 = check_coord(L, 4), y2 = check_coord(L, 5);
+    shape_options o = check_shape_options(L, 6);
     if (x1 == x2 || y1 == y2) return luaL_error(L, "bad arguments to 'add_box' (the box is empty)");
     steer_vec2 lo = {steer_minf(x1, x2), steer_minf(y1, y2)}, hi = {steer_maxf(x1, x2), steer_maxf(y1, y2)};
     steer_vec2 corners[2] = {lo, hi};
-    return push_new_shape_nav(L, steer_world_add_box(core->world, lo, hi), LNAV_BOX, corners, 2, 0.0f, false);
+    return push_new_shape_nav(L, steer_world_add_box(core->world, lo, hi), &o, LNAV_BOX, corners, 2, 0.0f, false);
 }
 
 // Read a list of points {{x, y}, ...} at arg into a userdata buffer (pushed).
@@ -514,23 +564,27 @@ static void check_list_keys(lua_State *L, int arg, bool polyline, bool *loop)
     lua_pop(L, 1);
 }
 
-// world:add_polygon{ {x, y}, ... } -> shape: a solid convex polygon (3 to 16 points)
+// world:add_polygon({ {x, y}, ... } [, options]) -> shape: a solid convex polygon (3 to 16 points)
 static int world_add_polygon(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
     int n;
+    shape_options o = check_shape_options(L, 3);
+    lua_settop(L, 2);
     check_list_keys(L, 2, false, NULL);
     steer_vec2 *p = check_points(L, 2, 3, STEER_MAX_POLYGON_VERTICES, &n);
     if (!steer_polygon_is_valid(p, n)) return luaL_argerror(L, 2, "the polygon must be convex, with no three points in line");
-    return push_new_shape_nav(L, steer_world_add_polygon(core->world, p, n), LNAV_POLYGON, p, n, 0.0f, false);
+    return push_new_shape_nav(L, steer_world_add_polygon(core->world, p, n), &o, LNAV_POLYGON, p, n, 0.0f, false);
 }
 
-// world:add_polyline{ {x, y}, ..., loop = false } -> shape: a chain of walls
+// world:add_polyline({ {x, y}, ..., loop = false } [, options]) -> shape: a chain of walls
 static int world_add_polyline(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
     steer_lua__check_mutable(L, core);
+    shape_options o = check_shape_options(L, 3);
+    lua_settop(L, 2);
     bool loop = false;
     check_list_keys(L, 2, true, &loop);
     int n;
@@ -539,34 +593,13 @@ static int world_add_polyline(lua_State *L)
         if (p[i].x == p[i + 1].x && p[i].y == p[i + 1].y) return luaL_argerror(L, 2, "consecutive points must differ");
     }
     if (loop && steer_polyline_link_count(p, n, loop) < 3) return luaL_argerror(L, 2, "a loop needs at least 3 distinct points");
-    return push_new_shape_nav(L, steer_world_add_polyline(core->world, p, n, loop), LNAV_POLYLINE, p, n, 0.0f, loop);
-}
-
-// A ray filter's options.
-static const char *const filter_extras[] = {"mask", "agents", "ignore", NULL};
-enum { FILTER_MASK, FILTER_AGENTS, FILTER_IGNORE };
-static void build_filter_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_TYPE_COUNT, false, NULL, filter_extras); }
-static const char filter_options_key = 0;
-
-static bool filter_extra(lua_State *L, void *context, int code, steer_laux_where w, int vidx)
-{
-    steer_ray_filter *filter = context;
-    if (code == FILTER_MASK) {
-        if (!lua_isinteger(L, vidx)) steer_laux_error(L, w, "must be an integer", vidx);
-        filter->mask = (uint32_t)lua_tointeger(L, vidx);
-    } else if (code == FILTER_AGENTS) {
-        filter->include_agents = steer_laux_boolean(L, w, vidx);
-    } else {
-        lagent *a = steer_lua__test_agent(L, vidx);
-        if (a == NULL) steer_laux_error(L, w, "must be an agent", vidx);
-        filter->ignore = a->id;
-    }
-    return true;
+    return push_new_shape_nav(L, steer_world_add_polyline(core->world, p, n, loop), &o, LNAV_POLYLINE, p, n, 0.0f,
+                              loop);
 }
 
 // world:raycast(x, y, dx, dy, max_distance [, filter]) -> x, y, nx, ny, distance, hit
-// or nil. filter: {mask = bits, agents = bool, ignore = agent}. hit is the
-// shape or agent hit.
+// or nil. filter: {mask = bits, agents = bool, ignore = agent, z = m,
+// height = m}. hit is the shape or agent hit.
 static int world_raycast(lua_State *L)
 {
     lcore *core = steer_lua__check_world(L, 1);
@@ -574,13 +607,7 @@ static int world_raycast(lua_State *L)
     steer_vec2 d = {steer_laux_check_float(L, 4, LAUX_FINITE), steer_laux_check_float(L, 5, LAUX_FINITE)};
     float max_distance = steer_laux_check_float(L, 6, LAUX_NONNEGATIVE);
     steer_ray_filter filter = steer_default_ray_filter();
-    if (!lua_isnoneornil(L, 7)) {
-        luaL_checktype(L, 7, LUA_TTABLE);
-        lua_settop(L, 7);
-        steer_lua__push_memo(L, &filter_options_key, build_filter_options);
-        steer_lua_reader r = {.arg = 7, .extra = filter_extra, .context = &filter};
-        steer_lua__read_options(L, 7, 8, &r);
-    }
+    steer_lua__read_ray_filter(L, 7, true, &filter);
     lua_settop(L, 7);
     lua_getiuservalue(L, 1, 1); // 8
     steer_ray_hit hit;

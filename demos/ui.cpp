@@ -300,6 +300,14 @@ static bool field_widget(const steer_field_info *f, double v, const char *label,
         *next = k;
         return changed;
     }
+    if (f->kind == STEER_FIELD_BITS) {
+        // layers and masks, in hexadecimal
+        ImU32 bits = (ImU32)v;
+        bool changed = ImGui::InputScalar(label, ImGuiDataType_U32, &bits, NULL, NULL, "%08X",
+                                          ImGuiInputTextFlags_CharsHexadecimal);
+        *next = (double)bits;
+        return changed;
+    }
     float x = (float)v;
     float speed = fabsf(x) > 1.0f ? fabsf(x) * 0.01f : 0.01f;
     bool changed = ImGui::DragFloat(label, &x, speed, 0.0f, 0.0f, "%.3f"); // refusals show the reason

@@ -102,6 +102,11 @@ function steer.world(options) end
 ---@field drag? number Velocity /= 1 + drag*dt each step. Unit: 1/s. Default: 0. Range: 0 to 1e30.
 ---@field kinematic? boolean The behaviour's output is a velocity and rotation, taken directly. Default: false.
 ---@field face_velocity? boolean Orientation follows the velocity after each step. Default: false.
+---@field layer? integer The layers the agent is on (bits); others see it when their mask meets it. Default: 1.
+---@field mask? integer The layers the agent sees (bits): its neighbours, avoidance, contacts and rays take only agents and shapes whose layer meets it. Default: every bit (0xFFFFFFFF).
+---@field z? number Bottom of the agent's vertical extent [z, z + height]: agents and shapes meet only where their extents overlap (floors; ramps set z). Unit: m. Default: 0.
+---@field height? number Height of the vertical extent [z, z + height] (touching extents meet). Unit: m. Default: 0.
+---@field priority? number Reciprocal avoidance's right of way: of two avoiders the lower takes more of the avoidance, all of it against one at least 1 higher. Default: 0.
 ---@field key? integer Positive identity for random streams; unique keys make a run independent of spawn order. Default: 1, 2, 3...
 ---@field steering? steer.BehaviourBase The agent's behaviour. Default: nil.
 ---@field role? string Kept on the Lua side (the script host maps roles to behaviours). Default: nil.
@@ -160,12 +165,20 @@ function World:find(filter) end
 ---@return steer.Formation[]
 function World:formations() end
 
+---What `world:query` considers: agents whose layer meets mask and whose extent [z, z + height] meets the band.
+---@class steer.QueryFilterOptions
+---@field mask? integer Agents whose layer & mask ~= 0. Default: every bit.
+---@field ignore? steer.Agent An agent to skip. Default: nil.
+---@field z? number Bottom of the band [z, z + height] (either of z, height given: the other 0). Default: no band. Unit: m.
+---@field height? number Height of the band. Unit: m.
+
 ---The agents whose position is within radius (distance < radius), in a deterministic order.
 ---@param x number Unit: m.
 ---@param y number Unit: m.
 ---@param radius number Unit: m.
+---@param filter? steer.QueryFilterOptions
 ---@return steer.Agent[]
-function World:query(x, y, radius) end
+function World:query(x, y, radius, filter) end
 
 ---A digest of every agent's state, behaviour memory and random stream (order-independent).
 ---"hex": the 64 bits as 16 hexadecimal digits, exact under every Lua (before 5.3 a number is a double).
@@ -186,44 +199,57 @@ function World:close() end
 ---@return steer.Path
 function World:path(points) end
 
+---The options of every shape constructor (its last argument; nothing may follow it).
+---@class steer.ShapeOptions
+---@field layer? integer The shape's layers (bits): agents see it when their mask meets them. Default: 1.
+---@field z? number Bottom of its vertical extent [z, z + height]. Default: 0. Unit: m.
+---@field height? number Height of its vertical extent. Default: 0. Unit: m.
+
 ---A wall segment between two distinct points.
 ---@param x1 number Unit: m.
 ---@param y1 number Unit: m.
 ---@param x2 number Unit: m.
 ---@param y2 number Unit: m.
+---@param options? steer.ShapeOptions
 ---@return steer.Shape
-function World:add_wall(x1, y1, x2, y2) end
+function World:add_wall(x1, y1, x2, y2, options) end
 
 ---A solid circle.
 ---@param x number Unit: m.
 ---@param y number Unit: m.
 ---@param radius number Unit: m. Range: > 0.
+---@param options? steer.ShapeOptions
 ---@return steer.Shape
-function World:add_circle(x, y, radius) end
+function World:add_circle(x, y, radius, options) end
 
 ---A solid axis-aligned box, corners in any order.
 ---@param x1 number Unit: m.
 ---@param y1 number Unit: m.
 ---@param x2 number Unit: m.
 ---@param y2 number Unit: m.
+---@param options? steer.ShapeOptions
 ---@return steer.Shape
-function World:add_box(x1, y1, x2, y2) end
+function World:add_box(x1, y1, x2, y2, options) end
 
 ---A solid convex polygon: 3 to 16 points, any winding, no three in line.
 ---@param points steer.Point[]
+---@param options? steer.ShapeOptions
 ---@return steer.Shape
-function World:add_polygon(points) end
+function World:add_polygon(points, options) end
 
 ---A chain of walls through the points (`loop = true` closes it).
 ---@param points steer.PathOptions
+---@param options? steer.ShapeOptions
 ---@return steer.Shape
-function World:add_polyline(points) end
+function World:add_polyline(points, options) end
 
 ---What `world:raycast` considers.
 ---@class steer.RaycastFilterOptions
----@field mask? integer Shapes whose category & mask ~= 0. Default: every bit.
+---@field mask? integer Shapes and agents whose layer & mask ~= 0. Default: every bit.
 ---@field agents? boolean Also hit agents, as circles. Default: false.
 ---@field ignore? steer.Agent An agent to skip (the caster). Default: nil.
+---@field z? number Bottom of the band [z, z + height]: only what meets it (either of z, height given: the other 0). Default: no band. Unit: m.
+---@field height? number Height of the band. Unit: m.
 
 ---The first hit of the ray (x, y) + (dx, dy)*s, s in [0, max_distance], or nil: the point, the unit normal facing the ray, the distance (m) and the shape or agent hit.
 ---@param x number Unit: m.
@@ -245,6 +271,9 @@ function World:raycast(x, y, dx, dy, max_distance, filter) end
 ---Static geometry in a world: agents avoid it and rays hit it. Shapes compare with `==`.
 ---@class steer.Shape
 ---@field type "segment"|"polyline"|"circle"|"box"|"polygon" The kind of shape (read-only).
+---@field layer integer Its layers (bits; the same as set_category).
+---@field z number Bottom of its vertical extent [z, z + height]. Unit: m.
+---@field height number Height of its vertical extent. Unit: m.
 local Shape = {}
 
 ---Removes the shape from its world.
@@ -254,7 +283,7 @@ function Shape:remove() end
 ---@return boolean
 function Shape:alive() end
 
----Sets the 32-bit category mask tested against a ray filter's mask (default 1).
+---Sets the shape's layers (`shape.layer = bits`), tested against agents' and ray filters' masks (default 1).
 ---@param bits integer
 function Shape:set_category(bits) end
 
@@ -481,6 +510,11 @@ function Formation:destroy() end
 ---@field drag number Velocity /= 1 + drag*dt each step. Unit: 1/s. Range: 0 to 1e30.
 ---@field kinematic boolean The behaviour's output is a velocity and rotation, taken directly.
 ---@field face_velocity boolean Orientation follows the velocity after each step.
+---@field layer integer The layers the agent is on (bits).
+---@field mask integer The layers it sees (bits): agents and shapes whose layer meets it.
+---@field z number Bottom of its vertical extent [z, z + height]. Unit: m.
+---@field height number Height of its vertical extent (>= 0). Unit: m.
+---@field priority number Reciprocal avoidance's right of way: the lower takes more of the avoidance.
 ---@field trace boolean Record this agent's evaluation for the debug draw and inspectors (off by default).
 ---@field steering steer.BehaviourBase? The behaviour (setting it resets the behaviour memory).
 ---@field role string? Kept on the Lua side (the script host maps roles to behaviours).

@@ -390,6 +390,7 @@ static void def_fields(FILE *out, int line, char *rest)
             break;
         case STEER_FIELD_INT:
         case STEER_FIELD_UINT64:
+        case STEER_FIELD_BITS:
             snprintf(type, sizeof type, "integer");
             snprintf(value, sizeof value, "%lld", (long long)steer_def_get_integer(d, f));
             break;

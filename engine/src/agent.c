@@ -44,12 +44,32 @@ bool steer__agent_kinematic_is_valid(const steer_kinematic *k)
            isfinite(k->rotation);
 }
 
+// A vertical extent: z finite, height finite and >= 0.
+static bool extent_is_valid(float z, float height) { return isfinite(z) && isfinite(height) && height >= 0.0f; }
+
+void steer__agent_set_filter(steer_world *w, int i, agent_filter f)
+{
+    w->filtered += (int)!steer__filter_is_default(&f) - (int)!steer__filter_is_default(&w->filter[i]);
+    w->filter[i] = f;
+    w->grid.dirty = true;
+}
+
+void steer__agent_recount(steer_world *w)
+{
+    w->filtered = w->prioritised = 0;
+    for (int i = 0; i < w->count; ++i) {
+        w->filtered += !steer__filter_is_default(&w->filter[i]);
+        w->prioritised += w->priority[i] != 0.0f;
+    }
+}
+
 steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
 {
     if (!STEER_CHECK(w != NULL && def != NULL && def->cookie == STEER_COOKIE)) return steer_null_agent;
     if (!STEER_CHECK(!w->stepping)) return steer_null_agent;
     if (!STEER_CHECK(steer__agent_kinematic_is_valid(&def->state))) return steer_null_agent;
     if (!STEER_CHECK(steer__agent_limits_are_valid(&def->limits))) return steer_null_agent;
+    if (!STEER_CHECK(extent_is_valid(def->z, def->height) && isfinite(def->priority))) return steer_null_agent;
     uint32_t slot;
     int i;
     if (w->count == w->capacity && !steer__world_reserve(w, w->capacity * 2)) return steer_null_agent;
@@ -70,6 +90,10 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     w->slot_of[i] = slot;
     w->flags[i] = (uint8_t)((def->kinematic ? AGENT_KINEMATIC : 0) | (def->face_velocity ? AGENT_FACE_VELOCITY : 0));
     w->user_data[i] = def->user_data;
+    w->filter[i] = (agent_filter){1u, STEER_ALL_LAYERS, 0.0f, 0.0f};
+    steer__agent_set_filter(w, i, (agent_filter){def->layer, def->mask, def->z, def->height});
+    w->priority[i] = def->priority;
+    w->prioritised += def->priority != 0.0f;
     w->grid.dirty = true;
     return (steer_agent_id){slot + 1, w->slots[slot].generation};
 }
@@ -85,6 +109,8 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     // a formation's slot target is no longer the agent's (its formation
     // drops it at the next update); an agent taking the slot starts with none
     if ((int)(id.index - 1) < w->slot_target_capacity) w->slot_targets[id.index - 1].formation = steer_null_formation;
+    w->filtered -= (int)!steer__filter_is_default(&w->filter[i]);
+    w->prioritised -= w->priority[i] != 0.0f;
     steer__store_remove(w, id, i);
     w->grid.dirty = true;
 }
@@ -239,6 +265,76 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;
     w->memory[i] = kept;
+}
+
+/* ---- layers, floors and priority ---------------------------------------------------- */
+
+uint32_t steer_agent_get_layer(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0u);
+    return w->filter[i].layer;
+}
+
+void steer_agent_set_layer(steer_world *w, steer_agent_id id, uint32_t layer)
+{
+    AGENT_OR(w, id, );
+    NOT_STEPPING(w);
+    agent_filter f = w->filter[i];
+    f.layer = layer;
+    steer__agent_set_filter(w, i, f);
+}
+
+uint32_t steer_agent_get_mask(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0u);
+    return w->filter[i].mask;
+}
+
+void steer_agent_set_mask(steer_world *w, steer_agent_id id, uint32_t mask)
+{
+    AGENT_OR(w, id, );
+    NOT_STEPPING(w);
+    agent_filter f = w->filter[i];
+    f.mask = mask;
+    steer__agent_set_filter(w, i, f);
+}
+
+float steer_agent_get_z(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0.0f);
+    return w->filter[i].z;
+}
+
+float steer_agent_get_height(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0.0f);
+    return w->filter[i].height;
+}
+
+void steer_agent_set_extent(steer_world *w, steer_agent_id id, float z, float height)
+{
+    AGENT_OR(w, id, );
+    NOT_STEPPING(w);
+    if (!STEER_CHECK(extent_is_valid(z, height))) return;
+    agent_filter f = w->filter[i];
+    f.z = z;
+    f.height = height;
+    steer__agent_set_filter(w, i, f);
+}
+
+float steer_agent_get_priority(const steer_world *w, steer_agent_id id)
+{
+    AGENT_OR(w, id, 0.0f);
+    return w->priority[i];
+}
+
+void steer_agent_set_priority(steer_world *w, steer_agent_id id, float priority)
+{
+    AGENT_OR(w, id, );
+    NOT_STEPPING(w);
+    if (!STEER_CHECK(isfinite(priority))) return;
+    w->prioritised += (priority != 0.0f) - (w->priority[i] != 0.0f);
+    w->priority[i] = priority;
 }
 
 uint64_t steer_agent_get_key(const steer_world *w, steer_agent_id id)

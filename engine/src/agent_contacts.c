@@ -44,6 +44,7 @@ static bool relax(steer_world *w, float max_radius, float max_moved)
     range_cache cache;
     cache.version = g->version - 1u; // nothing cached
     bool any = false;
+    const bool filtered = w->filtered > 0;
     // in grid order: the sums of each agent are in the grid's canonical order
     for (int k = 0; k < g->count; ++k) {
         uint32_t i = g->agent[k];
@@ -58,6 +59,8 @@ static bool relax(steer_world *w, float max_radius, float max_moved)
             for (uint32_t c = ranges[r][0]; c < ranges[r][1]; ++c) {
                 uint32_t j = g->agent[c];
                 if (j == i) continue;
+                // layers and floors: pushed only by the agents it sees
+                if (filtered && !steer__filter_sees(&w->filter[i], &w->filter[j])) continue;
                 steer_vec2 d = steer_sub(pi, w->state[j].position);
                 float sum = ri + w->limits[j].radius, d2 = steer_length_sq(d);
                 if (d2 >= sum * sum) continue;

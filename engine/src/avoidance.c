@@ -111,7 +111,8 @@ static void inside_visit(const geo_prim *prim, void *context)
 static bool escape(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     inside_query q = {ctx->view->geometry, ctx->me.position, false, 0.0f, 0, {0.0f, 0.0f}, {0.0f, 0.0f}};
-    steer__geometry_overlap(q.g, q.p, q.p, inside_visit, &q);
+    const geo_filter sees = geo_filter_of(&ctx->view->filter[ctx->self]); // only a solid the agent sees
+    steer__geometry_overlap(q.g, q.p, q.p, &sees, inside_visit, &q);
     if (!q.found) return false;
     steer_vec2 target = steer_mul_add(q.point, q.normal, ctx->lim.radius + d->avoid_distance);
     if (ctx->trace != NULL) {
@@ -131,11 +132,12 @@ static float choose_side(eval_ctx *ctx, const feeler *f)
 {
     static const float angles[2] = {0.5235988f, 1.0471976f};
     float reach = 2.0f * f[RAY_CENTRE].length, room[2] = {0.0f, 0.0f};
+    const geo_filter sees = geo_filter_of(&ctx->view->filter[ctx->self]);
     for (int k = 0; k < 2; ++k) {
         for (int j = 0; j < 2; ++j) {
             steer_vec2 dir = rotate(f[RAY_CENTRE].dir, k == 0 ? angles[j] : -angles[j]);
             steer_ray_hit h;
-            bool hit = steer__raycast_shapes(ctx->view->geometry, f[RAY_CENTRE].origin, dir, 0.0f, reach, UINT32_MAX, &h);
+            bool hit = steer__raycast_shapes(ctx->view->geometry, f[RAY_CENTRE].origin, dir, 0.0f, reach, &sees, &h);
             room[k] += hit ? h.distance : reach;
         }
     }
@@ -177,11 +179,12 @@ bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
     }
     feeler f[RAY_COUNT];
     lay_out(d, pos, u, length, radius, f);
+    const geo_filter sees = geo_filter_of(&ctx->view->filter[ctx->self]); // the shapes the agent sees
     int nearest = -1;
     bool pushes_left = false, pushes_right = false;
     for (int i = 0; i < RAY_COUNT; ++i) {
         if (!f[i].cast || f[i].length <= 0.0f) continue;
-        f[i].hit = steer__raycast_shapes(ctx->view->geometry, f[i].origin, f[i].dir, f[i].radius, f[i].length, UINT32_MAX,
+        f[i].hit = steer__raycast_shapes(ctx->view->geometry, f[i].origin, f[i].dir, f[i].radius, f[i].length, &sees,
                                         &f[i].result);
         if (ctx->trace != NULL) {
             steer__trace_ray(ctx, f[i].origin, f[i].dir, f[i].length, f[i].radius, f[i].hit, &f[i].result);

@@ -39,11 +39,12 @@ void steer__contacts_push_out(steer_world *w, int i)
 {
     float r = w->limits[i].radius;
     steer_kinematic *s = &w->state[i];
+    const geo_filter filter = geo_filter_of(&w->filter[i]); // the shapes the agent sees
     for (int pass = 0; pass < CONTACT_PASSES; ++pass) {
         contact_query q = {w->geometry, s->position, s->velocity, r + CONTACT_SKIN, 0.0f, {0.0f, 0.0f}};
         steer_vec2 ext = steer_v2(q.radius, q.radius);
-        steer__geometry_overlap(w->geometry, steer_sub(s->position, ext), steer_add(s->position, ext), contact_visit,
-                                &q);
+        steer__geometry_overlap(w->geometry, steer_sub(s->position, ext), steer_add(s->position, ext), &filter,
+                                contact_visit, &q);
         if (q.depth <= 0.0f) break;
         // out along the normal; velocity into the wall removed
         s->position = steer_mul_add(s->position, q.normal, steer_maxf(q.depth - CONTACT_SKIN, 0.0f));

@@ -44,6 +44,10 @@ void steer__context_view_init(eval_view *v, steer_world *w)
     v->limits = w->limits;
     v->key = w->key;
     v->flags = w->flags;
+    v->filter = w->filter;
+    v->priority = w->priority;
+    v->prioritised = w->prioritised > 0;
+    v->filtered = w->filtered > 0;
     v->grid = &w->grid;
     // (inside a step it is ready already, and this changes nothing)
     steer__geometry_ready(w);
@@ -134,6 +138,16 @@ int steer__context_gather(eval_ctx *ctx, float radius)
     int n = 0;
     for (int i = 0; i < count; ++i)
         n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, ctx->self_proxy, n);
+    // layers and floors: only the neighbours the agent sees, in order
+    if (ctx->view->filtered) {
+        int kept = 0;
+        for (int j = 0; j < n; ++j) {
+            s->proxy[kept] = s->proxy[j];
+            s->dist_sq[kept] = s->dist_sq[j];
+            kept += steer__sees_proxy(ctx, s->proxy[j]);
+        }
+        n = kept;
+    }
     ctx->neighbour_count = n;
     ctx->gathered_radius = radius;
     ctx->gathered_epoch = ++s->gather_epoch;

@@ -106,4 +106,44 @@ static inline uint64_t steer__sortable_pair(float a, float b)
     return ((uint64_t)steer__sortable_bits(a) << 32) | steer__sortable_bits(b);
 }
 
+/// A function kept out of line (a rare path whose inlining would cost the
+/// hot one around it), and one inlined wherever it is called (a hot
+/// helper that a second caller would otherwise push out of line).
+#if defined(__GNUC__)
+#define STEER_NOINLINE __attribute__((noinline))
+#define STEER_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define STEER_NOINLINE
+#define STEER_ALWAYS_INLINE inline
+#endif
+
+/* ---- layers and floors ---------------------------------------------------------- */
+
+/// Who an agent meets (docs/engine.md, layers and floors): the layers it is
+/// on, the layers it sees, its vertical extent [z, z + height].
+typedef struct agent_filter {
+    uint32_t layer, mask;
+    float z, height;
+} agent_filter;
+
+/// True when the extents [z0, top0] and [z1, top1] overlap (touching counts).
+static inline bool steer__extents_meet(float z0, float top0, float z1, float top1)
+{
+    return z1 <= top0 && z0 <= top1;
+}
+
+/// True when the agent of filter `me` sees the one of `other`: other's
+/// layer meets me's mask and their extents overlap.
+static inline bool steer__filter_sees(const agent_filter *me, const agent_filter *other)
+{
+    return (other->layer & me->mask) != 0 &&
+           steer__extents_meet(me->z, me->z + me->height, other->z, other->z + other->height);
+}
+
+/// The default filter: layer 1, every layer seen, at z 0 with no height.
+static inline bool steer__filter_is_default(const agent_filter *f)
+{
+    return f->layer == 1u && f->mask == STEER_ALL_LAYERS && f->z == 0.0f && f->height == 0.0f;
+}
+
 #endif

@@ -43,6 +43,8 @@ steer_agent_def steer_default_agent_def(void)
     steer_agent_def d;
     memset(&d, 0, sizeof d);
     d.limits = steer_default_limits();
+    d.layer = 1u;
+    d.mask = STEER_ALL_LAYERS;
     d.cookie = STEER_COOKIE;
     return d;
 }
@@ -57,7 +59,8 @@ steer_path_def steer_default_path_def(void)
 
 steer_ray_filter steer_default_ray_filter(void)
 {
-    return (steer_ray_filter){.mask = 0xFFFFFFFFu, .include_agents = false, .ignore = {0, 0}};
+    return (steer_ray_filter){
+        .mask = STEER_ALL_LAYERS, .include_agents = false, .ignore = {0, 0}, .z_min = -INFINITY, .z_max = INFINITY};
 }
 
 steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)

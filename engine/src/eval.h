@@ -39,6 +39,12 @@ typedef struct eval_view {
     /// pass for agents whose tree has a reciprocal_avoidance node, so no
     /// evaluation looks into another agent's tree
     const uint8_t *flags;
+    const agent_filter *filter; ///< layers, masks, vertical extents (core.h)
+    const float *priority;      ///< reciprocal avoidance's right of way
+    bool prioritised;           ///< some agent's priority is not 0
+    /// some agent's filter is not the default: neighbour scans test filters
+    /// (while false they skip the test, and every agent sees every other)
+    bool filtered;
     const neighbour_grid *grid;
     /// the static shapes with their broadphase ready (geometry.h,
     /// raycast.h), or NULL when the world has none
@@ -121,6 +127,14 @@ int steer__context_gather(eval_ctx *ctx, float radius);
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
+
+/// True when the agent being evaluated sees the neighbour at a grid proxy
+/// (always, in a world without filters).
+static inline bool steer__sees_proxy(const eval_ctx *ctx, uint32_t proxy)
+{
+    const agent_filter *f = ctx->view->filter;
+    return !ctx->view->filtered || steer__filter_sees(&f[ctx->self], &f[ctx->view->grid->agent[proxy]]);
+}
 
 /// A neighbour (by grid proxy): its dense index, key and radius.
 static inline uint64_t steer__proxy_key(const eval_ctx *ctx, uint32_t proxy)

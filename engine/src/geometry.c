@@ -137,6 +137,7 @@ static steer_shape_id new_shape(struct steer_geometry *g, steer_shape_type type,
     slot->count = (uint32_t)parts;
     slot->next_free = 0;
     slot->category = 1;
+    slot->z = slot->height = 0.0f;
     slot->type = (uint8_t)type;
     slot->alive = true;
     ++g->shape_count;
@@ -346,6 +347,30 @@ void steer_shape_set_category(steer_world *w, steer_shape_id id, uint32_t catego
     s->category = category;
     for (uint32_t k = 0; k < s->count; ++k) g->src[s->first + k].category = category;
     g->dirty = true;
+}
+
+void steer_shape_set_extent(steer_world *w, steer_shape_id id, float z, float height)
+{
+    geo_slot *s = slot_of(w, id);
+    if (!STEER_CHECK(s != NULL)) return;
+    if (!can_edit(w)) return;
+    if (!STEER_CHECK(isfinite(z) && isfinite(height) && height >= 0.0f)) return;
+    struct steer_geometry *g = w->geometry;
+    s->z = z;
+    s->height = height;
+    for (uint32_t k = 0; k < s->count; ++k) {
+        g->src[s->first + k].z = z;
+        g->src[s->first + k].top = z + height;
+    }
+    g->dirty = true;
+}
+
+void steer_shape_get_extent(const steer_world *w, steer_shape_id id, float *z, float *height)
+{
+    const geo_slot *s = slot_of(w, id);
+    bool live = STEER_CHECK(s != NULL);
+    if (z != NULL) *z = live ? s->z : 0.0f;
+    if (height != NULL) *height = live ? s->height : 0.0f;
 }
 
 int steer_world_shape_count(const steer_world *w)
@@ -706,8 +731,8 @@ float steer__geometry_closest(const struct steer_geometry *g, const geo_prim *pr
 
 /* ---- box queries -------------------------------------------------------------- */
 
-void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, steer_vec2 upper, geo_overlap_fn *fn,
-                             void *context)
+void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, steer_vec2 upper,
+                             const geo_filter *filter, geo_overlap_fn *fn, void *context)
 {
     if (g == NULL || g->tree.leaf_count == 0) return;
     int stack[GEO_MAX_DEPTH + 2];
@@ -717,7 +742,10 @@ void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, s
         const geo_node *n = &g->tree.nodes[stack[--sp]];
         if (n->lx > upper.x || n->ux < lower.x || n->ly > upper.y || n->uy < lower.y) continue;
         if (n->count > 0) {
-            for (int k = 0; k < n->count; ++k) fn(&g->tree.leaf[n->child + k], context);
+            for (int k = 0; k < n->count; ++k) {
+                const geo_prim *p = &g->tree.leaf[n->child + k];
+                if (geo_prim_passes(p, filter)) fn(p, context);
+            }
         } else {
             stack[sp++] = n->child + 1;
             stack[sp++] = n->child;

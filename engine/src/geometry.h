@@ -25,12 +25,36 @@ typedef struct geo_prim {
     uint8_t type;
     uint8_t dead;      ///< its shape was removed (compacted on rebuild)
     uint16_t count;    ///< polygon: vertex count
-    uint32_t category; ///< the shape's category bits
+    uint32_t category; ///< the shape's layer ("category") bits
     uint32_t shape;    ///< shape slot index
     uint32_t part;     ///< index of the part inside its shape
     uint32_t first;    ///< polygon: first vertex in the pool
+    float z, top;      ///< the shape's vertical extent [z, z + height]
     float d[6];
 } geo_prim;
+
+/// What a query of the shapes takes: parts whose layer meets mask and whose
+/// vertical extent meets [z, top] (an agent's own extent, or a ray
+/// filter's band).
+typedef struct geo_filter {
+    uint32_t mask;
+    float z, top;
+} geo_filter;
+
+/// Every part (a mask of every layer, a band of every height).
+static inline geo_filter geo_filter_all(void) { return (geo_filter){STEER_ALL_LAYERS, -INFINITY, INFINITY}; }
+
+/// The filter of an agent's own view: its mask and its extent.
+static inline geo_filter geo_filter_of(const agent_filter *f)
+{
+    return (geo_filter){f->mask, f->z, f->z + f->height};
+}
+
+/// True when the filter takes the part.
+static inline bool geo_prim_passes(const geo_prim *p, const geo_filter *f)
+{
+    return (p->category & f->mask) != 0 && steer__extents_meet(f->z, f->top, p->z, p->top);
+}
 
 /// BVH node: a leaf when count > 0 (parts leaf[child .. child + count)),
 /// else an inner node whose children are child and child + 1.
@@ -45,6 +69,7 @@ typedef struct geo_slot {
     uint32_t first, count; ///< parts src[first .. first + count) while alive
     uint32_t next_free;    ///< free list (slot index + 1) while dead
     uint32_t category;
+    float z, height; ///< vertical extent (steer_shape_set_extent)
     uint8_t type; ///< steer_shape_type
     bool alive;
 } geo_slot;
@@ -140,10 +165,10 @@ struct steer_geometry *steer__geometry_make(steer_world *w, int parts, int verts
 void steer__geometry_destroy(struct steer_geometry *g);
 
 /// Visit the parts of a ready geometry (or NULL) whose (fattened) box
-/// overlaps [lower, upper].
+/// overlaps [lower, upper] and that the filter takes.
 typedef void geo_overlap_fn(const geo_prim *p, void *context);
 void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, steer_vec2 upper,
-                             geo_overlap_fn *fn, void *context);
+                             const geo_filter *filter, geo_overlap_fn *fn, void *context);
 
 /// Signed distance from p to a part (negative inside a solid part), the
 /// closest point of its boundary and the unit outward normal there (from the

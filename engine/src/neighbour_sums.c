@@ -50,9 +50,10 @@ enum { SUM_NEIGHBOURS, SUM_DX, SUM_DY, SUM_VX, SUM_VY, SUM_SX, SUM_SY, SUM_SAME,
 
 /* ---- pass 1: pack ------------------------------------------------------------------ */
 
-// Plain C: write every candidate, advance past those in range.
+// Plain C: write every candidate, advance past those in range (and, with
+// `sees` (a world with filters), that the agent sees: eval.h, steer__sees_proxy).
 static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p,
-                      const packed *out)
+                      const packed *out, const eval_ctx *sees)
 {
     int n = 0;
     for (int c = 0; c < count; ++c) {
@@ -64,7 +65,7 @@ static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int c
             out->d2[n] = d2;
             out->vx[n] = g->vx[k];
             out->vy[n] = g->vy[k];
-            n += (d2 < p->r2) & (k != p->self);
+            n += (d2 < p->r2) & (k != p->self) & (sees == NULL || steer__sees_proxy(sees, k));
         }
     }
     return n;
@@ -131,12 +132,12 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
 
 static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
 {
-    return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out);
+    return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out, NULL);
 }
 #else
 static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
 {
-    return pack_plain(g, ranges, count, p, out);
+    return pack_plain(g, ranges, count, p, out, NULL);
 }
 #endif
 
@@ -239,7 +240,8 @@ static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], in
     float push = 0.0f;
     for (int i = 0; i < count; ++i) {
         for (uint32_t k = ranges[i][0]; k < ranges[i][1]; ++k) {
-            if (k != p->self && g->x[k] == p->cx && g->y[k] == p->cy) push += p->max_acc * tie_break_x(ctx, k);
+            if (k != p->self && g->x[k] == p->cx && g->y[k] == p->cy && steer__sees_proxy(ctx, k))
+                push += p->max_acc * tie_break_x(ctx, k);
         }
     }
     return push;
@@ -260,7 +262,8 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
     eval_scratch *sc = ctx->scratch;
     const packed nb = {sc->pack_dx, sc->pack_dy, sc->pack_d2, sc->pack_vx, sc->pack_vy};
     float sum[SUM_FIELDS];
-    sum_packed(&nb, pack(g, ranges, count, &p, &nb), &p, sum);
+    int n = ctx->view->filtered ? pack_plain(g, ranges, count, &p, &nb, ctx) : pack(g, ranges, count, &p, &nb);
+    sum_packed(&nb, n, &p, sum);
     out->radius = radius;
     out->count = (int)sum[SUM_NEIGHBOURS];
     out->sum_dx = sum[SUM_DX];

@@ -234,7 +234,7 @@ bool steer__raycast_prim(const struct steer_geometry *g, const geo_prim *p, cons
 typedef struct cast_state {
     geo_ray ray;
     float clip;
-    uint32_t mask;
+    geo_filter filter;
     float best_s;
     uint64_t best_key;
     steer_vec2 best_n;
@@ -283,7 +283,7 @@ static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_
 {
     for (int k = 0; k < count; ++k) {
         const geo_prim *p = &parts[k];
-        if ((p->category & c->mask) == 0) continue;
+        if (!geo_prim_passes(p, &c->filter)) continue;
         float s;
         steer_vec2 nrm;
         if (steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
@@ -397,11 +397,12 @@ static geo_ray make_ray(steer_vec2 origin, steer_vec2 unit, float radius)
 // zero vector.
 static bool unit_of(steer_vec2 d, steer_vec2 *u) { return geo_unit(d, u); }
 
-static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float radius, float max, uint32_t mask)
+static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float radius, float max,
+                       const geo_filter *filter)
 {
     c->ray = make_ray(origin, unit, radius);
     c->clip = max;
-    c->mask = mask;
+    c->filter = *filter;
     c->best_s = INFINITY;
     c->best_key = KEY_NONE;
     c->best_n = steer_v2(0.0f, 0.0f);
@@ -454,6 +455,10 @@ static void cast_agents(steer_world *w, cast_state *c, int ignore)
             int a = (int)g->agent[k];
             float r = w->limits[a].radius;
             if (a == ignore || r <= 0.0f) continue;
+            const agent_filter *af = &w->filter[a];
+            if ((af->layer & c->filter.mask) == 0 ||
+                !steer__extents_meet(c->filter.z, c->filter.top, af->z, af->z + af->height))
+                continue;
             float s;
             steer_vec2 n;
             if (ray_circle(c->ray.origin, c->ray.dir, limit_of(c), steer_v2(g->x[k], g->y[k]), r, &s, &n)) {
@@ -505,9 +510,14 @@ static void run_query(steer_world *w, cast_state *c, const steer_ray_filter *f, 
     if (f != NULL && f->include_agents) cast_agents(w, c, ignore);
 }
 
-static bool check_ray(const steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance)
+// The shapes' side of a ray filter (the band checked by check_ray).
+static geo_filter shape_filter(const steer_ray_filter *f) { return (geo_filter){f->mask, f->z_min, f->z_max}; }
+
+static bool check_ray(const steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
+                      const steer_ray_filter *filter)
 {
     if (!STEER_CHECK(w != NULL)) return false;
+    if (!STEER_CHECK(filter == NULL || filter->z_min <= filter->z_max)) return false;
     if (!STEER_CHECK(steer_vec2_is_finite(origin) && steer_vec2_is_finite(direction))) return false;
     return STEER_CHECK(isfinite(max_distance) && max_distance >= 0.0f);
 }
@@ -517,12 +527,13 @@ bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction
 {
     if (!STEER_CHECK(hit != NULL)) return false;
     memset(hit, 0, sizeof *hit);
-    if (!check_ray(w, origin, direction, max_distance)) return false;
+    if (!check_ray(w, origin, direction, max_distance, filter)) return false;
     steer_vec2 u;
     if (!unit_of(direction, &u)) return false; // zero direction: no ray
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
+    const geo_filter shapes = shape_filter(&f);
     cast_state c;
-    init_state(&c, origin, u, 0.0f, max_distance, f.mask);
+    init_state(&c, origin, u, 0.0f, max_distance, &shapes);
     run_query(w, &c, &f, steer__store_dense(w, f.ignore));
     return finish(w, w->geometry, &c, hit);
 }
@@ -531,10 +542,11 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
                              const steer_ray_filter *filter, steer_ray_fn *fn, void *context)
 {
     if (!STEER_CHECK(fn != NULL)) return;
-    if (!check_ray(w, origin, direction, max_distance)) return;
+    if (!check_ray(w, origin, direction, max_distance, filter)) return;
     steer_vec2 u;
     if (!unit_of(direction, &u)) return;
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
+    const geo_filter shapes = shape_filter(&f);
     float clip = max_distance, low_s = -INFINITY;
     uint64_t low_key = 0;
     steer_shape_id last_shape = steer_null_shape;
@@ -543,7 +555,7 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
         // the next hit in (distance, key) order: a closest-hit query above
         // the last one, so no buffer and no allocation
         cast_state c;
-        init_state(&c, origin, u, 0.0f, clip, f.mask);
+        init_state(&c, origin, u, 0.0f, clip, &shapes);
         c.low_s = low_s, c.low_key = low_key;
         run_query(w, &c, &f, steer__store_dense(w, f.ignore));
         steer_ray_hit hit;
@@ -561,29 +573,29 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
 }
 
 bool steer__raycast_shapes(const struct steer_geometry *g, steer_vec2 origin, steer_vec2 direction, float radius,
-                           float max_distance, uint32_t mask, steer_ray_hit *hit)
+                           float max_distance, const geo_filter *filter, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
     steer_vec2 u;
     if (!unit_of(direction, &u)) return false;
     cast_state c;
-    init_state(&c, origin, u, radius, max_distance, mask);
+    init_state(&c, origin, u, radius, max_distance, filter);
     cast_shapes(g, &c);
     return finish(NULL, g, &c, hit);
 }
 
 bool steer__raycast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
-                          uint32_t mask, steer_ray_hit *hit)
+                          const geo_filter *filter, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
     steer_vec2 u;
     const struct steer_geometry *g = w->geometry;
     if (g == NULL || !unit_of(direction, &u)) return false;
     cast_state c;
-    init_state(&c, origin, u, 0.0f, max_distance, mask);
+    init_state(&c, origin, u, 0.0f, max_distance, filter);
     for (int i = 0; i < g->src_count; ++i) {
         const geo_prim *p = &g->src[i];
-        if (p->dead || (p->category & mask) == 0) continue;
+        if (p->dead || !geo_prim_passes(p, filter)) continue;
         float s;
         steer_vec2 n;
         if (steer__raycast_prim(g, p, &c.ray, limit_of(&c), &s, &n)) offer(&c, s, prim_key(p), n);

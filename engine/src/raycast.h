@@ -22,14 +22,15 @@ bool steer__raycast_prim(const struct steer_geometry *g, const geo_prim *p, cons
                          float *distance, steer_vec2 *normal);
 
 /// Closest-hit cast of a ray (radius 0) or a swept circle over the shapes
-/// of a ready geometry (or NULL: no hit); agents excluded. Used by
-/// obstacle_avoidance through the evaluation view. Normalises direction.
+/// of a ready geometry (or NULL: no hit) that the filter takes; agents
+/// excluded. Used by obstacle_avoidance through the evaluation view.
+/// Normalises direction.
 bool steer__raycast_shapes(const struct steer_geometry *g, steer_vec2 origin, steer_vec2 direction, float radius,
-                           float max_distance, uint32_t mask, steer_ray_hit *hit);
+                           float max_distance, const geo_filter *filter, steer_ray_hit *hit);
 
 /// Brute-force closest hit over every live part (tests and checks).
 bool steer__raycast_brute(steer_world *w, steer_vec2 origin, steer_vec2 direction, float max_distance,
-                          uint32_t mask, steer_ray_hit *hit);
+                          const geo_filter *filter, steer_ray_hit *hit);
 
 /// Bring the static geometry's broadphase (and the largest agent radius used
 /// by agent ray casts) up to date, so that the evaluation pass only reads

@@ -9,9 +9,11 @@
 // the relative velocity that leaves it, n the outward normal there. ORCA
 // permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1
 // when B does not avoid (a player, any agent whose tree has no reciprocal
-// avoidance); when B avoids too (kinematic or not), the two shares add up
+// avoidance, or one whose mask does not see A's layer); when B avoids too (kinematic or not), the two shares add up
 // to 1, and the agent behind (along the pair's mean velocity) takes more of
-// it (see avoid_share).
+// it (see avoid_share), unless their priorities differ: then the lower
+// takes more, all of it against one ORCA_PRIORITY_SPAN higher (see
+// priority_share).
 // Static geometry gives one half-plane per part within reach: do not close
 // in on its nearest point faster than the gap closes in the obstacle time
 // horizon. The velocity chosen is the permitted one nearest the preferred
@@ -59,6 +61,10 @@
 /// 16 cm: the press at the gap is slow, and there the right of way is what
 /// keeps the front from being crushed.
 #define ORCA_SHARE_FLOOR 0.2f
+/// Priority: against a neighbour whose priority is at least this much
+/// higher an agent takes all of the avoidance (and the neighbour none); a
+/// smaller difference moves the share that far from the right of way's.
+#define ORCA_PRIORITY_SPAN 1.0f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -162,7 +168,7 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 // only avoids more. Without it, agents standing on their goals kept the
 // right of way over those walking up behind them and walled them off from
 // goals further in (the bottleneck's and the blocks' fields of goals).
-static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj, float floor_speed)
+static STEER_ALWAYS_INLINE float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj, float floor_speed)
 {
     float speeds = steer_maxf(speed + steer_length(vj), floor_speed), d = steer_length(rel_pos);
     // both positive and their product finite (an underflow to 0 would
@@ -174,9 +180,25 @@ static float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_ve
     return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
 }
 
+// Priority: A's share with B moves from the right of way's share towards 1
+// when B's priority is higher, towards 0 when it is lower, linearly in the
+// difference, all the way at ORCA_PRIORITY_SPAN. B's share with A moves the
+// other way by the same fraction, so the two still add up to 1. Priorities
+// are settings, not velocities: a difference of one gives all of it whatever
+// the velocity noise, and the same for every agent order. The one that
+// takes none ignores the other (steer__reciprocal_steer).
+static float priority_share(float share, float mine, float theirs)
+{
+    // (finite priorities: the difference is finite or infinite, never NaN)
+    float dp = steer_clampf((theirs - mine) * (1.0f / ORCA_PRIORITY_SPAN), -1.0f, 1.0f);
+    if (dp > 0.0f) return share + dp * (1.0f - share);
+    if (dp < 0.0f) return share + dp * share;
+    return share;
+}
+
 // The half-plane B imposes on A: relative position and velocity (B - A and
 // A - B), combined radius, horizon tau, the step dt, A's velocity.
-static orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
+static STEER_ALWAYS_INLINE orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
                             steer_vec2 v, float share)
 {
     orca_line line;
@@ -214,6 +236,68 @@ static orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, flo
     }
     line.point = steer_mul_add(v, u, share);
     return line;
+}
+
+// The share with avoider j adjusted for layers and priorities: j avoids
+// this agent only if it sees it (layers are one-way; floors are not), and
+// their priorities move the share (priority_share).
+static float adjusted_share(const eval_ctx *ctx, uint32_t j, float share)
+{
+    const eval_view *view = ctx->view;
+    if (!(view->flags[j] & AGENT_AVOIDS)) return share;
+    if (view->filtered && (view->filter[ctx->self].layer & view->filter[j].mask) == 0) return 1.0f;
+    return view->prioritised ? priority_share(share, view->priority[ctx->self], view->priority[j]) : share;
+}
+
+// What the half-planes of an agent's neighbours are computed from.
+typedef struct orca_frame {
+    steer_vec2 p, v;
+    float speed, lead, max_speed, r_self, inv_tau, inv_dt;
+    bool idle;
+} orca_frame;
+
+// The neighbours' half-planes again, with their shares adjusted for layers
+// and priorities (adjusted_share): the same computation as the loop of
+// steer__reciprocal_steer, which stays without it because a test of a
+// false flag there cost steer-bench crowd 2% more instructions (and made
+// a function of the two, called from both, did not inline). Out of line
+// for the same reason.
+static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbour *near, int k, const orca_frame *f,
+                                        orca_line *lines)
+{
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
+        steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
+        float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (f->max_speed + view->limits[j].max_speed);
+        float share = (view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, f->v, f->speed, vj, floor_speed) : 1.0f;
+        share = adjusted_share(ctx, j, share);
+        if (f->idle) share = steer_maxf(share, 0.5f);
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
+                              f->inv_tau, f->inv_dt, f->v, share);
+    }
+}
+
+// Neighbours much lower in priority (by ORCA_PRIORITY_SPAN or more) that
+// avoid and see this agent take all of the avoidance: this agent ignores
+// them (unless it is idle). Kept at a share of 0, their half-planes would
+// pass through its velocity and pin it wherever the step left it, off its
+// way, inside a crowd (docs/crowds.md, priority). Order kept.
+static int drop_much_lower(const eval_ctx *ctx, orca_neighbour *near, int k)
+{
+    const eval_view *view = ctx->view;
+    const float mine = view->priority[ctx->self];
+    int kept = 0;
+    for (int i = 0; i < k; ++i) {
+        uint32_t j = view->grid->agent[near[i].proxy];
+        bool reciprocates = (view->flags[j] & AGENT_AVOIDS) &&
+                            (!view->filtered || (view->filter[ctx->self].layer & view->filter[j].mask) != 0);
+        near[kept] = near[i];
+        kept += !(reciprocates && (mine - view->priority[j]) * (1.0f / ORCA_PRIORITY_SPAN) >= 1.0f);
+    }
+    return kept;
 }
 
 typedef struct obstacle_query {
@@ -273,7 +357,8 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.gap = gaps;
     q.count = 0;
     steer_vec2 ext = steer_v2(q.reach, q.reach);
-    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), obstacle_visit, &q);
+    const geo_filter filter = geo_filter_of(&ctx->view->filter[ctx->self]); // the shapes the agent sees
+    steer__geometry_overlap(q.g, steer_sub(p, ext), steer_add(p, ext), &filter, obstacle_visit, &q);
     return q.count;
 }
 
@@ -327,6 +412,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     const float speed = steer_length(v);
     const float idle_speed = ORCA_IDLE_SPEED * max_speed;
     const bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
+    if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
@@ -338,6 +424,11 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
+    }
+    // layers or priorities in use: the same lines with adjusted shares
+    if (ctx->view->filtered || ctx->view->prioritised) {
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
+        adjust_lines(ctx, near, k, &f, lines + hard);
     }
     if (hard > 0) {
         // alone at a shape: slide along it (no neighbour within twice the

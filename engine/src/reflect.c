@@ -20,6 +20,8 @@ static const char *const assignment_names[] = {"optimal", "ordered", NULL};
 #define ENUM(S, name, member, choices, live) \
     {name, STEER_FIELD_ENUM, STEER_RULE_FINITE, NO_RANGE, choices, "", live, offsetof(S, member)}
 #define INT(S, kind, name, member, lo, hi) {name, kind, STEER_RULE_FINITE, lo, hi, NULL, "", false, offsetof(S, member)}
+#define BITS(S, name, member, live) \
+    {name, STEER_FIELD_BITS, STEER_RULE_FINITE, NO_RANGE, NULL, "", live, offsetof(S, member)}
 
 static const steer_field_info world_fields[] = {
     INT(steer_world_def, STEER_FIELD_UINT64, "seed", seed, 0.0, 0.0),
@@ -51,6 +53,11 @@ static const steer_field_info agent_fields[] = {
     LIMIT(drag, "1/s"),
     BOOL(steer_agent_def, "kinematic", kinematic, true),
     BOOL(steer_agent_def, "face_velocity", face_velocity, true),
+    BITS(steer_agent_def, "layer", layer, true),
+    BITS(steer_agent_def, "mask", mask, true),
+    FLOAT(steer_agent_def, "z", z, STEER_RULE_FINITE, 0.0, 0.0, "m", true),
+    FLOAT(steer_agent_def, "height", height, STEER_RULE_NONNEGATIVE, 0.0, 0.0, "m", true),
+    FLOAT(steer_agent_def, "priority", priority, STEER_RULE_FINITE, 0.0, 0.0, "", true),
     INT(steer_agent_def, STEER_FIELD_UINT64, "key", key, 1.0, 0.0),
 };
 
@@ -108,6 +115,7 @@ double steer_def_get_field(const void *def, const steer_field_info *f)
     case STEER_FIELD_ENUM:
     case STEER_FIELD_INT: return (double)*(const int *)at_c(def, f);
     case STEER_FIELD_UINT64: return (double)*(const uint64_t *)at_c(def, f);
+    case STEER_FIELD_BITS: return (double)*(const uint32_t *)at_c(def, f);
     default: return (double)*(const float *)at_c(def, f);
     }
 }
@@ -119,6 +127,7 @@ void steer_def_set_field(void *def, const steer_field_info *f, double v)
     case STEER_FIELD_ENUM:
     case STEER_FIELD_INT: *(int *)at(def, f) = (int)v; break;
     case STEER_FIELD_UINT64: *(uint64_t *)at(def, f) = (uint64_t)v; break;
+    case STEER_FIELD_BITS: *(uint32_t *)at(def, f) = (uint32_t)v; break;
     default: *(float *)at(def, f) = (float)v; break;
     }
 }
@@ -143,6 +152,10 @@ const char *steer_field_check(const steer_field_info *f, double v, char *buf, si
         int n = 0;
         while (f->choices[n] != NULL) ++n;
         return (v >= 0.0 && v < n && v == floor(v)) ? NULL : "must be one of its choices";
+    }
+    if (f->kind == STEER_FIELD_BITS) {
+        bool bits = isfinite(v) && v == floor(v) && v >= 0.0 && v <= 4294967295.0;
+        return bits ? NULL : "must be a 32-bit mask (an integer in [0, 2^32 - 1])";
     }
     if (f->kind == STEER_FIELD_INT || f->kind == STEER_FIELD_UINT64) {
         bool whole = isfinite(v) && v == floor(v);
@@ -237,6 +250,11 @@ void steer_agent_get_def(const steer_world *world, steer_agent_id agent, steer_a
     def->limits = steer_agent_get_limits(world, agent);
     def->kinematic = steer_agent_get_kinematic(world, agent);
     def->face_velocity = steer_agent_get_face_velocity(world, agent);
+    def->layer = steer_agent_get_layer(world, agent);
+    def->mask = steer_agent_get_mask(world, agent);
+    def->z = steer_agent_get_z(world, agent);
+    def->height = steer_agent_get_height(world, agent);
+    def->priority = steer_agent_get_priority(world, agent);
     def->behaviour = steer_agent_get_behaviour(world, agent);
     def->key = steer_agent_get_key(world, agent);
     def->user_data = steer_agent_get_user_data(world, agent);
@@ -249,4 +267,9 @@ void steer_agent_apply_def(steer_world *world, steer_agent_id agent, const steer
     if (def->kinematic != steer_agent_get_kinematic(world, agent)) steer_agent_set_kinematic(world, agent, def->kinematic);
     if (def->face_velocity != steer_agent_get_face_velocity(world, agent))
         steer_agent_set_face_velocity(world, agent, def->face_velocity);
+    if (def->layer != steer_agent_get_layer(world, agent)) steer_agent_set_layer(world, agent, def->layer);
+    if (def->mask != steer_agent_get_mask(world, agent)) steer_agent_set_mask(world, agent, def->mask);
+    if (def->z != steer_agent_get_z(world, agent) || def->height != steer_agent_get_height(world, agent))
+        steer_agent_set_extent(world, agent, def->z, def->height);
+    if (def->priority != steer_agent_get_priority(world, agent)) steer_agent_set_priority(world, agent, def->priority);
 }

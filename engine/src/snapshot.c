@@ -593,6 +593,8 @@ static bool read_payload(snap_reader *r, steer_world **out, snap_refs *refs, con
         w->flags[i] &= (uint8_t)~AGENT_TRACE;
         if (!steer_agent_set_trace(w, steer__store_id_of(w, i), true)) return snap_fail(r, "not enough memory for a trace");
     }
+    // the counts of agents off the default layers and floors (and priority)
+    steer__agent_recount(w);
     // the shapes' broadphase is built now, outside any step (as a query would)
     steer__geometry_ready(w);
     w->grid.dirty = true;

@@ -12,32 +12,40 @@
 /// reorder and removal, and saved by snapshots) or only scratch of a stage.
 /// Snapshots walk this table too (snapshot.c): a column added here is
 /// saved and restored with no more code, by its name and the size of the
-/// words it is made of (WORD_OF below: a struct counts as floats).
+/// words it is made of (WORD_OF below: a struct counts as floats). A column
+/// whose agents all hold the default while a counter of the world is 0
+/// (`unless`, the counter's offset, or -1) is not permuted then: it would
+/// not change.
 typedef struct store_column {
     size_t offset;
     store_column_info info;
+    ptrdiff_t unless;
 } store_column;
 
 // The size of the words an element is made of, for the byte order of a
 // snapshot; 0 for a pointer (the behaviour column is saved by snapshot.c
 // as a reference, the host's user data is not saved); a struct counts as
-// 4-byte words (every struct column holds floats).
+// 4-byte words (every struct column holds floats, or 32-bit words).
 #define WORD_OF(x)                                                                                   \
     _Generic((x), bool: 1, char: 1, signed char: 1, unsigned char: 1, short: 2, unsigned short: 2,   \
              int: 4, unsigned: 4, float: 4, long long: 8, unsigned long long: 8, long: sizeof(long), \
              unsigned long: sizeof(long), double: 8, steer_behaviour *: 0, void *: 0, default: 4)
-#define COLUMN(field, moves)                                                                         \
+#define COLUMN_OF(field, moves, unless)                                                              \
     {offsetof(steer_world, field),                                                                   \
-     {#field, sizeof *((steer_world *)0)->field, WORD_OF(*((steer_world *)0)->field), moves}}
+     {#field, sizeof *((steer_world *)0)->field, WORD_OF(*((steer_world *)0)->field), moves}, unless}
+#define COLUMN(field, moves) COLUMN_OF(field, moves, -1)
+#define DEFAULTED(field, counter) COLUMN_OF(field, true, (ptrdiff_t)offsetof(steer_world, counter))
 // (growth in this order: the allocation tests count the calls)
 static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
-    COLUMN(flags, true),     COLUMN(user_data, true),
+    COLUMN(flags, true),     DEFAULTED(filter, filtered), DEFAULTED(priority, prioritised), COLUMN(user_data, true),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
 };
 #undef COLUMN
+#undef COLUMN_OF
+#undef DEFAULTED
 #undef WORD_OF
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0] };
 
@@ -169,6 +177,7 @@ static void gather_range(int start, int end, int worker, void *context)
     case 4: GATHER(4);
     case 8: GATHER(8);
     case 12: GATHER(12);
+    case 16: GATHER(16); // agent_filter
     case 24: GATHER(24);
     case 32: GATHER(32); // agent_memory
     default: GATHER(p->size);
@@ -202,6 +211,7 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
     permute_pass p = {w, order, NULL, 0};
     for (int c = 0; c < COLUMN_COUNT; ++c) {
         if (!columns[c].info.moves) continue;
+        if (columns[c].unless >= 0 && *(const int *)((const char *)w + columns[c].unless) == 0) continue; // all default
         p.column = *column_of(w, c);
         p.size = columns[c].info.size;
         steer__tasks_parallel_for(w, gather_range, n, RANGE, &p);

@@ -137,11 +137,26 @@ steer_agent_id steer_world_agent_at(const steer_world *w, int i)
 
 /* ---- queries ------------------------------------------------------------------ */
 
+// A query filter takes agent i (dense index).
+static bool passes(const steer_world *w, const steer_ray_filter *f, int ignore, int i)
+{
+    const agent_filter *a = &w->filter[i];
+    return i != ignore && (a->layer & f->mask) != 0 && steer__extents_meet(f->z_min, f->z_max, a->z, a->z + a->height);
+}
+
 int steer_world_query(steer_world *w, steer_vec2 center, float radius, steer_agent_id *out, int capacity)
+{
+    return steer_world_query_filtered(w, center, radius, NULL, out, capacity);
+}
+
+int steer_world_query_filtered(steer_world *w, steer_vec2 center, float radius, const steer_ray_filter *filter,
+                               steer_agent_id *out, int capacity)
 {
     if (!STEER_CHECK(w != NULL && steer_vec2_is_finite(center) && isfinite(radius) && radius >= 0.0f)) return 0;
     if (!STEER_CHECK(capacity >= 0 && (capacity == 0 || out != NULL))) return 0;
+    if (!STEER_CHECK(filter == NULL || filter->z_min <= filter->z_max)) return 0;
     steer__grid_update(w);
+    const int ignore = filter != NULL ? steer__store_dense(w, filter->ignore) : -1;
     const neighbour_grid *g = &w->grid;
     float r2 = radius * radius;
     int n = 0;
@@ -152,6 +167,7 @@ int steer_world_query(steer_world *w, steer_vec2 center, float radius, steer_age
         for (uint32_t k = begin; k < end; ++k) {
             float dx = g->x[k] - center.x, dy = g->y[k] - center.y;
             if (dx * dx + dy * dy < r2) {
+                if (filter != NULL && !passes(w, filter, ignore, (int)g->agent[k])) continue;
                 if (n < capacity) out[n] = steer__store_id_of(w, (int)g->agent[k]);
                 ++n;
             }

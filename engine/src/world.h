@@ -47,6 +47,8 @@ struct steer_world {
     uint64_t *key;
     uint32_t *slot_of; ///< dense -> slot index
     uint8_t *flags;
+    agent_filter *filter; ///< layers, mask and vertical extent (core.h)
+    float *priority;      ///< reciprocal avoidance's right of way
     void **user_data;
     steer_vec2 *push; ///< scratch of agent contact resolution (agent_contacts.c)
     /// During a step, the outputs of the step before (copied in prepare):
@@ -55,6 +57,10 @@ struct steer_world {
     steer_steering *last_out;
     void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
+    /// Agents whose filter is not the default (layer 1, every layer seen, z
+    /// and height 0): while there are none, neighbour scans skip the test.
+    int filtered;
+    int prioritised; ///< agents whose priority is not 0
 
     neighbour_grid grid;
     /// One evaluation scratch per worker (def.worker_count); a step's
@@ -93,6 +99,12 @@ struct steer_world {
 /// Room for `capacity` agents in the store (store.h) and every other
 /// per-agent array (outside the step only).
 bool steer__world_reserve(steer_world *w, int capacity);
+
+/// Give agent i (dense index) a filter, keeping the count of filtered agents.
+void steer__agent_set_filter(steer_world *w, int i, agent_filter f);
+/// Count again the agents with settings other than the defaults (after the
+/// columns were written directly: a restored snapshot).
+void steer__agent_recount(steer_world *w);
 
 /// The checks agent creation and the setters share.
 bool steer__agent_limits_are_valid(const steer_limits *l);

@@ -112,6 +112,20 @@ static inline steer_behaviour_def def_at(steer_behaviour_type type, float x, flo
 
 static inline steer_behaviour *make(steer_behaviour_def d) { return steer_behaviour_create(&d); }
 
+/// reciprocal_avoidance around one child looking `radius` metres out (the
+/// child's reference is handed over).
+static inline steer_behaviour *orca_around(steer_behaviour *child, float radius)
+{
+    steer_behaviour_def d = steer_default_behaviour_def(STEER_RECIPROCAL_AVOIDANCE);
+    steer_child c = {child, 1.0f};
+    d.children = &c;
+    d.child_count = 1;
+    d.radius = radius;
+    steer_behaviour *b = steer_behaviour_create(&d);
+    steer_behaviour_release(child);
+    return b;
+}
+
 /// A combinator over n children (the children's references are handed over).
 static inline steer_behaviour *make_combinator(steer_behaviour_type type, steer_behaviour **children,
                                                const float *weights, int n)

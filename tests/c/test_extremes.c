@@ -204,6 +204,7 @@ static void random_extreme_rays(void)
         }
         for (int i = 0; i < 6; ++i) spawn_at(w, extreme(-40, 30), extreme(-40, 30), (float)pow(10.0, -40.0 + 70.0 * uniform()));
         int refused = counter.count; // shapes too small to be valid; no ray may assert
+        const geo_filter every = geo_filter_all();
         for (int k = 0; k < 250; ++k) {
             steer_vec2 o = steer_v2(extreme(-40, 30), extreme(-40, 30));
             if (k % 3 == 0) o = steer_v2(extreme(scale_exp - 1, scale_exp + 1), extreme(scale_exp - 1, scale_exp + 1));
@@ -225,7 +226,7 @@ static void random_extreme_rays(void)
             if (k % 3 == 0) {
                 steer_ray_hit hb;
                 bool a = steer_world_raycast(w, o, d, max, NULL, &h);
-                bool b = steer__raycast_brute(w, o, d, max, UINT32_MAX, &hb);
+                bool b = steer__raycast_brute(w, o, d, max, &every, &hb);
                 missed += a != b || (a && (!steer_shape_id_equal(h.shape, hb.shape) || h.distance != hb.distance));
             }
             // every hit in order, a bounded number of them
@@ -234,7 +235,7 @@ static void random_extreme_rays(void)
             bad += visit_bad + (visit_count > 3 * parts + 6);
             // the swept circle of obstacle avoidance
             float radius = fabsf(extreme(-40, 30));
-            if (steer__raycast_shapes(steer__geometry_ready(w), o, d, radius, max, UINT32_MAX, &h)) bad += !hit_ok(&h, d, max);
+            if (steer__raycast_shapes(steer__geometry_ready(w), o, d, radius, max, &every, &h)) bad += !hit_ok(&h, d, max);
         }
         bad += counter.count != refused;
         steer_world_destroy(w);

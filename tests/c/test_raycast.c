@@ -429,6 +429,7 @@ static void broadphase_equals_brute_force(void)
             uint32_t i = 1 + (uint32_t)(steer__rng_next(&rng_state) % (uint64_t)sizes[world]);
             steer_shape_destroy(w, (steer_shape_id){i, 1});
         }
+        const geo_filter every = geo_filter_all();
         for (int pass = 0; pass < 2; ++pass) {
             // pass 0: the grid where it pays; pass 1: the BVH only
             steer__geometry_ready(w);
@@ -441,7 +442,7 @@ static void broadphase_equals_brute_force(void)
                 float max = i % 3 == 0 ? rnd(0, 5) : rnd(0, size);
                 steer_ray_hit a, b;
                 bool ha = steer_world_raycast(w, o, d, max, NULL, &a);
-                bool hb = steer__raycast_brute(w, o, d, max, UINT32_MAX, &b);
+                bool hb = steer__raycast_brute(w, o, d, max, &every, &b);
                 ++rays;
                 hits += ha;
                 bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&

@@ -170,10 +170,18 @@ local callers = {
   ["steer.World:path"] = function(o) return world:path(o) end,
   ["steer.World:find_path"] = function(o) return world:find_path(o) end,
   ["steer.World:flow_field"] = function(o) return world:flow_field(o) end,
-  ["steer.World:add_polyline"] = function(o) return world:add_polyline(o) end,
+  ["steer.World:add_polyline"] = function(o, class)
+    if class == "steer.ShapeOptions" then return world:add_polyline(path_points, o) end
+    return world:add_polyline(o)
+  end,
+  ["steer.World:add_polygon"] = function(o) return world:add_polygon({ { 0, 0 }, { 1, 0 }, { 0, 1 } }, o) end,
+  ["steer.World:add_wall"] = function(o) return world:add_wall(0, 0, 1, 0, o) end,
+  ["steer.World:add_circle"] = function(o) return world:add_circle(0, 0, 1, o) end,
+  ["steer.World:add_box"] = function(o) return world:add_box(0, 0, 1, 1, o) end,
   ["steer.World:raycast"] = function(o) return world:raycast(0, 0, 1, 0, 1, o) end,
   ["steer.World:agents"] = function(o) return world:agents(o) end,
   ["steer.World:find"] = function(o) return world:find(o) end,
+  ["steer.World:query"] = function(o) return world:query(0, 0, 1, o) end,
 }
 local base_tables = { ["steer.PathOptions"] = path_points }
 local probe = coroutine.create(function() end) -- no option accepts a thread
@@ -191,7 +199,7 @@ for _, entry in ipairs(ann.options) do
       local o = {}
       for i, v in ipairs(base_tables[entry.class] or {}) do o[i] = v end
       o[key] = probe
-      local ok, err = pcall(call, o)
+      local ok, err = pcall(call, o, entry.class)
       return ok, tostring(err)
     end
     local ok, err = try("zz_not_an_option")

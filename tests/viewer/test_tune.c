@@ -72,6 +72,7 @@ static double good_value(const steer_field_info *f)
     case STEER_FIELD_ENUM: return 1.0;
     case STEER_FIELD_INT: return f->min + 1.0;
     case STEER_FIELD_UINT64: return 7.0;
+    case STEER_FIELD_BITS: return 6.0;
     default: return f->min < f->max && f->min > 0.0 ? f->min * 2.0 : 2.5;
     }
 }
@@ -124,13 +125,15 @@ static void test_every_field_from_the_tuner(void)
             CHECK_NEAR(back, v, 1e-6 * (v > 1.0 ? v : 1.0));
             ++set;
             if (f->kind != STEER_FIELD_FLOAT) continue;
-            // a refusal, worded as Lua words it for the same option
-            ok = t == STEER_DEF_WORLD ? tune_set_world(w, f, -1.0, why, sizeof why)
-                 : t == STEER_DEF_AGENT ? tune_set_agent(w, a, f, -1.0, why, sizeof why)
-                                        : tune_set_formation(w, form, f, -1.0, why, sizeof why);
+            // a refusal, worded as Lua words it for the same option (any
+            // finite number is a good z or priority: refuse one past the float range)
+            double bad = f->rule == STEER_RULE_FINITE && !(f->min < f->max) ? 1e39 : -1.0;
+            ok = t == STEER_DEF_WORLD ? tune_set_world(w, f, bad, why, sizeof why)
+                 : t == STEER_DEF_AGENT ? tune_set_agent(w, a, f, bad, why, sizeof why)
+                                        : tune_set_formation(w, form, f, bad, why, sizeof why);
             CHECK(!ok);
             char chunk[256];
-            lua_call_for((steer_def_type)t, f->name, -1.0, chunk, sizeof chunk);
+            lua_call_for((steer_def_type)t, f->name, bad, chunk, sizeof chunk);
             CHECK(luaL_dostring(L, chunk) != LUA_OK);
             const char *lua_msg = lua_tostring(L, -1);
             printf("viewer: %s\nlua:    %s\n", why, lua_msg);

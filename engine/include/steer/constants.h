@@ -42,6 +42,9 @@
 /// Most points of a convex polygon (steer_world_add_polygon).
 #define STEER_MAX_POLYGON_VERTICES 16
 
+/// Every layer bit: the default mask of an agent and of a ray filter.
+#define STEER_ALL_LAYERS 0xFFFFFFFFu
+
 /* ---- behaviours -------------------------------------------------------------------- */
 
 /// Limits on the tree a behaviour unfolds to (a behaviour shared by several

@@ -30,6 +30,7 @@ typedef enum steer_field_kind {
     STEER_FIELD_ENUM,   ///< int-sized enum; `choices` names its values
     STEER_FIELD_INT,    ///< int in [min, max]
     STEER_FIELD_UINT64, ///< uint64_t; min 1: positive, else any integer (taken modulo 2^64)
+    STEER_FIELD_BITS,   ///< uint32_t bit set (layers, masks): an integer in [0, 2^32 - 1]
 } steer_field_kind;
 
 /// A field of a definition struct.
@@ -57,11 +58,12 @@ STEER_API const steer_field_info *steer_def_find_field(steer_def_type type, cons
 STEER_API double steer_def_get_field(const void *def, const steer_field_info *field);
 /// Write a field (FLOAT, BOOL, ENUM, INT); no check (steer_field_check first).
 STEER_API void steer_def_set_field(void *def, const steer_field_info *field, double value);
-/// INT and UINT64 fields, exactly.
+/// INT, UINT64 and BITS fields, exactly.
 STEER_API int64_t steer_def_get_integer(const void *def, const steer_field_info *field);
 STEER_API void steer_def_set_integer(void *def, const steer_field_info *field, int64_t value);
 /// Is value acceptable for the field (finite number of the float range for
-/// FLOAT; a whole number for INT and UINT64)? Returns NULL, or the phrase a
+/// FLOAT; a whole number for INT and UINT64; one in [0, 2^32 - 1] for
+/// BITS)? Returns NULL, or the phrase a
 /// message puts after the field's name ("must be in [0.001, 1e9]"), in buf
 /// or static.
 STEER_API const char *steer_field_check(const steer_field_info *field, double value, char *buf, size_t size);
@@ -76,10 +78,11 @@ STEER_API const char *steer_format_limit(double value, char *buf, size_t size);
 STEER_API void steer_world_get_def(const steer_world *world, steer_world_def *def);
 /// Give a live world the `live` fields of def that differ from its own.
 STEER_API void steer_world_apply_def(steer_world *world, const steer_world_def *def);
-/// A live agent as a definition (state, limits, flags, key, behaviour, user data).
+/// A live agent as a definition (state, limits, flags, layers, extent,
+/// priority, key, behaviour, user data).
 STEER_API void steer_agent_get_def(const steer_world *world, steer_agent_id agent, steer_agent_def *def);
 /// Give a live agent the `live` fields of def that differ from its own
-/// (limits, kinematic, face_velocity).
+/// (limits, kinematic, face_velocity, layer, mask, z, height, priority).
 STEER_API void steer_agent_apply_def(steer_world *world, steer_agent_id agent, const steer_agent_def *def);
 
 /// A behaviour parameter of a definition being built (steer_behaviour_param):

@@ -85,6 +85,11 @@ STEER_API steer_agent_id steer_world_agent_at(const steer_world *world, int i);
 /// in a deterministic order. Writes up to capacity ids, returns the total.
 STEER_API int steer_world_query(steer_world *world, steer_vec2 center, float radius, steer_agent_id *out,
                       int capacity);
+/// steer_world_query of the agents a filter passes: layer & mask != 0,
+/// extent meeting [z_min, z_max], not filter->ignore (include_agents is
+/// ignored). filter may be NULL (every agent).
+STEER_API int steer_world_query_filtered(steer_world *world, steer_vec2 center, float radius,
+                                         const steer_ray_filter *filter, steer_agent_id *out, int capacity);
 /// Order-independent digest of every agent's state, memory and random stream.
 STEER_API uint64_t steer_world_hash(const steer_world *world);
 /// Steps taken so far.
@@ -177,6 +182,22 @@ STEER_API steer_behaviour *steer_agent_get_behaviour(const steer_world *world, s
 /// memory (wander angle, path progress) is reset unless keep_memory.
 STEER_API void steer_agent_set_behaviour(steer_world *world, steer_agent_id id, steer_behaviour *behaviour,
                                bool keep_memory);
+/// Layers (docs/engine.md, layers and floors): the layers the agent is on,
+/// and those it sees (its neighbour behaviours, avoidance, contacts and
+/// rays take only agents and shapes whose layer & mask != 0).
+STEER_API uint32_t steer_agent_get_layer(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_layer(steer_world *world, steer_agent_id id, uint32_t layer);
+STEER_API uint32_t steer_agent_get_mask(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_mask(steer_world *world, steer_agent_id id, uint32_t mask);
+/// Floors: the vertical extent [z, z + height] (z finite, height finite and
+/// >= 0). Agents and shapes meet only where their extents overlap.
+STEER_API float steer_agent_get_z(const steer_world *world, steer_agent_id id);
+STEER_API float steer_agent_get_height(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_extent(steer_world *world, steer_agent_id id, float z, float height);
+/// Reciprocal avoidance's right of way (finite): the lower takes more of
+/// the avoidance (docs/crowds.md, priority).
+STEER_API float steer_agent_get_priority(const steer_world *world, steer_agent_id id);
+STEER_API void steer_agent_set_priority(steer_world *world, steer_agent_id id, float priority);
 /// The agent's key (its random stream and tie-break identity).
 STEER_API uint64_t steer_agent_get_key(const steer_world *world, steer_agent_id id);
 /// The host's pointer, untouched by the engine.
@@ -322,10 +343,17 @@ STEER_API void steer_shape_destroy(steer_world *world, steer_shape_id id);
 STEER_API bool steer_shape_is_valid(const steer_world *world, steer_shape_id id);
 /// Its kind (segment, polyline, circle, box, polygon).
 STEER_API steer_shape_type steer_shape_get_type(const steer_world *world, steer_shape_id id);
-/// Category bits tested against a ray filter's mask (default 1).
+/// The shape's layer ("category") bits, tested against a ray filter's mask
+/// and an agent's (default 1).
 STEER_API void steer_shape_set_category(steer_world *world, steer_shape_id id, uint32_t category);
-/// The shape's category bits (0 for a stale id, with an assert).
+/// The shape's layer bits (0 for a stale id, with an assert).
 STEER_API uint32_t steer_shape_get_category(const steer_world *world, steer_shape_id id);
+/// Floors: the shape's vertical extent [z, z + height] (z finite, height
+/// finite and >= 0; default 0, 0): it meets agents and rays whose extent
+/// overlaps it.
+STEER_API void steer_shape_set_extent(steer_world *world, steer_shape_id id, float z, float height);
+/// Its z and height (0, 0 for a stale id, with an assert).
+STEER_API void steer_shape_get_extent(const steer_world *world, steer_shape_id id, float *z, float *height);
 /// Number of live shapes.
 STEER_API int steer_world_shape_count(const steer_world *world);
 

@@ -109,6 +109,22 @@ typedef struct steer_agent_def {
     /// Orientation follows the velocity after each step (the notes'
     /// getNewOrientation; kept when stopped). Default false.
     bool face_velocity;
+    /// Layers (docs/engine.md, layers and floors): the layers the agent is
+    /// on (default 1)...
+    uint32_t layer;
+    /// ...and those it sees (default STEER_ALL_LAYERS): its neighbour
+    /// behaviours, avoidance, contacts and rays take only agents and shapes
+    /// whose layer & mask != 0.
+    uint32_t mask;
+    /// Floors: the agent's vertical extent is [z, z + height] metres (z
+    /// finite, height finite and >= 0; default 0 and 0). It meets only the
+    /// agents and shapes whose extent overlaps it (touching counts). Ramps
+    /// are the game's: it sets z.
+    float z, height;
+    /// Reciprocal avoidance: of two avoiders the one with the lower priority
+    /// takes more of the avoidance, all of it against a much higher one
+    /// (finite, default 0; docs/crowds.md).
+    float priority;
     steer_behaviour *behaviour; ///< retained by the agent; may be NULL
     /// Identity of the agent's random stream (wander, kinematic wander) and
     /// the last tie-break between agents in the very same state (0: the
@@ -337,11 +353,14 @@ typedef struct steer_ray_hit {
     steer_agent_id agent; ///< the agent hit (null when a shape was hit)
 } steer_ray_hit;
 
-/// What a ray cast considers.
+/// What a ray cast (or a filtered query) considers.
 typedef struct steer_ray_filter {
-    uint32_t mask;          ///< shapes whose category & mask != 0 (default all bits)
-    bool include_agents;    ///< also test agents as circles (default false)
+    uint32_t mask;          ///< shapes and agents whose layer & mask != 0 (default all bits)
+    bool include_agents;    ///< also test agents as circles (default false; queries: ignored)
     steer_agent_id ignore;  ///< an agent to skip (the caster), may be null
+    /// Vertical band: only shapes and agents whose extent [z, z + height]
+    /// meets [z_min, z_max] (default -inf, +inf: every one).
+    float z_min, z_max;
 } steer_ray_filter;
 
 
