@@ -321,15 +321,18 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     eval_ctx ctx;
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
-    if (record_trace && (w->flags[i] & AGENT_TRACE)) {
-        // an inspector's preview of a paused world: the trace as a step would record it
-        ctx.trace = w->traces[w->slot_of[i]];
-        steer__trace_begin(ctx.trace);
+    if (record_trace && (w->flags[i] & AGENT_TRACE) && w->trace_stage != NULL) {
+        // an inspector's preview of a paused world: the trace as a step
+        // would record it (worker 0's buffer, then the agent's record)
+        ctx.trace = steer__trace_start(w, 0);
     }
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
     bool has = evaluate(&ctx, b, &s) && !ctx.failed;
     *out = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f};
-    if (ctx.trace != NULL) ctx.trace->final = *out;
+    if (ctx.trace != NULL) {
+        ctx.trace->final = *out;
+        steer__trace_finish(w, i, ctx.trace);
+    }
     return has;
 }
 
