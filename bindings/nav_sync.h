@@ -23,5 +23,20 @@ void steer_lua__nav_shape_removed(lcore *core, steer_shape_id id);
 steer_nav *steer_lua__nav_of(lcore *core);
 /// Free it (the world is closing).
 void steer_lua__nav_free(lcore *core);
+/// Declare the world's nav_bounds (before its navigation is made: the
+/// world's options). False when memory ran out.
+bool steer_lua__nav_set_bounds(lcore *core, steer_vec2 lower, steer_vec2 upper);
+/// The bounds declared; false when none.
+bool steer_lua__nav_bounds(const lcore *core, steer_vec2 *lower, steer_vec2 *upper);
+/// Whether p lies where navigation plans: NULL, or a phrase ("must lie
+/// within nav_bounds {-50, -50, 50, 50}") in buf.
+const char *steer_lua__nav_check_point(const lcore *core, steer_vec2 p, char *buf, size_t size);
+/// Give the world its planner (steer_world_set_planner) over this
+/// navigation: navigate and world:move_group plan through it.
+void steer_lua__nav_attach(lcore *core);
+/// The flow field world:draw shows (STEER_DRAW_FLOW): the latest made. The
+/// caller hands over one reference, dropped with release(owner) when
+/// another is shown or the world closes.
+void steer_lua__nav_show_field(lcore *core, const steer_flow_field *field, void *owner, void (*release)(void *));
 
 #endif

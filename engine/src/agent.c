@@ -1,6 +1,7 @@
 // agent.c: agents: handles, creation and removal, reading and writing one
 // agent through its id.
 #include "behaviour.h"
+#include "navigate.h"
 #include "store.h"
 #include "trace.h"
 
@@ -70,6 +71,8 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     w->slot_of[i] = slot;
     w->flags[i] = (uint8_t)((def->kinematic ? AGENT_KINEMATIC : 0) | (def->face_velocity ? AGENT_FACE_VELOCITY : 0));
     w->user_data[i] = def->user_data;
+    // an agent that navigates gets its plan now, not in a step
+    w->plan[i] = def->behaviour != NULL && def->behaviour->nav != NULL ? steer__navigate_new() : NULL;
     w->grid.dirty = true;
     return (steer_agent_id){slot + 1, w->slots[slot].generation};
 }
@@ -80,6 +83,7 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if (i < 0) return;
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
+    steer__navigate_free(w->plan[i]);
     steer__trace_drop(w, w->slot_of[i]);
     // a formation's slot target is no longer the agent's (its formation
     // drops it at the next update); an agent taking the slot starts with none
@@ -203,6 +207,10 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
     agent_memory kept;
     memset(&kept, 0, sizeof kept);
     if (keep_memory && b != NULL) steer__behaviour_copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
+    // navigate's plan: kept across a hot reload, allocated here for a tree
+    // that navigates (not in a step)
+    steer__navigate_behaviour_changed(w->plan[i], b, keep_memory);
+    if (w->plan[i] == NULL && b != NULL && b->nav != NULL) w->plan[i] = steer__navigate_new();
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;

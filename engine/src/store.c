@@ -33,7 +33,7 @@ typedef struct store_column {
 static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
-    COLUMN(flags, true),     COLUMN(user_data, true),
+    COLUMN(flags, true),     COLUMN(user_data, true), COLUMN(plan, true),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
 };
