@@ -236,7 +236,12 @@ bool steer__navigate_steer(eval_ctx *ctx, const steer_behaviour *b, steer_steeri
         return toward(ctx, d, t.position, steer_length(steer_sub(t.position, pos)), out);
     }
     const bool write = ctx->plan_writable;
-    if (p->status == STEER_PLAN_FAILED || p->status == STEER_PLAN_NO_GOAL) {
+    if (p->status == STEER_PLAN_NO_GOAL) {
+        // nothing to do is not being stuck
+        if (write) p->stall = 0.0f, p->stuck = false;
+        return false;
+    }
+    if (p->status == STEER_PLAN_FAILED) {
         if (write) {
             p->stall += ctx->dt;
             p->stuck = p->stall >= d->stuck_time;
