@@ -172,7 +172,9 @@ int steer_lua__world_flow_field(lua_State *L)
 /* ---- group orders ------------------------------------------------------------------------ */
 
 // The shared default behaviour of a unit ordered by move_group without one
-// that navigates: reciprocal_avoidance{ preferred = navigate{} } (pushed).
+// that navigates: reciprocal_avoidance{ preferred = navigate{},
+// time_horizon = 0.5 } (pushed). A short horizon lets a unit through a
+// group that has settled (docs/navigation.md: the group figure).
 static void push_default_unit_behaviour(lua_State *L)
 {
     steer_behaviour_def nd = steer_default_behaviour_def(STEER_NAVIGATE);
@@ -180,6 +182,7 @@ static void push_default_unit_behaviour(lua_State *L)
     if (nav == NULL) luaL_error(L, "not enough memory");
     steer_child child = {nav, 1.0f};
     steer_behaviour_def rd = steer_default_behaviour_def(STEER_RECIPROCAL_AVOIDANCE);
+    rd.time_horizon = 0.5f;
     rd.children = &child;
     rd.child_count = 1;
     steer_behaviour *avoid = steer_behaviour_create(&rd);

@@ -429,16 +429,22 @@ static int stop_points(const struct steer_geometry *g, steer_vec2 to, float spac
     return found;
 }
 
-// How far agent i has to go to `to`: the planner's route when there is one.
-static float way_to(steer_world *w, int i, steer_vec2 to, float r)
+// How far agent i has to go to `to` (the planner's route when there is
+// one), and the last corner it comes from (where it starts, on open ground).
+static float way_to(steer_world *w, int i, steer_vec2 to, float r, steer_vec2 *corner)
 {
     const steer_vec2 from = w->state[i].position;
+    *corner = from;
     if (w->has_planner) {
         float length = 0.0f;
         char message[8];
-        steer_vec2 points[2];
-        if (w->planner.find_path(w->planner.context, from, to, r, points, 0, &length, message, (int)sizeof message) >= 2)
+        steer_vec2 points[STEER_PLAN_POINTS];
+        int n = w->planner.find_path(w->planner.context, from, to, r, points, STEER_PLAN_POINTS, &length, message,
+                                     (int)sizeof message);
+        if (n >= 2) {
+            if (n <= STEER_PLAN_POINTS) *corner = points[n - 2];
             return length;
+        }
     }
     return steer_length(steer_sub(to, from));
 }
@@ -467,27 +473,39 @@ int steer_world_move_group(steer_world *w, const steer_agent_id *agents, int cou
     steer_vec2 *points = steer__alloc(sizeof *points * n);
     float *cost = steer__alloc(sizeof *cost * n * n);
     float *way = steer__alloc(sizeof *way * n);
+    steer_vec2 *corner = steer__alloc(sizeof *corner * n);
     int *row_to_col = steer__alloc(sizeof *row_to_col * n);
     int result = 0;
-    if (points == NULL || cost == NULL || way == NULL || row_to_col == NULL) goto done;
+    if (points == NULL || cost == NULL || way == NULL || corner == NULL || row_to_col == NULL) goto done;
     int found = 0;
     for (int rings = base; rings <= 4 * base && found < count; rings *= 2)
         found = stop_points(g, to, spacing, r + 0.05f, count, rings, points);
     if (found < count) goto done;
-    // costs: the straight way to the point, plus the point's depth weighted
-    // by how soon the agent gets there: agents with the shortest way take
-    // the points furthest in, so the first to arrive do not block the rest
+    // The way in: the mean direction from the agents' last corners to the
+    // goal. A point is the further in the further it lies along that way
+    // (round the goal when the agents come from all sides).
     float far = 0.0f;
+    steer_vec2 in = {0.0f, 0.0f};
     for (int u = 0; u < count; ++u) {
-        way[u] = way_to(w, steer__store_dense(w, agents[u]), to, r);
+        way[u] = way_to(w, steer__store_dense(w, agents[u]), to, r, &corner[u]);
         far = fmaxf(far, way[u]);
+        in = steer_add(in, steer_normalize(steer_sub(to, corner[u])));
     }
+    in = steer_length(in) > 0.5f * (float)count ? steer_normalize(in) : steer_v2(0.0f, 0.0f);
+    float deepest = 0.0f;
+    for (int s = 0; s < count; ++s) {
+        steer_vec2 d = steer_sub(points[s], to);
+        deepest = fmaxf(deepest, in.x != 0.0f || in.y != 0.0f ? steer_dot(d, in) : -steer_length(d));
+    }
+    // Costs: the way from the agent's last corner to the point, plus how
+    // shallow the point is weighted by how soon the agent gets there: the
+    // first to arrive take the points furthest in and do not block the rest.
     for (int u = 0; u < count; ++u) {
-        const steer_vec2 at = w->state[steer__store_dense(w, agents[u])].position;
         const float soon = far > 0.0f ? 1.0f - way[u] / far : 0.0f;
         for (int s = 0; s < count; ++s) {
-            const float depth = steer_length(steer_sub(points[s], to));
-            cost[(size_t)u * n + (size_t)s] = steer_length(steer_sub(points[s], at)) + 2.0f * depth * soon;
+            steer_vec2 d = steer_sub(points[s], to);
+            const float depth = in.x != 0.0f || in.y != 0.0f ? steer_dot(d, in) : -steer_length(d);
+            cost[(size_t)u * n + (size_t)s] = steer_length(steer_sub(points[s], corner[u])) + 2.0f * (deepest - depth) * soon;
         }
     }
     steer_assign_optimal(cost, count, count, row_to_col, NULL);
@@ -504,6 +522,7 @@ done:
     steer__free(points);
     steer__free(cost);
     steer__free(way);
+    steer__free(corner);
     steer__free(row_to_col);
     return result;
 }
