@@ -154,12 +154,12 @@ static int agent_plan(lua_State *L)
     lua_setfield(L, -2, "next");
     push_point(L, info.goal);
     lua_setfield(L, -2, "goal");
-    steer_laux_push_float(L, info.remaining);
-    lua_setfield(L, -2, "remaining");
-    steer_laux_push_float(L, info.radius);
-    lua_setfield(L, -2, "radius");
-    steer_laux_push_float(L, info.stalled);
-    lua_setfield(L, -2, "stalled");
+    const struct { const char *name; float value; } figures[] = {
+        {"remaining", info.remaining}, {"radius", info.radius}, {"stalled", info.stalled}};
+    for (size_t k = 0; k < sizeof figures / sizeof figures[0]; ++k) {
+        steer_laux_push_float(L, figures[k].value);
+        lua_setfield(L, -2, figures[k].name);
+    }
     lua_pushboolean(L, info.stuck);
     lua_setfield(L, -2, "stuck");
     lua_pushinteger(L, info.replans);

@@ -191,6 +191,13 @@ describe("steer.navigate", function()
     walled:step(DT)
     assert.are.equal("failed", c:plan().status)
     assert.are.equal("following", d:plan().status)
+    -- a target beyond the coordinates navigation takes: a failed plan, never a crash
+    local far = w:spawn{ x = 0, y = -30, steering = steer.navigate{ target = { 1e7, 0 } } }
+    w:step(DT)
+    assert.are.equal("failed", far:plan().status)
+    assert.is_true(#far:plan().message > 0)
+    assert.matches("within %[%-1e6, 1e6%]", err(function() far.goal = { 1e7, 0 } end))
+    assert.matches("goal", err(function() far.goal = { 0 / 0, 0 } end))
     assert.matches("no path", c:plan().message)
   end)
 
