@@ -211,6 +211,9 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
     if (d->anchor_behaviour != f->def.anchor_behaviour) {
         memset(f->anchor_mem, 0, sizeof f->anchor_mem);
         steer__navigate_behaviour_changed(f->anchor_plan, d->anchor_behaviour, false);
+        // a navigating anchor gets its plan here, not in a step
+        if (f->anchor_plan == NULL && d->anchor_behaviour != NULL && d->anchor_behaviour->nav != NULL)
+            f->anchor_plan = steer__navigate_new();
     }
     steer_behaviour_retain(d->anchor_behaviour);
     steer_behaviour_release(f->def.anchor_behaviour);

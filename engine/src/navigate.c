@@ -248,13 +248,13 @@ bool steer__navigate_steer(eval_ctx *ctx, const steer_behaviour *b, steer_steeri
         }
         return false;
     }
-    // the corners reached: near one, or the one after it in sight (at most
-    // two a step: a sweep each)
+    // the corners reached: near one, or the one after it in sight for a disc
+    // of the route's clearance (at most two a step: a sweep each)
     int next = p->next;
     const float reach = fmaxf(0.2f, 0.5f * ctx->lim.radius);
     for (int k = 0; k < 2 && next < p->count - 1; ++k) {
         if (steer_length(steer_sub(p->points[next], pos)) > reach &&
-            !in_sight(ctx, pos, p->points[next + 1], 0.95f * ctx->lim.radius))
+            !in_sight(ctx, pos, p->points[next + 1], 0.95f * p->radius))
             break;
         ++next;
     }
