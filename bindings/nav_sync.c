@@ -67,6 +67,39 @@ bool steer_lua__nav_bounds(const lcore *core, steer_vec2 *lower, steer_vec2 *upp
     return true;
 }
 
+void steer_lua__nav_check_bounds(lua_State *L, steer_laux_where w, int vidx, steer_vec2 *lower, steer_vec2 *upper)
+{
+    static const char phrase[] = "must be {x1, y1, x2, y2} with x1 < x2 and y1 < y2, within [-1e6, 1e6]";
+    if (lua_type(L, vidx) != LUA_TTABLE || lua_rawlen(L, vidx) != 4) steer_laux_error(L, w, phrase, vidx);
+    float b[4];
+    for (int i = 0; i < 4; ++i) {
+        lua_rawgeti(L, vidx, i + 1);
+        lua_Number v = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || !(fabs(v) <= STEER_NAV_MAX_COORDINATE))
+            steer_laux_error(L, w, phrase, vidx);
+        b[i] = (float)v;
+        lua_pop(L, 1);
+    }
+    if (!(b[0] < b[2] && b[1] < b[3])) steer_laux_error(L, w, phrase, vidx);
+    *lower = steer_v2(b[0], b[1]);
+    *upper = steer_v2(b[2], b[3]);
+}
+
+void steer_lua__nav_push_bounds(lua_State *L, const lcore *core)
+{
+    steer_vec2 lo, hi;
+    if (!steer_lua__nav_bounds(core, &lo, &hi)) {
+        lua_pushnil(L);
+        return;
+    }
+    const float b[4] = {lo.x, lo.y, hi.x, hi.y};
+    lua_createtable(L, 4, 0);
+    for (int i = 0; i < 4; ++i) {
+        steer_laux_push_float(L, b[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
 const char *steer_lua__nav_check_point(const lcore *core, steer_vec2 p, char *buf, size_t size)
 {
     if (!(fabsf(p.x) <= STEER_NAV_MAX_COORDINATE && fabsf(p.y) <= STEER_NAV_MAX_COORDINATE))

@@ -1,6 +1,6 @@
 // wrap_nav.c: navigation from Lua (steer/nav.h, the steer::nav library):
-// world:find_path, world:flow_field, the steer.FlowField class and
-// steer.follow_flow_field. The world's shapes reach the navigation through
+// world:find_path, world:flow_field, world:move_group, the steer.FlowField
+// class and steer.follow_flow_field. The world's shapes reach the navigation through
 // nav_sync.c.
 #include "classes.h"
 #include "nav_sync.h"

@@ -27,21 +27,8 @@ static bool world_extra_option(lua_State *L, void *context, int code, steer_laux
 {
     (void)code; // nav_bounds, the only extra
     world_extra *e = context;
-    static const char phrase[] = "must be {x1, y1, x2, y2} with x1 < x2 and y1 < y2, within [-1e6, 1e6]";
-    if (lua_type(L, vidx) != LUA_TTABLE || lua_rawlen(L, vidx) != 4) steer_laux_error(L, w, phrase, vidx);
-    float b[4];
-    for (int i = 0; i < 4; ++i) {
-        lua_rawgeti(L, vidx, i + 1);
-        lua_Number v = lua_tonumber(L, -1);
-        if (lua_type(L, -1) != LUA_TNUMBER || !(fabs(v) <= STEER_NAV_MAX_COORDINATE))
-            steer_laux_error(L, w, phrase, vidx);
-        b[i] = (float)v;
-        lua_pop(L, 1);
-    }
-    if (!(b[0] < b[2] && b[1] < b[3])) steer_laux_error(L, w, phrase, vidx);
+    steer_lua__nav_check_bounds(L, w, vidx, &e->lower, &e->upper);
     e->has_bounds = true;
-    e->lower = steer_v2(b[0], b[1]);
-    e->upper = steer_v2(b[2], b[3]);
     return true;
 }
 
@@ -654,17 +641,7 @@ static int world_index(lua_State *L)
         lua_getiuservalue(L, -1, CORE_UV_WORLD);
         steer_lua__push_data(L, -1, 1);
     } else if (code == WORLD_NAV_BOUNDS) {
-        steer_vec2 lo, hi;
-        if (!steer_lua__nav_bounds(core, &lo, &hi)) {
-            lua_pushnil(L);
-            return 1;
-        }
-        const float b[4] = {lo.x, lo.y, hi.x, hi.y};
-        lua_createtable(L, 4, 0);
-        for (int i = 0; i < 4; ++i) {
-            steer_laux_push_float(L, b[i]);
-            lua_rawseti(L, -2, i + 1);
-        }
+        steer_lua__nav_push_bounds(L, core);
     } else {
         steer_world_def d;
         steer_world_get_def(core->world, &d);
