@@ -48,6 +48,9 @@ typedef struct eval_view {
     const uint32_t *slot_of; ///< dense index -> agent slot index
     const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
     int slot_target_count;
+    /// navigate's plans by dense index (navigate.h); an agent's evaluation
+    /// reads and advances its own only
+    struct nav_plan *const *plan;
 } eval_view;
 
 /// Neighbours gathered for one agent: proxy indices and squared distances,
@@ -104,7 +107,7 @@ typedef struct eval_ctx {
     uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
     neighbour_sums sums;     ///< the last sums (sums.radius < 0: none)
     struct agent_trace *trace; ///< the agent's trace buffer when traced, else NULL
-    struct nav_plan *plan;     ///< the agent's (or anchor's) navigate plan, or NULL
+    struct nav_plan *plan;     ///< a body's (an anchor's) navigate plan; agents' are in the view
     bool plan_writable;        ///< false while previewing: the plan's progress is not advanced
 } eval_ctx;
 

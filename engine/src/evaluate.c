@@ -288,7 +288,7 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
     ctx->trace = NULL;
-    ctx->plan = w->plan[i];
+    ctx->plan = NULL; // an agent's is read from the view, by navigate only
     ctx->plan_writable = true;
 }
 

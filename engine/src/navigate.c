@@ -223,7 +223,7 @@ static bool in_sight(const eval_ctx *ctx, steer_vec2 p, steer_vec2 q, float radi
 bool steer__navigate_steer(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     const steer_behaviour_def *d = &b->def;
-    nav_plan *p = ctx->plan;
+    nav_plan *p = ctx->self >= 0 ? ctx->view->plan[ctx->self] : ctx->plan;
     const steer_vec2 pos = ctx->me.position;
     if (p == NULL || p->node != b || p->status == STEER_PLAN_NONE) {
         // not planned for this node (a preview of another behaviour, a second
