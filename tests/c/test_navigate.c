@@ -283,6 +283,40 @@ static void move_group_spreads_and_assigns(void)
     steer_world_destroy(w);
 }
 
+// A snapshot keeps no plans (pointers): the restored world's agents plan
+// again at their next step, through the planner given to the new world.
+static void snapshots_leave_plans_out(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *nav = navigate_to(0.0f, 20.0f);
+    for (int i = 0; i < 3; ++i) spawn_at(w, (float)i * 2.0f, -20.0f, nav);
+    for (int i = 0; i < 30; ++i) steer_world_step(w, 1.0f / 30.0f);
+    size_t need = 0, size = 0;
+    steer_snapshot_error e = {{0}};
+    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+    unsigned char *bytes = malloc(need);
+    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+    steer_restore_def rd = steer_default_restore_def();
+    steer_world *back = steer_world_restore(bytes, size, &rd, &e);
+    CHECK(back != NULL);
+    if (back != NULL) {
+        steer_agent_id a = steer_world_agent_at(back, 0);
+        steer_plan_info info;
+        CHECK(steer_agent_get_plan(back, a, NULL, 0, &info) == 0 && info.status == STEER_PLAN_NONE);
+        steer_planner p = {stub_find_path, stub_version, NULL, &s};
+        steer_world_set_planner(back, &p);
+        const int calls = s.calls;
+        steer_world_step(back, 1.0f / 30.0f);
+        steer_agent_get_plan(back, a, NULL, 0, &info);
+        CHECK(info.status == STEER_PLAN_FOLLOWING && s.calls == calls + 3);
+        steer_world_destroy(back);
+    }
+    free(bytes);
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
 static int asserts;
 static void count_assert(const char *c, const char *f, int l, void *ctx)
 {
@@ -320,6 +354,7 @@ int main(void)
     RUN(hot_reload_keeps_the_plan);
     RUN(failed_plans_and_stuck);
     RUN(move_group_spreads_and_assigns);
+    RUN(snapshots_leave_plans_out);
     RUN(misuse_is_refused);
     return TEST_RESULT();
 }
