@@ -29,6 +29,7 @@ int steer_lua__lua_behaviour_new(lua_State *L);
 void steer_lua__open_nav(lua_State *L);
 int steer_lua__world_find_path(lua_State *L);
 int steer_lua__world_flow_field(lua_State *L);
+int steer_lua__world_move_group(lua_State *L);
 int steer_lua__follow_flow_field_new(lua_State *L);
 
 #endif

@@ -11,8 +11,8 @@
 enum { CB_SEGMENT, CB_POLYGON, CB_SOLID_POLYGON, CB_CIRCLE, CB_SOLID_CIRCLE, CB_POINT, CB_ARROW, CB_TRANSFORM, CB_COUNT };
 static const char *const callback_names[CB_COUNT + 1] = {
     "segment", "polygon", "solid_polygon", "circle", "solid_circle", "point", "arrow", "transform", NULL};
-static const char *const flag_names[] = {"shapes", "agents", "paths", "velocity", "steering",
-                                         "tree",   "rays",   "marks", NULL};
+static const char *const flag_names[] = {"shapes", "agents", "paths", "velocity", "steering", "tree",
+                                         "rays",   "marks",  "nav_mesh", "routes", "flow",  "stuck", NULL};
 
 typedef struct ldraw {
     lua_State *L;
@@ -141,7 +141,8 @@ static uint32_t check_flags(lua_State *L, int vidx)
         int f = steer_lua__choice(L, -1, flag_names);
         if (f < 0)
             steer_laux_error(L, steer_laux_field(2, "flags"),
-                             "must list 'shapes', 'agents', 'paths', 'velocity', 'steering', 'tree', 'rays' or 'marks'",
+                             "must list 'shapes', 'agents', 'paths', 'velocity', 'steering', 'tree', 'rays', "
+                             "'marks', 'nav_mesh', 'routes', 'flow' or 'stuck'",
                              -1);
         flags |= 1u << f;
         lua_pop(L, 1);

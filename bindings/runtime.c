@@ -178,6 +178,11 @@ void steer_lua__close_core(lua_State *L, int core_idx)
 {
     core_idx = lua_absindex(L, core_idx);
     lcore *core = lua_touserdata(L, core_idx);
+    steer_planner planner;
+    // a host's world keeps no planner that points at this core
+    if (core->world != NULL && !core->owned && steer_world_get_planner(core->world, &planner) &&
+        planner.context == core)
+        steer_world_set_planner(core->world, NULL);
     if (core->world != NULL && core->owned) steer_world_destroy(core->world);
     core->world = NULL;
     core->close_pending = false;

@@ -4,6 +4,7 @@
 // writable) plus what the binding adds.
 #include "classes.h"
 #include "draw.h"
+#include "nav_sync.h"
 #include "runtime.h"
 
 #include <string.h>
@@ -118,12 +119,65 @@ static int agent_alive(lua_State *L)
     return 1;
 }
 
+static void push_point(lua_State *L, steer_vec2 p)
+{
+    lua_createtable(L, 2, 0);
+    steer_laux_push_float(L, p.x);
+    lua_rawseti(L, -2, 1);
+    steer_laux_push_float(L, p.y);
+    lua_rawseti(L, -2, 2);
+}
+
+// agent:plan() -> its navigate plan as a table (status, points, next, goal,
+// remaining, radius, stalled, stuck, replans, message), or nil without one
+static int agent_plan(lua_State *L)
+{
+    static const char *const statuses[] = {"none", "following", "arrived", "failed", "no_goal"};
+    lagent *a = steer_lua__check_agent(L, 1);
+    steer_plan_info info;
+    steer_vec2 points[64];
+    int n = steer_agent_get_plan(a->core->world, a->id, points, 64, &info);
+    if (info.status == STEER_PLAN_NONE) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 10);
+    lua_pushstring(L, statuses[info.status]);
+    lua_setfield(L, -2, "status");
+    lua_createtable(L, n, 0);
+    for (int k = 0; k < n && k < 64; ++k) {
+        push_point(L, points[k]);
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "points");
+    lua_pushinteger(L, info.next + 1);
+    lua_setfield(L, -2, "next");
+    push_point(L, info.goal);
+    lua_setfield(L, -2, "goal");
+    const struct { const char *name; float value; } figures[] = {
+        {"remaining", info.remaining}, {"radius", info.radius}, {"stalled", info.stalled}};
+    for (size_t k = 0; k < sizeof figures / sizeof figures[0]; ++k) {
+        steer_laux_push_float(L, figures[k].value);
+        lua_setfield(L, -2, figures[k].name);
+    }
+    lua_pushboolean(L, info.stuck);
+    lua_setfield(L, -2, "stuck");
+    lua_pushinteger(L, info.replans);
+    lua_setfield(L, -2, "replans");
+    lua_pushstring(L, info.message);
+    lua_setfield(L, -2, "message");
+    return 1;
+}
+
 /* ---- properties -------------------------------------------------------------------------- */
 
 // Properties besides the agent definition's fields.
-static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag",
-                                           "data", "formation", "color", NULL};
-enum { AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION, AGENT_COLOR };
+static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag", "data", "formation",
+                                           "color", "stuck", "goal", NULL};
+enum {
+    AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION, AGENT_COLOR, AGENT_STUCK,
+    AGENT_GOAL
+};
 
 static int no_property(lua_State *L)
 {
@@ -154,6 +208,12 @@ static int agent_index(lua_State *L)
         lua_pushnumber(L, steer_length(steer_agent_get_velocity(w, a->id)));
     } else if (code == AGENT_TRACE) {
         lua_pushboolean(L, steer_agent_get_trace(w, a->id));
+    } else if (code == AGENT_STUCK) {
+        lua_pushboolean(L, steer_agent_get_stuck(w, a->id));
+    } else if (code == AGENT_GOAL) {
+        steer_vec2 g;
+        if (steer_agent_get_goal(w, a->id, &g)) push_point(L, g);
+        else lua_pushnil(L);
     } else if (code == AGENT_STEERING) {
         steer_behaviour *b = steer_agent_get_behaviour(w, a->id);
         if (b == NULL) {
@@ -190,7 +250,7 @@ static int agent_newindex(lua_State *L)
     if (code == -1) return no_property(L);
     const steer_field_info *f = code == -2 ? lua_touserdata(L, 4) : NULL;
     const char *k = lua_tostring(L, 2);
-    if (code == AGENT_SPEED || code == AGENT_FORMATION || (f != NULL && !f->live))
+    if (code == AGENT_SPEED || code == AGENT_FORMATION || code == AGENT_STUCK || (f != NULL && !f->live))
         return luaL_error(L, "property '%s' of steer.Agent is read-only", k);
     steer_lua__check_alive(L, a);
     steer_laux_where where = steer_laux_property(STEER_LUA_AGENT, k);
@@ -203,6 +263,17 @@ static int agent_newindex(lua_State *L)
         steer_lua__read_field(L, where, 3, &d, f);
         steer_lua__check_mutable(L, a->core);
         steer_agent_apply_def(w, a->id, &d);
+    } else if (code == AGENT_GOAL) {
+        steer_vec2 g = {0.0f, 0.0f};
+        if (!lua_isnil(L, 3)) {
+            if (lua_type(L, 3) != LUA_TTABLE) steer_laux_error(L, where, "must be a point {x, y} or nil", 3);
+            steer_laux_point(L, where, 3, &g.x, &g.y);
+            char buf[96];
+            const char *phrase = steer_lua__nav_check_point(a->core, g, buf, sizeof buf);
+            if (phrase != NULL) steer_laux_error(L, where, phrase, 3);
+        }
+        steer_lua__check_mutable(L, a->core);
+        steer_agent_set_goal(w, a->id, lua_isnil(L, 3) ? NULL : &g);
     } else if (code == AGENT_TRACE) {
         bool on = steer_laux_boolean(L, where, 3);
         steer_lua__check_mutable(L, a->core);
@@ -256,6 +327,7 @@ static const luaL_Reg agent_methods[] = {
     {"alive", agent_alive},
     {"heading", agent_heading},
     {"last_steering", agent_last_steering},
+    {"plan", agent_plan},
     {"position", agent_position},
     {"remove", agent_remove},
     {"set_orientation", agent_set_orientation},

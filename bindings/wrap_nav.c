@@ -1,6 +1,6 @@
 // wrap_nav.c: navigation from Lua (steer/nav.h, the steer::nav library):
-// world:find_path, world:flow_field, the steer.FlowField class and
-// steer.follow_flow_field. The world's shapes reach the navigation through
+// world:find_path, world:flow_field, world:move_group, the steer.FlowField
+// class and steer.follow_flow_field. The world's shapes reach the navigation through
 // nav_sync.c.
 #include "classes.h"
 #include "nav_sync.h"
@@ -163,6 +163,114 @@ int steer_lua__world_flow_field(lua_State *L)
         return 2;
     }
     p->shared = shared;
+    // the latest field is the one world:draw shows (flag "flow")
+    ++shared->refs;
+    steer_lua__nav_show_field(core, shared->field, shared, field_release);
+    return 1;
+}
+
+/* ---- group orders ------------------------------------------------------------------------ */
+
+// The shared default behaviour of a unit ordered by move_group without one
+// that navigates: reciprocal_avoidance{ preferred = navigate{},
+// time_horizon = 0.5 } (pushed). A short horizon lets a unit through a
+// group that has settled (docs/navigation.md: the group figure).
+static void push_default_unit_behaviour(lua_State *L)
+{
+    steer_behaviour_def nd = steer_default_behaviour_def(STEER_NAVIGATE);
+    steer_behaviour *nav = steer_behaviour_create(&nd);
+    if (nav == NULL) luaL_error(L, "not enough memory");
+    steer_child child = {nav, 1.0f};
+    steer_behaviour_def rd = steer_default_behaviour_def(STEER_RECIPROCAL_AVOIDANCE);
+    rd.time_horizon = 0.5f;
+    rd.children = &child;
+    rd.child_count = 1;
+    steer_behaviour *avoid = steer_behaviour_create(&rd);
+    steer_behaviour_release(nav);
+    if (avoid == NULL) luaL_error(L, "not enough memory");
+    steer_lua__push_behaviour(L, avoid);
+    steer_behaviour_release(avoid);
+}
+
+// world:move_group{ agents = {a1, a2, ...}, to = {x, y}, spacing = s }
+//   -> the stop points {{x, y}, ...} (by agent), or nil, message
+int steer_lua__world_move_group(lua_State *L)
+{
+    static const char *const names[] = {"agents", "to", "spacing", NULL};
+    lcore *core = steer_lua__check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    check_keys(L, 2, names);
+    steer_lua__check_mutable(L, core);
+    steer_world *w = core->world;
+    lua_getfield(L, 2, "to"); // 3
+    steer_vec2 to = point_or_agent(L, 2, "to", 3);
+    char buf[96];
+    const char *phrase = steer_lua__nav_check_point(core, to, buf, sizeof buf);
+    if (phrase != NULL) steer_laux_error(L, steer_laux_field(2, "to"), phrase, 3);
+    float spacing = 0.0f;
+    if (lua_getfield(L, 2, "spacing") != LUA_TNIL) // 4
+        spacing = (float)steer_laux_number(L, steer_laux_field(2, "spacing"), 4, LAUX_POSITIVE);
+    if (lua_getfield(L, 2, "agents") != LUA_TTABLE) // 5
+        steer_laux_error(L, steer_laux_field(2, "agents"), "must be a list of agents", 5);
+    const int n = (int)lua_rawlen(L, 5);
+    if (n < 1) steer_laux_error_plain(L, steer_laux_field(2, "agents"), "must list at least one agent");
+    steer_agent_id *ids = lua_newuserdatauv(L, sizeof *ids * (size_t)n, 0); // 6
+    steer_vec2 *stops = lua_newuserdatauv(L, sizeof *stops * (size_t)n, 0); // 7
+    lua_getiuservalue(L, 1, 1); // 8: core
+    lua_pushnil(L);             // 9: the default unit behaviour, made when needed
+    float radius = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        char name[24];
+        snprintf(name, sizeof name, "agents[%d]", i + 1);
+        lua_rawgeti(L, 5, i + 1);
+        lagent *a = steer_lua__test_agent(L, -1);
+        if (a == NULL || a->core != core) steer_laux_error(L, steer_laux_field(2, name), "must be an agent of this world", -1);
+        steer_lua__check_alive(L, a);
+        for (int k = 0; k < i; ++k)
+            if (steer_agent_id_equal(ids[k], a->id)) steer_laux_error_plain(L, steer_laux_field(2, name), "is listed twice");
+        ids[i] = a->id;
+        radius = fmaxf(radius, steer_agent_get_limits(w, a->id).radius);
+        const steer_behaviour *node = steer_behaviour_navigate_node(steer_agent_get_behaviour(w, a->id));
+        if (node != NULL && steer_behaviour_get_def(node)->target.kind != STEER_TARGET_NONE)
+            steer_laux_error_plain(L, steer_laux_field(2, name),
+                                   "navigates to a target of its own (move_group sets the goal of a navigate without one)");
+        lua_pop(L, 1);
+    }
+    steer_nav *nav = steer_lua__nav_of(core);
+    if (nav == NULL) return luaL_error(L, "not enough memory");
+    if (steer_nav_clearance(nav, to) < radius) {
+        lua_pushnil(L);
+        snprintf(buf, sizeof buf, "goal (%g, %g) is inside a shape or closer than %g to one", (double)to.x,
+                 (double)to.y, (double)radius);
+        lua_pushstring(L, buf);
+        return 2;
+    }
+    if (steer_world_move_group(w, ids, n, to, spacing, stops) != n) {
+        lua_pushnil(L);
+        snprintf(buf, sizeof buf, "no room for %d agents round (%g, %g) with spacing %g", n, (double)to.x,
+                 (double)to.y, (double)(spacing > 0.0f ? spacing : 4.4f * radius));
+        lua_pushstring(L, buf);
+        return 2;
+    }
+    // units without a navigate in their behaviour get the default one
+    for (int i = 0; i < n; ++i) {
+        if (steer_behaviour_navigate_node(steer_agent_get_behaviour(w, ids[i])) != NULL) continue;
+        if (lua_isnil(L, 9)) {
+            lua_pop(L, 1);
+            push_default_unit_behaviour(L);
+        }
+        steer_lua__set_steering(L, 8, ids[i], 9, false);
+    }
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; ++i) {
+        lua_createtable(L, 2, 0);
+        steer_laux_push_float(L, stops[i].x);
+        lua_rawseti(L, -2, 1);
+        steer_laux_push_float(L, stops[i].y);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, i + 1);
+    }
     return 1;
 }
 
@@ -376,6 +484,8 @@ void steer_lua__open_nav(lua_State *L)
         lua_setfield(L, -2, "find_path");
         lua_pushcfunction(L, steer_lua__world_flow_field);
         lua_setfield(L, -2, "flow_field");
+        lua_pushcfunction(L, steer_lua__world_move_group);
+        lua_setfield(L, -2, "move_group");
     }
     lua_pop(L, 3);
 }

@@ -13,19 +13,36 @@
 
 /* ---- steer.world ------------------------------------------------------------------ */
 
-static void build_world_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_WORLD, false, NULL, NULL); }
+static const char *const world_new_extras[] = {"nav_bounds", NULL};
+static void build_world_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_WORLD, false, NULL, world_new_extras); }
 static const char world_options_key = 0;
 
+/// nav_bounds = {x1, y1, x2, y2}: where navigation plans (docs/navigation.md).
+typedef struct world_extra {
+    bool has_bounds;
+    steer_vec2 lower, upper;
+} world_extra;
+
+static bool world_extra_option(lua_State *L, void *context, int code, steer_laux_where w, int vidx)
+{
+    (void)code; // nav_bounds, the only extra
+    world_extra *e = context;
+    steer_lua__nav_check_bounds(L, w, vidx, &e->lower, &e->upper);
+    e->has_bounds = true;
+    return true;
+}
+
 // steer.world{seed=, integrator=, cell_size=, capacity=, resolve_contacts=,
-//             resolve_agent_contacts=, workers=} -> world
+//             resolve_agent_contacts=, workers=, nav_bounds=} -> world
 int steer_lua__world_new(lua_State *L)
 {
     steer_world_def def = steer_default_world_def();
+    world_extra extra = {false, {0.0f, 0.0f}, {0.0f, 0.0f}};
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
         lua_settop(L, 1);
         steer_lua__push_memo(L, &world_options_key, build_world_options);
-        steer_lua_reader r = {.arg = 1, .def = &def};
+        steer_lua_reader r = {.arg = 1, .def = &def, .extra = world_extra_option, .context = &extra};
         steer_lua__read_options(L, 1, 2, &r);
     }
     lua_settop(L, 0);
@@ -33,6 +50,10 @@ int steer_lua__world_new(lua_State *L)
     lw->core->world = steer_world_create(&def);
     if (lw->core->world == NULL) return luaL_error(L, "not enough memory or threads for the world");
     lw->core->owned = true;
+    if (extra.has_bounds && !steer_lua__nav_set_bounds(lw->core, extra.lower, extra.upper))
+        return luaL_error(L, "not enough memory");
+    // navigate and world:move_group plan through the world's navigation
+    steer_lua__nav_attach(lw->core);
     return 1;
 }
 
@@ -632,8 +653,8 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // Properties besides the live fields of the world definition (read-only).
-static const char *const world_extras[] = {"steps", "workers", "data", NULL};
-enum { WORLD_STEPS, WORLD_WORKERS, WORLD_DATA };
+static const char *const world_extras[] = {"steps", "workers", "data", "nav_bounds", NULL};
+enum { WORLD_STEPS, WORLD_WORKERS, WORLD_DATA, WORLD_NAV_BOUNDS };
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
 // world.resolve_agent_contacts, world.steps and world.workers (read-only)
@@ -655,6 +676,8 @@ static int world_index(lua_State *L)
         lua_getiuservalue(L, 1, 1);
         lua_getiuservalue(L, -1, CORE_UV_WORLD);
         steer_lua__push_data(L, -1, 1);
+    } else if (code == WORLD_NAV_BOUNDS) {
+        steer_lua__nav_push_bounds(L, core);
     } else {
         steer_world_def d;
         steer_world_get_def(core->world, &d);
@@ -776,6 +799,9 @@ void steer_lua_pushworld(lua_State *L, steer_world *world)
     lw->core->world = world;
     lw->core->owned = false;
     lw->core->settings_locked = true;
+    // a host's world plans through this module's navigation unless it has a planner
+    steer_planner planner;
+    if (!steer_world_get_planner(world, &planner)) steer_lua__nav_attach(lw->core);
 }
 
 void steer_lua_allow_world_settings(lua_State *L, int index, bool allow)

@@ -284,8 +284,10 @@ static void draw_world(void)
     d.draw_solid_circle = dd_solid_circle;
     d.draw_point = dd_point;
     d.draw_arrow = dd_arrow;
-    d.flags = STEER_DRAW_SHAPES | STEER_DRAW_PATHS;
-    if (V.debug) d.flags |= STEER_DRAW_VELOCITY | STEER_DRAW_STEERING | STEER_DRAW_TREE | STEER_DRAW_RAYS | STEER_DRAW_MARKS;
+    d.flags = STEER_DRAW_SHAPES | STEER_DRAW_PATHS | STEER_DRAW_STUCK;
+    if (V.debug)
+        d.flags |= STEER_DRAW_VELOCITY | STEER_DRAW_STEERING | STEER_DRAW_TREE | STEER_DRAW_RAYS | STEER_DRAW_MARKS |
+                   STEER_DRAW_NAV_MESH | STEER_DRAW_ROUTES | STEER_DRAW_FLOW;
     if (w != NULL) {
         steer_world_draw(w, &d);
         draw_agents(w);

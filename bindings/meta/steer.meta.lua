@@ -68,6 +68,7 @@ function steer.orientation_of(x, y) end
 --@@ doc world.resolve_contacts Push agents out of static geometry after each step.
 --@@ doc world.resolve_agent_contacts Separate overlapping agents (and keep them out of static geometry) after each step.
 --@@ doc world.workers Threads a step uses, the same bits for any count; Lua behaviours run on the calling thread.
+---@field nav_bounds? number[] {x1, y1, x2, y2}: navigation plans inside this box only; points outside are refused (docs/navigation.md). Default: nil (open ground everywhere).
 
 ---A world: agents, static geometry, paths, random streams. Destroyed when collected or closed (`local w <close> = steer.world{}`).
 ---@class steer.World
@@ -78,6 +79,7 @@ function steer.orientation_of(x, y) end
 ---@field steps integer Steps taken (read-only).
 ---@field workers integer Threads a step uses (read-only).
 ---@field data table The script's own plain values (nil, booleans, numbers, strings, tables of them; checked when a whole table is set): an empty table on first use, kept across a host's reload, new with a reset's new world.
+---@field nav_bounds number[]? The world's nav_bounds {x1, y1, x2, y2}, or nil (read-only).
 local World = {}
 
 ---A new world.
@@ -135,7 +137,7 @@ function World:count() end
 ---@field point? fun(x: number, y: number, size: number, r: number, g: number, b: number, a: number)
 ---@field arrow? fun(x: number, y: number, dx: number, dy: number, r: number, g: number, b: number, a: number)
 ---@field transform? fun(x: number, y: number, orientation: number)
----@field flags? ("shapes"|"agents"|"paths"|"velocity"|"steering"|"tree"|"rays"|"marks")[] what to report (default all)
+---@field flags? ("shapes"|"agents"|"paths"|"velocity"|"steering"|"tree"|"rays"|"marks"|"nav_mesh"|"routes"|"flow"|"stuck")[] what to report (default all)
 ---@field steering_scale? number s^2 (default 0.25)
 ---@field velocity_scale? number s (default 0.5)
 
@@ -383,6 +385,18 @@ function FlowField:grid() end
 ---@field slow_radius? number Distance to the goal where the speed starts to drop. Unit: m. Default: 3.
 ---@field target_radius? number Distance to the goal where the agent stops. Unit: m. Default: 0.25.
 
+---Options of `world:move_group{...}`.
+---@class steer.MoveGroupOptions
+---@field agents steer.Agent[] The units, each at most once.
+---@field to steer.Point|steer.Agent Where to go (an agent: its position now).
+---@field spacing? number Between stop points. Unit: m. Default: 4.4 x the largest radius.
+
+---Send a group to one point: each unit gets its own stop point near `to` (a hexagonal lattice, nearest points first, clear of the shapes and in sight of `to`), by the optimal assignment with the units nearest the goal taking the points furthest in; the stop point becomes the unit's goal (agent.goal), which a `steer.navigate{}` without a target follows. Units whose behaviour has no navigate get `steer.reciprocal_avoidance{ preferred = steer.navigate{} }`. Returns the stop points by unit, or nil and a message (the goal inside a shape, no room).
+---@param options steer.MoveGroupOptions
+---@return steer.Point[]? stops
+---@return string? message
+function World:move_group(options) end
+
 ---A behaviour that steers down a flow field to its goal (a C callback behaviour: evaluated in the serial pass).
 ---@param options steer.FollowFlowFieldOptions
 ---@return steer.BehaviourBase
@@ -510,6 +524,8 @@ function Formation:destroy() end
 ---@field max_rotation number Unit: rad/s. Range: 0 to 1e30.
 ---@field max_angular_acceleration number Unit: rad/s^2. Range: 0 to 1e30.
 ---@field drag number Velocity /= 1 + drag*dt each step. Unit: 1/s. Range: 0 to 1e30.
+---@field stuck boolean Its navigate has made no progress for its stuck_time (read-only).
+---@field goal steer.Point? Its own goal, for a `steer.navigate{}` without a target; nil: none (read-write; world:move_group sets it).
 ---@field kinematic boolean The behaviour's output is a velocity and rotation, taken directly.
 ---@field face_velocity boolean Orientation follows the velocity after each step.
 ---@field layer integer The layers the agent is on (bits).
@@ -540,6 +556,14 @@ function Agent:velocity() end
 ---1-based child whose group won), fallback_linear, fallback_angular; the root: truncated.
 ---@return table?
 function Agent:trace_tree() end
+
+---The agent's navigate plan, for inspectors; nil when its behaviour does not navigate or it has not stepped since.
+---status: "following", "arrived", "failed" (message says why; tried again every second) or "no_goal";
+---points: the route {{x, y}, ...} from where it was planned to the goal; next: the index of the point
+---it steers to; goal {x, y}; remaining (m); radius (the clearance, m); stalled (s without progress);
+---stuck; replans (plans made so far); message.
+---@return table?
+function Agent:plan() end
 
 ---The unit heading (sin a, cos a) of the orientation.
 ---@return number x
@@ -615,9 +639,13 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ summary priority Priority: per channel, the first child whose output exceeds epsilon.
 --@@ summary formation_slot Formation slot: arrive at the agent's moving slot and align to it (from f:behaviour(); no constructor).
 --@@ summary reciprocal_avoidance Reciprocal avoidance (ORCA): the permitted velocity nearest the preferred behaviour's, avoiding neighbours and shapes.
+--@@ summary navigate Navigate: plan a route round the world's shapes to the target (or the agent's goal), follow it, replan when the target moves or the shapes change.
 --@@ summary behaviour A behaviour written in Lua (the slow path: every call goes from C into Lua).
 --@@ param radius How far to look for neighbours.
 --@@ param radius:kinematic_arrive Inside this distance the agent has arrived.
+--@@ param radius:navigate Clearance the route keeps from the shapes; nil: the agent's radius.
+--@@ param replan_distance Replan when the target has moved, or the agent strayed from its route, by more than this.
+--@@ param stuck_time agent.stuck turns true after this long without the remaining route shortening by 0.25 m.
 --@@ param target_radius Inside this distance the agent has arrived.
 --@@ param target_radius:align,face,look_where_you_are_going,wander Inside this angle the agent has turned enough.
 --@@ param slow_radius Inside this distance it slows down; never less than target_radius.
@@ -650,6 +678,7 @@ function BehaviourBase:get_steering(agent, dt) end
 --@@ param max_rotation Limit override for this behaviour and everything under it; nil inherits the agent's.
 --@@ param max_angular_acceleration Limit override for this behaviour and everything under it; nil inherits the agent's.
 --@@ field kinematic_seek,kinematic_flee,kinematic_arrive,seek,flee,arrive,velocity_match,pursue,evade,face target steer.Target? An agent or a point {x, y}; a point reads back as a new {x, y}; nil: no steering.
+--@@ field navigate target steer.Target? An agent or a point {x, y}; nil: the agent's own goal (agent.goal, set by world:move_group).
 --@@ field align target steer.Agent? The agent whose orientation to match (nil: align to `orientation`).
 --@@ field follow_path path steer.Path? The path to follow.
 --@@ field reciprocal_avoidance preferred steer.BehaviourBase The behaviour giving the preferred velocity (required).

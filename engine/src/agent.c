@@ -1,6 +1,7 @@
 // agent.c: agents: handles, creation and removal, reading and writing one
 // agent through its id.
 #include "behaviour.h"
+#include "navigate.h"
 #include "store.h"
 #include "trace.h"
 
@@ -94,6 +95,8 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     steer__agent_set_filter(w, i, (agent_filter){def->layer, def->mask, def->z, def->height});
     w->priority[i] = def->priority;
     w->prioritised += def->priority != 0.0f;
+    // an agent that navigates gets its plan now, not in a step
+    w->plan[i] = def->behaviour != NULL && def->behaviour->nav != NULL ? steer__navigate_new() : NULL;
     w->grid.dirty = true;
     return (steer_agent_id){slot + 1, w->slots[slot].generation};
 }
@@ -104,6 +107,7 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if (i < 0) return;
     if (!STEER_CHECK(!w->stepping)) return;
     steer_behaviour_release(w->behaviour[i]);
+    steer__navigate_free(w->plan[i]);
     steer__trace_drop(w, w->slot_of[i]);
     if ((int)(id.index - 1) < w->color_slots) w->colors[id.index - 1] = 0; // the slot's next agent has none
     // a formation's slot target is no longer the agent's (its formation
@@ -261,6 +265,10 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
     agent_memory kept;
     memset(&kept, 0, sizeof kept);
     if (keep_memory && b != NULL) steer__behaviour_copy_memory(w->behaviour[i], w->memory[i].value, b, kept.value);
+    // navigate's plan: kept across a hot reload, allocated here for a tree
+    // that navigates (not in a step)
+    steer__navigate_behaviour_changed(w->plan[i], b, keep_memory);
+    if (w->plan[i] == NULL && b != NULL && b->nav != NULL) w->plan[i] = steer__navigate_new();
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;

@@ -13,7 +13,7 @@ static const char *const type_names[STEER_BEHAVIOUR_TYPE_COUNT] = {
     "look_where_you_are_going", "wander", "follow_path", "separation", "cohesion",
     "alignment", "collision_avoidance", "obstacle_avoidance", "blend", "priority", "behaviour",
     "formation_slot",
-    "reciprocal_avoidance",
+    "reciprocal_avoidance", "navigate",
 };
 
 const char *steer_behaviour_type_name(steer_behaviour_type type)
@@ -34,6 +34,7 @@ static const unsigned char type_inputs[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_CALLBACK] = STEER_INPUT_CALLBACK,
     [STEER_FORMATION_SLOT] = STEER_INPUT_FORMATION,
     [STEER_RECIPROCAL_AVOIDANCE] = STEER_INPUT_PREFERRED,
+    [STEER_NAVIGATE] = TARGET,
 };
 #undef TARGET
 
@@ -48,8 +49,8 @@ static const char *const ray_names[] = {"single", "whiskers", "parallel", NULL};
 // Types that use the align family's angular radii.
 #define ALIGN_FAMILY (T(STEER_ALIGN) | T(STEER_FACE) | T(STEER_LOOK_WHERE_YOU_ARE_GOING) | T(STEER_WANDER))
 #define RADIUS_TYPES (T(STEER_KINEMATIC_ARRIVE) | T(STEER_SEPARATION) | T(STEER_COHESION) | T(STEER_ALIGNMENT) | T(STEER_COLLISION_AVOIDANCE) | T(STEER_RECIPROCAL_AVOIDANCE))
-#define ARRIVE_RADII (T(STEER_ARRIVE) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY | T(STEER_FORMATION_SLOT))
-#define TIME_TYPES (T(STEER_FORMATION_SLOT) | T(STEER_KINEMATIC_ARRIVE) | T(STEER_ARRIVE) | T(STEER_VELOCITY_MATCH) | T(STEER_ALIGNMENT) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
+#define ARRIVE_RADII (T(STEER_ARRIVE) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY | T(STEER_FORMATION_SLOT) | T(STEER_NAVIGATE))
+#define TIME_TYPES (T(STEER_NAVIGATE) | T(STEER_FORMATION_SLOT) | T(STEER_KINEMATIC_ARRIVE) | T(STEER_ARRIVE) | T(STEER_VELOCITY_MATCH) | T(STEER_ALIGNMENT) | T(STEER_PURSUE) | T(STEER_FOLLOW_PATH) | ALIGN_FAMILY)
 
 typedef struct param_entry {
     steer_param_info info;
@@ -63,6 +64,7 @@ typedef struct param_entry {
 
 static const param_entry params[] = {
     F(radius, STEER_RULE_POSITIVE, "m", RADIUS_TYPES),
+    {{"radius", STEER_PARAM_OPTIONAL, STEER_RULE_POSITIVE, offsetof(steer_behaviour_def, radius), NULL, "m", offsetof(steer_behaviour_def, use_radius)}, T(STEER_NAVIGATE)},
     F(target_radius, STEER_RULE_NONNEGATIVE, "m or rad", ARRIVE_RADII),
     F(slow_radius, STEER_RULE_POSITIVE, "m or rad", ARRIVE_RADII),
     F(time_to_target, STEER_RULE_POSITIVE, "s", TIME_TYPES),
@@ -88,6 +90,8 @@ static const param_entry params[] = {
     F(time_horizon, STEER_RULE_POSITIVE, "s", T(STEER_RECIPROCAL_AVOIDANCE)),
     F(obstacle_time_horizon, STEER_RULE_POSITIVE, "s", T(STEER_RECIPROCAL_AVOIDANCE)),
     F(max_neighbours, STEER_RULE_POSITIVE, "", T(STEER_RECIPROCAL_AVOIDANCE)),
+    F(replan_distance, STEER_RULE_POSITIVE, "m", T(STEER_NAVIGATE)),
+    F(stuck_time, STEER_RULE_POSITIVE, "s", T(STEER_NAVIGATE)),
     L(max_speed, "m/s"),
     L(max_acceleration, "m/s^2"),
     L(max_rotation, "rad/s"),
@@ -263,6 +267,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->memory = steer__behaviour_type_memory(def->type);
     b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
     b->has_callback = def->type == STEER_CALLBACK;
+    b->nav = def->type == STEER_NAVIGATE ? b : NULL;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
     if (def->child_count > 0 && !steer_behaviour_set_children(b, def->children, def->child_count)) {
         steer__free(b);
@@ -465,18 +470,21 @@ typedef struct tree_shape {
     int height, nodes, memory;
     bool avoids; ///< a reciprocal_avoidance node is in the tree
     bool has_callback;
+    const steer_behaviour *nav; ///< the first navigate node
 } tree_shape;
 
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
-                           const tree_shape *pending, uint32_t epoch)
+                           const tree_shape *pending, uint32_t epoch, const steer_behaviour *self)
 {
-    tree_shape t = {1, 1, steer__behaviour_type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK};
+    tree_shape t = {1, 1, steer__behaviour_type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK,
+                    type == STEER_NAVIGATE ? self : NULL};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
         tree_shape cs = c->mark == epoch ? pending[c->walk_index]
-                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids, c->has_callback};
+                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids, c->has_callback, c->nav};
         t.avoids = t.avoids || cs.avoids;
+        if (t.nav == NULL) t.nav = cs.nav;
         if (cs.height + 1 > t.height) t.height = cs.height + 1;
         // saturating: a graph of shared nodes can unfold to astronomical sizes
         t.nodes = t.nodes + cs.nodes > STEER_MAX_TREE_NODES ? STEER_MAX_TREE_NODES + 1 : t.nodes + cs.nodes;
@@ -544,11 +552,11 @@ static const char *reshape_plan(steer_behaviour *b, const steer_child *children,
         return out_of_memory;
     }
     for (int k = 0; k < r->count; ++k) r->up[k]->walk_index = k;
-    tree_shape first = shape_of(b != NULL ? b->def.type : STEER_BLEND, children, count, r->shape, r->epoch);
+    tree_shape first = shape_of(b != NULL ? b->def.type : STEER_BLEND, children, count, r->shape, r->epoch, b);
     const char *err = shape_error(first, buf, size);
     for (int k = 0; k < r->count && err == NULL; ++k) {
         steer_behaviour *n = r->up[k];
-        r->shape[k] = k == 0 ? first : shape_of(n->def.type, n->children, n->def.child_count, r->shape, r->epoch);
+        r->shape[k] = k == 0 ? first : shape_of(n->def.type, n->children, n->def.child_count, r->shape, r->epoch, n);
         err = shape_error(r->shape[k], buf, size);
     }
     if (err != NULL) reshape_free(r);
@@ -641,6 +649,7 @@ bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *childre
         r.up[k]->memory = r.shape[k].memory;
         r.up[k]->avoids = r.shape[k].avoids;
         r.up[k]->has_callback = r.shape[k].has_callback;
+        r.up[k]->nav = r.shape[k].nav;
     }
     reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);

@@ -42,6 +42,9 @@ struct steer_behaviour {
     /// running it are evaluated on the thread calling the step (step.c).
     bool has_callback;
     char *name;     ///< steer_behaviour_set_name (owned), or NULL
+    /// The first navigate node of the unfolded tree in evaluation order
+    /// (this node when it is one), or NULL: the node an agent's plan serves.
+    const struct steer_behaviour *nav;
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

@@ -55,6 +55,7 @@ void steer__context_view_init(eval_view *v, steer_world *w)
     v->slot_of = w->slot_of;
     v->slot_targets = w->slot_targets;
     v->slot_target_count = w->slot_target_capacity;
+    v->plan = w->plan;
 }
 
 bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out)

@@ -81,6 +81,10 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
         d.target_radius = 0.5f;
         d.slow_radius = 3.0f;
         break;
+    case STEER_NAVIGATE: // metres: stop points of a group are 1 m apart and more
+        d.target_radius = 0.25f;
+        d.slow_radius = 2.0f;
+        break;
     case STEER_FORMATION_SLOT: // metres: a slot is reached closer than a leader is
         d.target_radius = 0.1f;
         d.slow_radius = 2.0f;
@@ -134,6 +138,9 @@ steer_behaviour_def steer_default_behaviour_def(steer_behaviour_type type)
     d.time_horizon = 2.0f;
     d.obstacle_time_horizon = 1.0f;
     d.max_neighbours = 10.0f;
+    d.use_radius = false;
+    d.replan_distance = 2.0f;
+    d.stuck_time = 3.0f;
     d.cookie = STEER_COOKIE;
     return d;
 }

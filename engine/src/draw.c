@@ -4,6 +4,7 @@
 // with the engine's palette. The engine draws nothing itself.
 #include "behaviour.h"
 #include "geometry.h"
+#include "navigate.h"
 #include "trace.h"
 #include "world.h"
 
@@ -19,6 +20,8 @@
 #define COLOR_WANDER 0xc080ffffu
 #define COLOR_TARGET 0xff80c0ffu
 #define COLOR_NEIGHBOURS 0x40c0ff80u
+#define COLOR_ROUTE 0x50e0c0ffu
+#define COLOR_STUCK 0xff3030ffu
 
 /// Colours of blend children by their index (public: inspectors use the same).
 static const steer_color child_colors[8] = {0xff6b6bffu, 0x4dabf7ffu, 0x69db7cffu, 0xffa94dffu,
@@ -195,10 +198,37 @@ static void draw_trace(const trace_view *t, const steer_kinematic *s, const stee
     }
 }
 
+// A traced agent's route: the stretch still ahead, from the agent on.
+static void draw_route(const nav_plan *p, steer_vec2 pos, const steer_debug_draw *d)
+{
+    if (d->draw_segment == NULL || p->count < 2 || p->next >= p->count) return;
+    d->draw_segment(pos, p->points[p->next], COLOR_ROUTE, d->context);
+    for (int k = p->next; k + 1 < p->count; ++k) d->draw_segment(p->points[k], p->points[k + 1], COLOR_ROUTE, d->context);
+    if (d->draw_point != NULL) {
+        for (int k = p->next; k < p->count; ++k) d->draw_point(p->points[k], 4.0f, COLOR_ROUTE, d->context);
+    }
+}
+
+// What the planner holds (its mesh, its flow fields), for the radius of
+// the first plan made, else 0.5 m.
+static void draw_planner(const steer_world *w, const steer_debug_draw *d)
+{
+    if (!w->has_planner || w->planner.draw == NULL) return;
+    float radius = 0.5f;
+    for (int i = 0; i < w->count; ++i) {
+        if (w->plan[i] != NULL && w->plan[i]->radius > 0.0f) {
+            radius = w->plan[i]->radius;
+            break;
+        }
+    }
+    w->planner.draw(w->planner.context, d, radius);
+}
+
 void steer_world_draw(steer_world *w, const steer_debug_draw *d)
 {
     if (!STEER_CHECK(w != NULL && d != NULL)) return;
     if (!STEER_CHECK(!w->stepping)) return;
+    if (d->flags & (STEER_DRAW_NAV_MESH | STEER_DRAW_FLOW)) draw_planner(w, d);
     if (d->flags & STEER_DRAW_SHAPES) draw_shapes(w, d);
     if (d->flags & STEER_DRAW_PATHS) draw_paths(w, d);
     for (int i = 0; i < w->count; ++i) {
@@ -211,6 +241,12 @@ void steer_world_draw(steer_world *w, const steer_debug_draw *d)
             if (d->draw_transform != NULL) d->draw_transform(s->position, s->orientation, d->context);
         }
         trace_view t;
-        if (steer__trace_of(w, i, &t)) draw_trace(&t, s, d);
+        const bool traced = steer__trace_of(w, i, &t);
+        if (traced) draw_trace(&t, s, d);
+        const nav_plan *p = w->plan[i];
+        if (p == NULL || p->node == NULL) continue;
+        if (traced && (d->flags & STEER_DRAW_ROUTES)) draw_route(p, s->position, d);
+        if (p->stuck && (d->flags & STEER_DRAW_STUCK) && d->draw_circle != NULL)
+            d->draw_circle(s->position, w->limits[i].radius + 0.3f, COLOR_STUCK, d->context);
     }
 }

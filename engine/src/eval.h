@@ -15,7 +15,9 @@
 /// reciprocal_avoidance node, kinematic or not); refreshed before
 /// every evaluation pass (step.c).
 /// AGENT_TRACE: the agent records what its evaluation computed (trace.c).
-enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8 };
+/// AGENT_NAVIGATES: the agent's tree has a navigate node (its plan is
+/// brought up to date in prepare); refreshed with AGENT_AVOIDS.
+enum { AGENT_KINEMATIC = 1, AGENT_FACE_VELOCITY = 2, AGENT_AVOIDS = 4, AGENT_TRACE = 8, AGENT_NAVIGATES = 16 };
 
 /// A formation member's slot target, by agent slot index: written by the
 /// formations whenever they compute targets (before the evaluation pass,
@@ -52,6 +54,9 @@ typedef struct eval_view {
     const uint32_t *slot_of; ///< dense index -> agent slot index
     const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
     int slot_target_count;
+    /// navigate's plans by dense index (navigate.h); an agent's evaluation
+    /// reads and advances its own only
+    struct nav_plan *const *plan;
 } eval_view;
 
 /// Neighbours gathered for one agent: proxy indices and squared distances,
@@ -108,6 +113,8 @@ typedef struct eval_ctx {
     uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
     neighbour_sums sums;     ///< the last sums (sums.radius < 0: none)
     struct agent_trace *trace; ///< the agent's trace buffer when traced, else NULL
+    struct nav_plan *plan;     ///< a body's (an anchor's) navigate plan; agents' are in the view
+    bool plan_writable;        ///< false while previewing: the plan's progress is not advanced
 } eval_ctx;
 
 struct steer_world;

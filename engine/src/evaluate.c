@@ -6,6 +6,7 @@
 // child. Behaviour families are leaves under it.
 #include "behaviour.h"
 #include "evaluate.h"
+#include "navigate.h"
 #include "store.h"
 #include "trace.h"
 #include "world.h"
@@ -226,6 +227,7 @@ static node_fn *const node_table[STEER_BEHAVIOUR_TYPE_COUNT] = {
     [STEER_CALLBACK] = node_callback,
     [STEER_FORMATION_SLOT] = node_formation_slot,
     [STEER_RECIPROCAL_AVOIDANCE] = node_reciprocal,
+    [STEER_NAVIGATE] = steer__navigate_steer,
 };
 
 // A node whose limit overrides hold for it and everything under it.
@@ -286,6 +288,8 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
     ctx->trace = NULL;
+    ctx->plan = NULL; // an agent's is read from the view, by navigate only
+    ctx->plan_writable = true;
 }
 
 bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *scratch, int i, float dt)
@@ -321,6 +325,7 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     eval_ctx ctx;
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
+    ctx.plan_writable = false;
     if (record_trace && (w->flags[i] & AGENT_TRACE) && w->trace_stage != NULL) {
         // an inspector's preview of a paused world: the trace as a step
         // would record it (worker 0's buffer, then the agent's record)
@@ -353,6 +358,8 @@ steer_steering steer__evaluate_body(steer_world *w, const steer_behaviour *b, co
     ctx.dt = dt;
     ctx.mem = body->memory;
     ctx.rng = body->rng;
+    ctx.plan = body->plan;
+    ctx.plan_writable = true;
     ctx.scratch = w->scratch;
     ctx.gathered_radius = -1.0f;
     ctx.sums.radius = -1.0f;

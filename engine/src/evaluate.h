@@ -21,6 +21,7 @@ typedef struct eval_body {
     steer_limits limits;
     float *memory; ///< STEER_MAX_TREE_MEMORY floats
     uint64_t *rng;
+    struct nav_plan *plan; ///< its navigate plan, or NULL
 } eval_body;
 /// Evaluate b for a body, as for an agent that no neighbour gather excludes,
 /// with worker 0's scratch; a missing or non-finite linear output is zero.

@@ -7,6 +7,7 @@
 // on its own and slows when members fall behind (formation motion
 // moderation); slot roles with costs and an exact optimal assignment.
 #include "formation.h"
+#include "navigate.h"
 
 /* ---- storage ----------------------------------------------------------------------- */
 
@@ -65,6 +66,8 @@ static void free_formation(formation *f)
     for (int m = 0; m < f->count; ++m) steer__free(f->members[m].extra);
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
     steer_behaviour_release(f->def.anchor_behaviour);
+    steer__navigate_free(f->anchor_plan);
+    f->anchor_plan = NULL;
     steer__free(f->given);
     steer__free(f->cost_role_costs);
     steer__free(f->members);
@@ -205,7 +208,13 @@ static bool adopt_def(formation *f, const steer_formation_def *d)
     }
     if (d->anchor_path != NULL) steer_path_retain(d->anchor_path);
     if (f->def.anchor_path != NULL) steer_path_release(f->def.anchor_path);
-    if (d->anchor_behaviour != f->def.anchor_behaviour) memset(f->anchor_mem, 0, sizeof f->anchor_mem);
+    if (d->anchor_behaviour != f->def.anchor_behaviour) {
+        memset(f->anchor_mem, 0, sizeof f->anchor_mem);
+        steer__navigate_behaviour_changed(f->anchor_plan, d->anchor_behaviour, false);
+        // a navigating anchor gets its plan here, not in a step
+        if (f->anchor_plan == NULL && d->anchor_behaviour != NULL && d->anchor_behaviour->nav != NULL)
+            f->anchor_plan = steer__navigate_new();
+    }
     steer_behaviour_retain(d->anchor_behaviour);
     steer_behaviour_release(f->def.anchor_behaviour);
     steer__free(f->given);

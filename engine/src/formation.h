@@ -53,6 +53,7 @@ typedef struct formation {
     bool leader_seen;
     float anchor_mem[STEER_MAX_TREE_MEMORY]; ///< the anchor behaviour's memory
     uint64_t anchor_rng;                    ///< and random stream
+    struct nav_plan *anchor_plan;           ///< its navigate's plan (navigate.h), or NULL
     bool dirty; ///< reassign at the next update
     int depth;  ///< formations above (whose members lead this one)
 } formation;

@@ -6,6 +6,7 @@
 // agents use), and the placement of rigid formations after integration.
 #include "evaluate.h"
 #include "formation.h"
+#include "navigate.h"
 
 /* ---- patterns ---------------------------------------------------------------------- */
 
@@ -292,6 +293,11 @@ static void steer_anchor(steer_world *w, formation *f, float dt, float speed)
     body.limits.max_rotation = f->def.anchor_max_rotation;
     body.memory = f->anchor_mem;
     body.rng = &f->anchor_rng;
+    // a navigating anchor plans here (prepare is serial), round the shapes,
+    // with the navigate's radius or the formation's spacing
+    const steer_behaviour *nav = f->def.anchor_behaviour->nav;
+    if (nav != NULL) steer__navigate_update(w, &f->anchor_plan, nav, f->anchor_pos, f->def.spacing, dt);
+    body.plan = f->anchor_plan;
     steer_steering out = steer__evaluate_body(w, f->def.anchor_behaviour, &body, dt);
     // moved as an agent would be; its orientation is the formation's to
     // turn (turn_anchor), so only the position and velocity are kept

@@ -8,6 +8,7 @@
 #include "behaviour.h"
 #include "evaluate.h"
 #include "formation.h"
+#include "navigate.h"
 #include "raycast.h"
 #include "store.h"
 #include "tasks.h"
@@ -82,8 +83,9 @@ static void flag_range(int start, int end, int worker, void *context)
         // a kinematic agent that runs reciprocal avoidance shares it too: two
         // of them that each took all of it locked (issue 21, a crowd driven
         // by setting velocities)
-        bool avoids = b != NULL && b->avoids;
-        w->flags[i] = (uint8_t)((w->flags[i] & ~AGENT_AVOIDS) | (avoids ? AGENT_AVOIDS : 0));
+        bool avoids = b != NULL && b->avoids, navigates = b != NULL && b->nav != NULL;
+        w->flags[i] = (uint8_t)((w->flags[i] & ~(AGENT_AVOIDS | AGENT_NAVIGATES)) | (avoids ? AGENT_AVOIDS : 0) |
+                                (navigates ? AGENT_NAVIGATES : 0));
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];
     }
@@ -110,10 +112,13 @@ static void prepare_step(steer_world *w, float dt)
     // formations too: slot targets, anchors and reassignment are written
     // here, so evaluation only reads them
     steer__formation_step_update(w, dt);
-    // which agents avoid reciprocally (reciprocal_avoidance reads it), and
-    // the outputs of the step before
+    // which agents avoid reciprocally (reciprocal_avoidance reads it) or
+    // navigate, and the outputs of the step before
     flag_avoiders(w);
     if (w->traced > 0) steer__trace_prepare(w, w->grid.agent);
+    // navigate's plans: made through the planner here, serially, so the
+    // evaluation on the workers only follows them
+    steer__navigate_prepare(w, dt);
 }
 
 typedef struct eval_pass {

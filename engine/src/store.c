@@ -24,12 +24,14 @@ typedef struct store_column {
 
 // The size of the words an element is made of, for the byte order of a
 // snapshot; 0 for a pointer (the behaviour column is saved by snapshot.c
-// as a reference, the host's user data is not saved); a struct counts as
-// 4-byte words (every struct column holds floats, or 32-bit words).
+// as a reference; the host's user data and navigate's plans are not saved:
+// plans are made again at the next step); a struct counts as 4-byte words
+// (every struct column holds floats, or 32-bit words).
 #define WORD_OF(x)                                                                                   \
     _Generic((x), bool: 1, char: 1, signed char: 1, unsigned char: 1, short: 2, unsigned short: 2,   \
              int: 4, unsigned: 4, float: 4, long long: 8, unsigned long long: 8, long: sizeof(long), \
-             unsigned long: sizeof(long), double: 8, steer_behaviour *: 0, void *: 0, default: 4)
+             unsigned long: sizeof(long), double: 8, steer_behaviour *: 0, void *: 0, struct nav_plan *: 0,   \
+             default: 4)
 #define COLUMN_OF(field, moves, unless)                                                              \
     {offsetof(steer_world, field),                                                                   \
      {#field, sizeof *((steer_world *)0)->field, WORD_OF(*((steer_world *)0)->field), moves}, unless}
@@ -40,6 +42,7 @@ static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
     COLUMN(flags, true),     DEFAULTED(filter, filtered), DEFAULTED(priority, prioritised), COLUMN(user_data, true),
+    COLUMN(plan, true),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
 };

@@ -6,6 +6,7 @@
 #include "geometry.h"
 #include "trace.h"
 #include "formation.h"
+#include "navigate.h"
 #include "tasks.h"
 #include "store.h"
 #include "world.h"
@@ -74,7 +75,10 @@ steer_world *steer_world_create(const steer_world_def *def)
 void steer_world_destroy(steer_world *w)
 {
     if (w == NULL) return;
-    for (int i = 0; i < w->count; ++i) steer_behaviour_release(w->behaviour[i]);
+    for (int i = 0; i < w->count; ++i) {
+        steer_behaviour_release(w->behaviour[i]);
+        steer__navigate_free(w->plan[i]);
+    }
     steer__geometry_destroy(w->geometry);
     steer__formation_free_all(w);
     steer__grid_free(&w->grid);

@@ -55,6 +55,7 @@ struct steer_world {
     /// what a behaviour written in Lua reads as last_steering, whatever the
     /// order agents are evaluated in and the number of workers.
     steer_steering *last_out;
+    struct nav_plan **plan; ///< navigate's plan (navigate.h), NULL until the agent navigates
     void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
     /// Agents whose filter is not the default (layer 1, every layer seen, z
@@ -93,6 +94,8 @@ struct steer_world {
     /// entries; NULL until the first colour. Cold: no stage reads them.
     steer_color *colors;
     int color_slots;
+    steer_planner planner; ///< navigate's planner (a navigation layer sets it)
+    bool has_planner;
     bool stepping; ///< inside steer_world_step: structural changes are refused
 };
 

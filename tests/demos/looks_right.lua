@@ -412,6 +412,29 @@ checks.showcase = {
   end,
 }
 
+-- rts: the two squads' opening orders take them through the wall's gaps to
+-- the other side: after 30 s at least two thirds of the 36 units have
+-- arrived at their stop points (the rest on their way), no plan failed, no
+-- unit is stuck, and no unit's centre was ever inside a solid.
+local rts_inside = { frames = 0, most = 0 }
+checks.rts = {
+  seconds = 30,
+  every = function(world) count_inside(world, rts_inside) end,
+  final = function(world)
+    local arrived, failed, stuck, n = 0, 0, 0, 0
+    for a in world:agents() do
+      local p = a:plan()
+      n = n + 1
+      if p and p.status == "arrived" then arrived = arrived + 1 end
+      if not p or p.status == "failed" then failed = failed + 1 end
+      if a.stuck then stuck = stuck + 1 end
+    end
+    return n == 36 and arrived >= 24 and failed == 0 and stuck == 0 and rts_inside.frames == 0,
+      ("%d of %d units arrived, %d without a plan or failed, %d stuck, inside a solid on %d frames")
+        :format(arrived, n, failed, stuck, rts_inside.frames)
+  end,
+}
+
 local check = assert(checks[name], "looks_right.lua: no check for " .. name)
 local frame, dt_sum = 0, 0
 local input = { x = 0, y = 0, buttons = 0, keys = {} }

@@ -170,6 +170,7 @@ local callers = {
   ["steer.World:path"] = function(o) return world:path(o) end,
   ["steer.World:find_path"] = function(o) return world:find_path(o) end,
   ["steer.World:flow_field"] = function(o) return world:flow_field(o) end,
+  ["steer.World:move_group"] = function(o) return world:move_group(o) end,
   ["steer.World:add_polyline"] = function(o, class)
     if class == "steer.ShapeOptions" then return world:add_polyline(path_points, o) end
     return world:add_polyline(o)

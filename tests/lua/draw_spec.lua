@@ -45,7 +45,7 @@ describe("world:draw", function()
     assert.are.equal("bad argument #1 to 'draw' (unknown field 'segmnet')",
                      err(function() return w:draw{ segmnet = print } end))
     assert.are.equal("bad argument #1 to 'draw' (field 'flags' must list 'shapes', 'agents', 'paths', 'velocity', "
-                     .. "'steering', 'tree', 'rays' or 'marks', got 'all')",
+                     .. "'steering', 'tree', 'rays', 'marks', 'nav_mesh', 'routes', 'flow' or 'stuck', got 'all')",
                      err(function() return w:draw{ flags = { "all" } } end))
     w:step(1 / 60) -- and the world goes on
   end)

@@ -402,6 +402,42 @@ STEER_API int steer_agent_trace_node_count(const steer_world *world, steer_agent
 STEER_API bool steer_agent_trace_node(const steer_world *world, steer_agent_id id, int i, steer_trace_node *out);
 /// True when the last traced evaluation had more nodes than STEER_TRACE_MAX_NODES.
 STEER_API bool steer_agent_trace_truncated(const steer_world *world, steer_agent_id id);
+/* ---- navigation (docs/navigation.md) --------------------------------------- */
+
+/// The planner navigate and steer_world_move_group use (copied; NULL: none,
+/// then navigate steers straight at its goal). Not while stepping.
+STEER_API void steer_world_set_planner(steer_world *world, const steer_planner *planner);
+/// The world's planner; false when it has none.
+STEER_API bool steer_world_get_planner(const steer_world *world, steer_planner *out);
+/// The agent's own goal, for a navigate without a target (NULL clears it;
+/// finite). Its plan is made again at the next step. Not while stepping.
+STEER_API void steer_agent_set_goal(steer_world *world, steer_agent_id id, const steer_vec2 *goal);
+/// The agent's own goal; false when it has none.
+STEER_API bool steer_agent_get_goal(const steer_world *world, steer_agent_id id, steer_vec2 *goal);
+/// True when the agent's navigate has made no progress towards its goal for
+/// its stuck_time (its route's remaining length has not fallen by 0.25 m),
+/// and it is further than its slow_radius from the goal.
+STEER_API bool steer_agent_get_stuck(const steer_world *world, steer_agent_id id);
+/// The agent's navigate plan: writes up to capacity route points and fills
+/// info (may be NULL); returns the number of points (0: no plan).
+STEER_API int steer_agent_get_plan(const steer_world *world, steer_agent_id id, steer_vec2 *points, int capacity,
+                                   steer_plan_info *info);
+/// The navigate node an agent with this behaviour plans for: the first
+/// navigate in its tree, in evaluation order; NULL when there is none.
+STEER_API const steer_behaviour *steer_behaviour_navigate_node(const steer_behaviour *behaviour);
+/// Send a group to one point: each agent gets its own stop point near `to`
+/// (a hexagonal lattice `spacing` apart, 0: 4.4 x the largest radius, so that
+/// an agent passes between two settled ones; points
+/// closest to `to` first, each clear of the shapes and in sight of `to`),
+/// by the optimal assignment, the agents with the shortest way to go taking
+/// the points furthest in; each stop point becomes the agent's goal
+/// (steer_agent_set_goal). Writes the stop points (by agent) to stops when
+/// given. Returns count, or 0 when refused: `to` not clear of the shapes by
+/// the largest radius, a stale or repeated agent, no room (fewer free
+/// points than agents within 4 x the group's own size), or during a step.
+STEER_API int steer_world_move_group(steer_world *world, const steer_agent_id *agents, int count, steer_vec2 to,
+                                     float spacing, steer_vec2 *stops);
+
 /* ---- formations ------------------------------------------------------------- */
 
 /// Formation defaults: a line, spacing 2 m, no leader, anchor at the origin

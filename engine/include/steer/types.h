@@ -174,6 +174,10 @@ typedef enum steer_behaviour_type {
     /// ORCA (van den Berg et al. 2011) around one child, the preferred
     /// velocity (docs/crowds.md).
     STEER_RECIPROCAL_AVOIDANCE,
+    /// Plan round the static shapes to the target (or the agent's own goal,
+    /// steer_agent_set_goal) through the world's planner, follow the plan,
+    /// replan when needed (docs/navigation.md).
+    STEER_NAVIGATE,
     STEER_BEHAVIOUR_TYPE_COUNT
 } steer_behaviour_type;
 
@@ -280,6 +284,16 @@ typedef struct steer_behaviour_def {
     /// reciprocal_avoidance: the closest neighbours considered, a whole
     /// number in [1, 64] (default 10); `radius` is how far to look.
     float max_neighbours;
+    /// navigate: clearance the plan keeps from shapes, metres, when
+    /// use_radius (default: unset, the agent's radius); the other types'
+    /// `radius` is the field above.
+    bool use_radius;
+    /// navigate: replan when the target has moved, or the agent has strayed
+    /// from its route, by more than this (metres > 0, default 2).
+    float replan_distance;
+    /// navigate: the agent is stuck when its remaining route has not
+    /// shortened by 0.25 m for this many seconds (> 0, default 3).
+    float stuck_time;
 
     /// blend, priority (copied and retained); reciprocal_avoidance: exactly
     /// one, the behaviour giving the preferred velocity
@@ -376,7 +390,11 @@ typedef enum steer_draw_flags {
     STEER_DRAW_TREE = 1u << 5,       ///< traced agents: blend children (output x weight), priority winner
     STEER_DRAW_RAYS = 1u << 6,       ///< traced agents: obstacle-avoidance rays and their hits
     STEER_DRAW_MARKS = 1u << 7,      ///< traced agents: wander circle and target, path target, neighbour radius
-    STEER_DRAW_ALL = 0xffu
+    STEER_DRAW_NAV_MESH = 1u << 8,   ///< the planner's navigation mesh (steer_planner.draw)
+    STEER_DRAW_ROUTES = 1u << 9,     ///< traced agents: the route their navigate planned
+    STEER_DRAW_FLOW = 1u << 10,      ///< the planner's flow field arrows (steer_planner.draw)
+    STEER_DRAW_STUCK = 1u << 11,     ///< every stuck agent (steer_agent_get_stuck): a ring
+    STEER_DRAW_ALL = 0xfffu
 } steer_draw_flags;
 
 /// Colours are 0xRRGGBBAA.
@@ -435,6 +453,53 @@ typedef struct steer_trace_node {
     int winner_linear, winner_angular;
     bool fallback_linear, fallback_angular;
 } steer_trace_node;
+
+/* ---- navigation -------------------------------------------------------------- */
+
+/// What a world plans with (set by a navigation layer, e.g. the Lua module's
+/// steer::nav, through steer_world_set_planner; the engine itself links no
+/// planner). Called on the thread stepping the world, in the step's serial
+/// prepare stage and in steer_world_move_group, never from the workers.
+typedef struct steer_planner {
+    /// A path for a disc of `radius` from `from` to `to`, round the static
+    /// shapes: writes up to capacity points (from first, to last) and its
+    /// length, returns how many points it has (more than capacity: the
+    /// first capacity were written); 0 when there is none, with a sentence
+    /// for people in message (message_size bytes).
+    int (*find_path)(void *context, steer_vec2 from, steer_vec2 to, float radius, steer_vec2 *points, int capacity,
+                     float *length, char *message, int message_size);
+    /// A number that changes whenever plans made before may have become
+    /// wrong (shapes added or removed); NULL: never.
+    uint64_t (*version)(void *context);
+    /// Debug draw of what the planner holds (STEER_DRAW_NAV_MESH: the mesh
+    /// for `radius`; STEER_DRAW_FLOW: flow field arrows), through draw's
+    /// callbacks; NULL: nothing.
+    void (*draw)(void *context, const struct steer_debug_draw *draw, float radius);
+    void *context;
+} steer_planner;
+
+/// Where an agent's navigate plan stands (steer_agent_get_plan).
+typedef enum steer_plan_status {
+    STEER_PLAN_NONE = 0,  ///< no plan: the agent does not navigate, or has not stepped since
+    STEER_PLAN_FOLLOWING, ///< following its route
+    STEER_PLAN_ARRIVED,   ///< within target_radius of the goal
+    STEER_PLAN_FAILED,    ///< the planner found no route (message says why); tried again every second
+    STEER_PLAN_NO_GOAL,   ///< navigate has no target and the agent no goal (steer_agent_set_goal)
+} steer_plan_status;
+
+/// An agent's plan, as steer_agent_get_plan reports it.
+typedef struct steer_plan_info {
+    steer_plan_status status;
+    int count;           ///< points of the route (from where it was planned to the goal)
+    int next;            ///< index of the point the agent steers to
+    steer_vec2 goal;     ///< where the route leads
+    float radius;        ///< clearance it was planned with, metres
+    float remaining;     ///< route length left, metres (at the last step)
+    float stalled;       ///< seconds without progress
+    bool stuck;          ///< stalled for at least the navigate's stuck_time
+    int replans;         ///< plans made for it so far
+    char message[128];   ///< why the last plan failed (empty otherwise)
+} steer_plan_info;
 
 /// Built-in formation patterns (docs/engine.md, Formations). Offsets are in
 /// the reference's frame (leader or anchor): +y forward, +x right.

@@ -1,0 +1,360 @@
+// The navigate behaviour through the world's planner interface, with a
+// planner written here (no steer::nav: the core engine links none): plans
+// made once per agent and again on a version change, followed round a box,
+// the same bits for any worker count, no allocation in steady steps, plans
+// freed with their agents, hot reload, goals, stuck, move_group.
+#include "world.h"
+#include "fixture.h"
+#include "test.h"
+
+#include <string.h>
+
+// A planner that knows one box, (-15, -5)-(15, 5): routes from below to
+// above go round its right side, corners grown by the radius and 0.1 m.
+typedef struct stub {
+    int calls;
+    uint64_t version;
+} stub;
+
+static int stub_find_path(void *context, steer_vec2 from, steer_vec2 to, float radius, steer_vec2 *points,
+                          int capacity, float *length, char *message, int message_size)
+{
+    stub *s = context;
+    ++s->calls;
+    if (fabsf(to.x) < 15.0f + radius && fabsf(to.y) < 5.0f + radius) {
+        snprintf(message, (size_t)message_size, "goal (%g, %g) is inside a shape", (double)to.x, (double)to.y);
+        return 0;
+    }
+    steer_vec2 route[4] = {from, {15.1f + radius, -5.1f - radius}, {15.1f + radius, 5.1f + radius}, to};
+    int n = 4;
+    if (!((from.y < -5.0f && to.y > 5.0f) || (from.y > 5.0f && to.y < -5.0f))) {
+        route[1] = to;
+        n = 2;
+    } else if (from.y > 5.0f) {
+        steer_vec2 t = route[1];
+        route[1] = route[2];
+        route[2] = t;
+    }
+    *length = 0.0f;
+    for (int k = 0; k < n; ++k) {
+        if (k < capacity) points[k] = route[k];
+        if (k > 0) *length += steer_length(steer_sub(route[k], route[k - 1]));
+    }
+    return n;
+}
+
+static uint64_t stub_version(void *context) { return ((stub *)context)->version; }
+
+static steer_world *box_world(int workers, stub *s)
+{
+    steer_world_def wd = steer_default_world_def();
+    wd.worker_count = workers;
+    steer_world *w = steer_world_create(&wd);
+    steer_world_add_box(w, steer_v2(-15, -5), steer_v2(15, 5));
+    steer_planner p = {stub_find_path, stub_version, NULL, s};
+    steer_world_set_planner(w, &p);
+    return w;
+}
+
+static steer_behaviour *navigate_to(float x, float y)
+{
+    steer_behaviour_def d = steer_default_behaviour_def(STEER_NAVIGATE);
+    if (!isnan(x)) {
+        d.target.kind = STEER_TARGET_POINT;
+        d.target.point = steer_v2(x, y);
+    }
+    return steer_behaviour_create(&d);
+}
+
+static steer_behaviour *avoiding(steer_behaviour *preferred)
+{
+    steer_child c = {preferred, 1.0f};
+    steer_behaviour_def d = steer_default_behaviour_def(STEER_RECIPROCAL_AVOIDANCE);
+    d.children = &c;
+    d.child_count = 1;
+    steer_behaviour *b = steer_behaviour_create(&d);
+    steer_behaviour_release(preferred);
+    return b;
+}
+
+static steer_agent_id spawn_at(steer_world *w, float x, float y, steer_behaviour *b)
+{
+    steer_agent_def ad = steer_default_agent_def();
+    ad.state.position = steer_v2(x, y);
+    ad.behaviour = b;
+    return steer_agent_create(w, &ad);
+}
+
+static void plans_round_the_box(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *nav = navigate_to(0.0f, 20.0f);
+    steer_agent_id a = spawn_at(w, 0.0f, -20.0f, nav);
+    steer_plan_info info;
+    CHECK(steer_agent_get_plan(w, a, NULL, 0, &info) == 0 && info.status == STEER_PLAN_NONE);
+    int steps = 0;
+    for (; steps < 1800; ++steps) {
+        steer_world_step(w, 1.0f / 30.0f);
+        steer_agent_get_plan(w, a, NULL, 0, &info);
+        if (info.status == STEER_PLAN_ARRIVED) break;
+    }
+    CHECK(info.status == STEER_PLAN_ARRIVED);
+    CHECK(s.calls == 1); // nothing moved: planned once
+    CHECK(info.replans == 1);
+    steer_vec2 p = steer_agent_get_position(w, a);
+    CHECK(steer_length(steer_sub(p, steer_v2(0, 20))) <= 0.25f);
+    // the route's length over max_speed, within 1.3x (5 m/s)
+    CHECK(steps / 30.0f < 1.3f * (20.6f + 11.2f + 20.6f) / 5.0f);
+    // a version change (shapes changed) plans again
+    s.version = 2;
+    steer_world_step(w, 1.0f / 30.0f);
+    CHECK(s.calls == 2);
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
+static void no_planner_goes_straight(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *nav = navigate_to(10.0f, 0.0f);
+    steer_agent_id a = spawn_at(w, 0.0f, 0.0f, nav);
+    for (int i = 0; i < 150; ++i) steer_world_step(w, 1.0f / 30.0f);
+    steer_vec2 pts[4];
+    steer_plan_info info;
+    CHECK(steer_agent_get_plan(w, a, pts, 4, &info) == 2);
+    CHECK(info.status == STEER_PLAN_ARRIVED);
+    CHECK_VEC(pts[1], 10.0f, 0.0f, 0.0f);
+    steer_planner none;
+    CHECK(!steer_world_get_planner(w, &none));
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
+static uint64_t crowd_hash(int workers)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(workers, &s);
+    for (int i = 0; i < 40; ++i) {
+        steer_behaviour *b = avoiding(navigate_to((float)(i % 10) * 2.0f - 9.0f, (i & 1) ? 20.0f : -20.0f));
+        spawn_at(w, (float)(i % 10) * 2.0f - 9.0f + 0.3f, (i & 1) ? -20.0f - (float)(i / 10) : 20.0f + (float)(i / 10), b);
+        steer_behaviour_release(b);
+    }
+    for (int i = 0; i < 300; ++i) steer_world_step(w, 1.0f / 30.0f);
+    CHECK(s.calls >= 40);
+    uint64_t h = steer_world_hash(w);
+    steer_world_destroy(w);
+    return h;
+}
+
+static void same_bits_for_any_worker_count(void)
+{
+    uint64_t h1 = crowd_hash(1);
+    CHECK(crowd_hash(2) == h1);
+    CHECK(crowd_hash(4) == h1);
+}
+
+static void steady_steps_do_not_allocate(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(2, &s);
+    steer_behaviour *b = avoiding(navigate_to(0.0f, 20.0f));
+    for (int i = 0; i < 10; ++i) spawn_at(w, (float)i - 5.0f, -20.0f, b);
+    steer_world_step(w, 1.0f / 30.0f); // the grid's first build
+    unsigned long before = steer__allocations;
+    for (int i = 0; i < 100; ++i) steer_world_step(w, 1.0f / 30.0f);
+    s.version = 2; // replanning allocates nothing either
+    for (int i = 0; i < 10; ++i) steer_world_step(w, 1.0f / 30.0f);
+    CHECK(steer__allocations == before);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
+// Live bytes through the allocator hook.
+static long live_blocks;
+static void *count_alloc(size_t size, void *context)
+{
+    (void)context;
+    ++live_blocks;
+    return malloc(size);
+}
+static void count_free(void *p, size_t size, void *context)
+{
+    (void)size, (void)context;
+    if (p != NULL) --live_blocks;
+    free(p);
+}
+
+static void plans_are_freed_with_agents(void)
+{
+    steer_set_allocator(count_alloc, count_free, NULL);
+    live_blocks = 0;
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *nav = navigate_to(0.0f, 20.0f);
+    steer_agent_id a = spawn_at(w, 0.0f, -20.0f, nav);
+    steer_world_step(w, 0.1f);
+    const long with_plan = live_blocks;
+    steer_agent_destroy(w, a);
+    CHECK(live_blocks == with_plan - 1);
+    // a goal set on an agent without a plan makes one; the world frees it
+    steer_agent_id b = spawn_at(w, 0.0f, -20.0f, NULL);
+    steer_vec2 g = {3, 3};
+    steer_agent_set_goal(w, b, &g);
+    steer_vec2 back;
+    CHECK(steer_agent_get_goal(w, b, &back) && back.x == 3.0f);
+    steer_world_destroy(w);
+    steer_behaviour_release(nav);
+    CHECK(live_blocks == 0);
+    steer_set_allocator(NULL, NULL, NULL);
+}
+
+static void hot_reload_keeps_the_plan(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *old = avoiding(navigate_to(0.0f, 20.0f));
+    steer_agent_id a = spawn_at(w, 0.0f, -20.0f, old);
+    for (int i = 0; i < 60; ++i) steer_world_step(w, 1.0f / 30.0f);
+    steer_plan_info before, after;
+    steer_agent_get_plan(w, a, NULL, 0, &before);
+    steer_behaviour *reloaded = avoiding(navigate_to(0.0f, 20.0f));
+    steer_agent_set_behaviour(w, a, reloaded, true);
+    steer_behaviour_release(old);
+    steer_world_step(w, 1.0f / 30.0f);
+    steer_agent_get_plan(w, a, NULL, 0, &after);
+    CHECK(s.calls == 1 && after.replans == before.replans && after.next >= before.next);
+    steer_agent_set_behaviour(w, a, reloaded, false);
+    steer_world_step(w, 1.0f / 30.0f);
+    CHECK(s.calls == 2);
+    steer_behaviour_release(reloaded);
+    steer_world_destroy(w);
+}
+
+static void failed_plans_and_stuck(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *nav = navigate_to(0.0f, 0.0f); // inside the box
+    steer_agent_id a = spawn_at(w, 0.0f, -20.0f, nav);
+    steer_plan_info info;
+    steer_world_step(w, 0.1f);
+    steer_agent_get_plan(w, a, NULL, 0, &info);
+    CHECK(info.status == STEER_PLAN_FAILED);
+    CHECK(strcmp(info.message, "goal (0, 0) is inside a shape") == 0);
+    CHECK(!steer_agent_get_stuck(w, a));
+    for (int i = 0; i < 30; ++i) steer_world_step(w, 0.1f);
+    CHECK(steer_agent_get_stuck(w, a));
+    CHECK(s.calls == 4); // tried again every second
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
+static void move_group_spreads_and_assigns(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_world_add_box(w, steer_v2(2, -10), steer_v2(3, 10)); // a wall east of the goal
+    steer_behaviour *nav = avoiding(navigate_to(NAN, 0.0f));
+    steer_agent_id ids[12];
+    for (int i = 0; i < 12; ++i) ids[i] = spawn_at(w, -20.0f - (float)i * 2.0f, 0.0f, nav);
+    steer_vec2 stops[12];
+    CHECK(steer_world_move_group(w, ids, 12, steer_v2(0, 0), 0.0f, stops) == 12);
+    for (int i = 0; i < 12; ++i) {
+        CHECK(stops[i].x < 2.0f - 0.5f); // in sight of the goal: west of the wall
+        for (int j = 0; j < i; ++j) CHECK(steer_length(steer_sub(stops[i], stops[j])) >= 2.2f - 1e-4f);
+        steer_vec2 g;
+        CHECK(steer_agent_get_goal(w, ids[i], &g) && g.x == stops[i].x && g.y == stops[i].y);
+    }
+    // the nearest unit takes the point furthest in: furthest along the way
+    // in (east, from the units in the west)
+    for (int i = 1; i < 12; ++i) CHECK(stops[0].x >= stops[i].x);
+    // refused: the goal inside a shape, a repeated agent
+    CHECK(steer_world_move_group(w, ids, 12, steer_v2(2.5f, 0), 0.0f, stops) == 0);
+    for (int i = 0; i < 1800; ++i) steer_world_step(w, 1.0f / 30.0f);
+    for (int i = 0; i < 12; ++i) {
+        steer_plan_info info;
+        steer_agent_get_plan(w, ids[i], NULL, 0, &info);
+        CHECK(info.status == STEER_PLAN_ARRIVED);
+        if (info.status != STEER_PLAN_ARRIVED) fprintf(stderr, "  unit %d: %g m left\n", i, (double)info.remaining);
+    }
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
+// A snapshot keeps no plans (pointers): the restored world's agents plan
+// again at their next step, through the planner given to the new world.
+static void snapshots_leave_plans_out(void)
+{
+    stub s = {0, 1};
+    steer_world *w = box_world(1, &s);
+    steer_behaviour *nav = navigate_to(0.0f, 20.0f);
+    for (int i = 0; i < 3; ++i) spawn_at(w, (float)i * 2.0f, -20.0f, nav);
+    for (int i = 0; i < 30; ++i) steer_world_step(w, 1.0f / 30.0f);
+    size_t need = 0, size = 0;
+    steer_snapshot_error e = {{0}};
+    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+    unsigned char *bytes = malloc(need);
+    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+    steer_restore_def rd = steer_default_restore_def();
+    steer_world *back = steer_world_restore(bytes, size, &rd, &e);
+    CHECK(back != NULL);
+    if (back != NULL) {
+        steer_agent_id a = steer_world_agent_at(back, 0);
+        steer_plan_info info;
+        CHECK(steer_agent_get_plan(back, a, NULL, 0, &info) == 0 && info.status == STEER_PLAN_NONE);
+        steer_planner p = {stub_find_path, stub_version, NULL, &s};
+        steer_world_set_planner(back, &p);
+        const int calls = s.calls;
+        steer_world_step(back, 1.0f / 30.0f);
+        steer_agent_get_plan(back, a, NULL, 0, &info);
+        CHECK(info.status == STEER_PLAN_FOLLOWING && s.calls == calls + 3);
+        steer_world_destroy(back);
+    }
+    free(bytes);
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
+static int asserts;
+static void count_assert(const char *c, const char *f, int l, void *ctx)
+{
+    (void)c, (void)f, (void)l, (void)ctx;
+    ++asserts;
+}
+
+static void misuse_is_refused(void)
+{
+    steer_set_assert_fn(count_assert, NULL);
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_agent_id a = spawn_at(w, 0, 0, NULL);
+    steer_vec2 bad = {NAN, 0};
+    steer_agent_set_goal(w, a, &bad);
+    CHECK(asserts == 1);
+    steer_agent_id twice[2] = {a, a};
+    CHECK(steer_world_move_group(w, twice, 2, steer_v2(5, 5), 0.0f, NULL) == 0);
+    CHECK(steer_world_move_group(w, &a, 1, steer_v2(NAN, 5), 0.0f, NULL) == 0);
+    CHECK(asserts == 3);
+    steer_planner p = {NULL, NULL, NULL, NULL};
+    steer_world_set_planner(w, &p);
+    CHECK(asserts == 4);
+    steer_world_destroy(w);
+    steer_set_assert_fn(NULL, NULL);
+}
+
+int main(void)
+{
+    RUN(plans_round_the_box);
+    RUN(no_planner_goes_straight);
+    RUN(same_bits_for_any_worker_count);
+    RUN(steady_steps_do_not_allocate);
+    RUN(plans_are_freed_with_agents);
+    RUN(hot_reload_keeps_the_plan);
+    RUN(failed_plans_and_stuck);
+    RUN(move_group_spreads_and_assigns);
+    RUN(snapshots_leave_plans_out);
+    RUN(misuse_is_refused);
+    return TEST_RESULT();
+}
