@@ -18,6 +18,10 @@ void steer_lua__open_formation(lua_State *L);
 
 /// Constructors.
 int steer_lua__world_new(lua_State *L);
+/// world:find, world:agents, world:formations (world_lookup.c)
+int steer_lua__world_find(lua_State *L);
+int steer_lua__world_agents(lua_State *L);
+int steer_lua__world_formations(lua_State *L);
 int steer_lua__path_new(lua_State *L);
 int steer_lua__formation_new(lua_State *L);
 int steer_lua__blend_new(lua_State *L);
