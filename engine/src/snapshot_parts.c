@@ -17,12 +17,14 @@ void steer__snapshot_write_shapes(snap_writer *o, const steer_world *w)
     for (int s = 0; s < g->slot_count; ++s) {
         const geo_slot *sl = &g->slots[s];
         snap_u32(o, sl->generation), snap_u32(o, sl->first), snap_u32(o, sl->count), snap_u32(o, sl->next_free);
-        snap_u32(o, sl->category), snap_u8(o, sl->type), snap_u8(o, sl->alive);
+        snap_u32(o, sl->category), snap_f32(o, sl->z), snap_f32(o, sl->height);
+        snap_u8(o, sl->type), snap_u8(o, sl->alive);
     }
     snap_u32(o, (uint32_t)g->src_count);
     for (int i = 0; i < g->src_count; ++i) {
         const geo_prim *p = &g->src[i];
         snap_u8(o, p->type), snap_u8(o, p->dead), snap_u32(o, p->count), snap_u32(o, p->category);
+        snap_f32(o, p->z), snap_f32(o, p->top);
         snap_u32(o, p->shape), snap_u32(o, p->part), snap_u32(o, p->first);
         for (int k = 0; k < 6; ++k) snap_f32(o, p->d[k]);
     }
@@ -63,7 +65,7 @@ bool steer__snapshot_read_shapes(snap_reader *r, steer_world *w)
 {
     r->part = "the shapes";
     if (!snap_rbool(r)) return r->ok;
-    int slot_count = snap_rcount(r, 22, INT32_MAX / 4);
+    int slot_count = snap_rcount(r, 30, INT32_MAX / 4);
     uint32_t free_slot = snap_ru32(r);
     geo_slot *slots = r->ok ? steer__alloc(sizeof *slots * (size_t)(slot_count > 0 ? slot_count : 1)) : NULL;
     if (r->ok && slots == NULL) return snap_fail(r, "not enough memory for the shapes");
@@ -71,13 +73,15 @@ bool steer__snapshot_read_shapes(snap_reader *r, steer_world *w)
     for (int s = 0; s < slot_count && r->ok; ++s) {
         geo_slot *sl = &slots[s];
         sl->generation = snap_ru32(r), sl->first = snap_ru32(r), sl->count = snap_ru32(r);
-        sl->next_free = snap_ru32(r), sl->category = snap_ru32(r), sl->type = (uint8_t)snap_ru8(r);
+        sl->next_free = snap_ru32(r), sl->category = snap_ru32(r);
+        sl->z = snap_rf32(r), sl->height = snap_rf32(r), sl->type = (uint8_t)snap_ru8(r);
         sl->alive = snap_rbool(r);
         SNAP_NEED(r, sl->generation != 0 && sl->type <= STEER_SHAPE_POLYGON, "a shape slot is out of range");
+        SNAP_NEED(r, isfinite(sl->z) && isfinite(sl->height) && sl->height >= 0.0f, "a shape's z or height is not finite");
         dead += !sl->alive, live += sl->alive;
     }
     SNAP_NEED(r, free_list_ok(slots, slot_count, free_slot, dead), "the free shape slots do not form a list");
-    int src_count = snap_rcount(r, 46, INT32_MAX / 4);
+    int src_count = snap_rcount(r, 54, INT32_MAX / 4);
     struct steer_geometry *g = r->ok ? steer__geometry_make(w, src_count, 0, slot_count) : NULL;
     if (r->ok && g == NULL) snap_fail(r, "not enough memory for the shapes");
     if (!r->ok) {
@@ -92,9 +96,11 @@ bool steer__snapshot_read_shapes(snap_reader *r, steer_world *w)
         p->type = (uint8_t)snap_ru8(r), p->dead = (uint8_t)snap_rbool(r);
         uint32_t count = snap_ru32(r);
         p->count = (uint16_t)count, p->category = snap_ru32(r);
+        p->z = snap_rf32(r), p->top = snap_rf32(r);
         p->shape = snap_ru32(r), p->part = snap_ru32(r), p->first = snap_ru32(r);
         for (int k = 0; k < 6; ++k) p->d[k] = snap_rf32(r);
         SNAP_NEED(r, count <= STEER_MAX_POLYGON_VERTICES && p->shape < (uint32_t)slot_count, "a part is out of range");
+        SNAP_NEED(r, isfinite(p->z) && isfinite(p->top) && p->top >= p->z, "a part's vertical extent is not finite");
         g->dead_count += p->dead;
         g->src_count = i + 1;
     }
