@@ -103,6 +103,23 @@ static int key_order(const void *pa, const void *pb)
 
 static void put_value(lua_State *L, sbuf *b, int idx, int depth, const lcore *core);
 
+// Whether put_value saves the value at idx as itself (entries that would be
+// nil are left out, so a restored table saves to the same bytes).
+static bool savable(lua_State *L, int idx, int depth, const lcore *core)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN:
+    case LUA_TNUMBER:
+    case LUA_TSTRING: return true;
+    case LUA_TTABLE: return depth < MAX_DEPTH;
+    case LUA_TUSERDATA: {
+        const lagent *a = core != NULL ? steer_lua__test_agent(L, idx) : NULL;
+        return a != NULL && a->core == core;
+    }
+    default: return false;
+    }
+}
+
 static void put_table(lua_State *L, sbuf *b, int idx, int depth, const lcore *core)
 {
     idx = lua_absindex(L, idx);
@@ -112,9 +129,10 @@ static void put_table(lua_State *L, sbuf *b, int idx, int depth, const lcore *co
     int n = 0;
     lua_pushnil(L);
     while (lua_next(L, idx) != 0) {
+        bool kept = savable(L, -1, depth + 1, core);
         lua_pop(L, 1);
         int t = lua_type(L, -1);
-        if (t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING) {
+        if (kept && (t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING)) {
             lua_pushvalue(L, -1);
             lua_rawseti(L, keys, ++n);
         }
