@@ -448,6 +448,91 @@ static void restore_host(lua_State *L, int core_idx, const void *host, size_t si
     lua_pop(L, 2);
 }
 
+// The Lua mirrors of the agents' behaviours of the world at world_idx.
+static void mirror_agents(lua_State *L, int core_idx, int bindings_idx)
+{
+    lcore *core = lua_touserdata(L, core_idx);
+    lua_newtable(L); // behaviours mirrored
+    int seen = lua_gettop(L);
+    lua_getiuservalue(L, core_idx, CORE_UV_STEERING);
+    int n = steer_world_agent_count(core->world);
+    for (int i = 0; i < n; ++i) {
+        steer_agent_id id = steer_world_agent_at(core->world, i);
+        steer_behaviour *b = steer_agent_get_behaviour(core->world, id);
+        if (b == NULL) continue;
+        mirror(L, core_idx, bindings_idx, seen, b);
+        lua_rawseti(L, seen + 1, steer_lua__stored_id(id));
+    }
+    lua_pop(L, 2);
+}
+
+steer_world *steer_lua_restore_world(lua_State *L, const void *bytes, size_t size, int bindings_index,
+                                     const steer_restore_def *def, steer_snapshot_error *error)
+{
+    resolve_context rc = {L, bindings_index != 0 ? lua_absindex(L, bindings_index) : 0};
+    steer_restore_def d = def != NULL ? *def : steer_default_restore_def();
+    d.resolve = resolve;
+    d.resolve_context = &rc;
+    return steer_world_restore(bytes, size, &d, error);
+}
+
+void steer_lua_restore_state(lua_State *L, int world_index, const void *bytes, size_t size, int bindings_index)
+{
+    world_index = lua_absindex(L, world_index);
+    if (bindings_index != 0) bindings_index = lua_absindex(L, bindings_index);
+    steer_lua__check_world(L, world_index);
+    steer_snapshot_error error;
+    const void *host = NULL;
+    size_t host_size = 0;
+    if (!steer_snapshot_host_data(bytes, size, &host, &host_size, &error))
+        luaL_error(L, "steer.world_from_snapshot: %s", error.message);
+    lua_getiuservalue(L, world_index, 1);
+    int core_idx = lua_gettop(L);
+    restore_host(L, core_idx, host, host_size);
+    mirror_agents(L, core_idx, bindings_index);
+    lua_pop(L, 1);
+}
+
+// Walk the behaviour at idx: bindings[name] = fn for each named Lua behaviour.
+static void collect(lua_State *L, int bindings_idx, int seen_idx, steer_behaviour *b)
+{
+    luaL_checkstack(L, 4, "behaviour trees nested too deep");
+    if (lua_rawgetp(L, seen_idx, b) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawsetp(L, seen_idx, b);
+    const char *name = steer_behaviour_get_name(b);
+    if (steer_behaviour_get_type(b) == STEER_CALLBACK && name != NULL) {
+        steer_lua__push_behaviour(L, b);
+        lua_getiuservalue(L, -1, BEH_UV_FN);
+        if (lua_isfunction(L, -1)) lua_setfield(L, bindings_idx, name);
+        else lua_pop(L, 1);
+        lua_pop(L, 1);
+    }
+    int n = steer_behaviour_child_count(b);
+    for (int i = 0; i < n; ++i) collect(L, bindings_idx, seen_idx, steer_behaviour_get_child(b, i).behaviour);
+}
+
+void steer_lua_pushbindings(lua_State *L, int index)
+{
+    index = lua_absindex(L, index);
+    lua_newtable(L);
+    int bindings = lua_gettop(L);
+    lua_newtable(L);
+    if (lua_istable(L, index)) {
+        lua_pushnil(L);
+        while (lua_next(L, index) != 0) {
+            lbehaviour *lb = steer_lua__test_behaviour(L, -1);
+            if (lb != NULL) collect(L, bindings, bindings + 1, lb->b);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 // steer.world_from_snapshot(s [, bindings [, options]]) -> world; bindings
 // maps the names of Lua behaviours to functions; options: {workers = n}.
 static int world_from_snapshot(lua_State *L)
@@ -477,34 +562,14 @@ static int world_from_snapshot(lua_State *L)
     lua_settop(L, 3);
     int bindings_idx = lua_istable(L, 2) ? 2 : 0;
     steer_snapshot_error error;
-    const void *host = NULL;
-    size_t host_size = 0;
-    if (!steer_snapshot_host_data(bytes, size, &host, &host_size, &error))
-        return luaL_error(L, "steer.world_from_snapshot: %s", error.message);
-    resolve_context rc = {L, bindings_idx};
     steer_restore_def def = steer_default_restore_def();
     def.worker_count = workers;
-    def.resolve = resolve;
-    def.resolve_context = &rc;
     lworld *lw = steer_lua__new_world(L); // 4
-    steer_world *world = steer_world_restore(bytes, size, &def, &error);
+    steer_world *world = steer_lua_restore_world(L, bytes, size, bindings_idx, &def, &error);
     if (world == NULL) return luaL_error(L, "steer.world_from_snapshot: %s", error.message);
     lw->core->world = world;
     lw->core->owned = true;
-    lua_getiuservalue(L, 4, 1); // 5: core
-    restore_host(L, 5, host, host_size);
-    // the Lua mirrors of the agents' behaviours
-    lua_newtable(L); // 6: behaviours mirrored
-    lua_getiuservalue(L, 5, CORE_UV_STEERING); // 7
-    int n = steer_world_agent_count(world);
-    for (int i = 0; i < n; ++i) {
-        steer_agent_id id = steer_world_agent_at(world, i);
-        steer_behaviour *b = steer_agent_get_behaviour(world, id);
-        if (b == NULL) continue;
-        mirror(L, 5, bindings_idx, 6, b);
-        lua_rawseti(L, 7, steer_lua__stored_id(id));
-    }
-    lua_settop(L, 4);
+    steer_lua_restore_state(L, 4, bytes, size, bindings_idx);
     return 1;
 }
 

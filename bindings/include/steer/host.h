@@ -172,6 +172,13 @@ int steer_host_record(steer_host *host, const char *path, int hash_every);
 /// program crashed) still replays up to its last complete line.
 int steer_host_record_end(steer_host *host);
 
+/// Save the world and the script's state (roles, tags, data, world.data;
+/// Lua behaviours by name, steer.behaviour{ name =, fn = }) to the file at
+/// path, as world:snapshot() writes them (docs/lua-api.md, Snapshots;
+/// steer.world_from_snapshot reads it back). 0, or -1 with last_error set
+/// (no script loaded, an unnamed Lua behaviour, the file cannot be written).
+int steer_host_snapshot(steer_host *host, const char *path);
+
 /// A replay of a recording (opaque): a host of its own, driven by the file.
 typedef struct steer_replay steer_replay;
 

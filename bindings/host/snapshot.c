@@ -1,0 +1,45 @@
+// snapshot.c: steer_host_snapshot, the script host's world saved to a file
+// through the module's world:snapshot() (issue 26), so the script's state
+// (roles, tags, data; Lua behaviours by name) is in it too.
+#include <stdio.h>
+
+#include "host_internal.h"
+#include "steer/steer_lua.h"
+
+#include <lauxlib.h>
+
+// Protected: arguments host (light userdata), path. Saves or raises.
+static int p_snapshot(lua_State *L)
+{
+    steer_host *h = lua_touserdata(L, 1);
+    const char *path = lua_tostring(L, 2);
+    steer_host__push_field(L, h, HOST_F_WORLD);
+    if (!lua_isuserdata(L, -1)) return luaL_error(L, "no world to save (the script is not loaded)");
+    lua_getfield(L, -1, "snapshot");
+    lua_insert(L, -2);
+    lua_call(L, 1, 1);
+    size_t size;
+    const char *bytes = lua_tolstring(L, -1, &size);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) return luaL_error(L, "cannot create %s", path);
+    bool ok = fwrite(bytes, 1, size, f) == size;
+    ok = fclose(f) == 0 && ok;
+    if (!ok) return luaL_error(L, "cannot write %s", path);
+    return 0;
+}
+
+int steer_host_snapshot(steer_host *host, const char *path)
+{
+    lua_State *L = host->L;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, p_snapshot);
+    lua_pushlightuserdata(L, host);
+    lua_pushstring(L, path);
+    int rc = lua_pcall(L, 2, 0, 0);
+    if (rc != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        steer_host__set_error(host, msg != NULL ? msg : "snapshot failed");
+    }
+    lua_settop(L, top);
+    return rc == LUA_OK ? 0 : -1;
+}
