@@ -2,6 +2,7 @@
 // through the module's world:snapshot() (issue 26), so the script's state
 // (roles, tags, data; Lua behaviours by name) is in it too.
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "host_internal.h"
 #include "steer/steer_lua.h"
@@ -42,4 +43,50 @@ int steer_host_snapshot(steer_host *host, const char *path)
     }
     lua_settop(L, top);
     return rc == LUA_OK ? 0 : -1;
+}
+
+int steer_host_load_snapshot(steer_host *host, const char *path, const char *snapshot)
+{
+    if (host->tape != NULL) {
+        steer_host__set_error(host, "a run from a snapshot cannot be recorded");
+        return -1;
+    }
+    FILE *f = snapshot != NULL ? fopen(snapshot, "rb") : NULL;
+    if (f == NULL) {
+        char msg[HOST_PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "cannot open the snapshot %s", snapshot != NULL ? snapshot : "(null)");
+        steer_host__set_error(host, msg);
+        return -1;
+    }
+    char *bytes = NULL;
+    size_t size = 0, cap = 0;
+    bool ok = true;
+    for (;;) {
+        if (cap - size < 65536) {
+            char *p = realloc(bytes, cap + 65536 + cap / 2);
+            if (p == NULL) {
+                ok = false;
+                break;
+            }
+            bytes = p;
+            cap += 65536 + cap / 2;
+        }
+        size_t n = fread(bytes + size, 1, cap - size, f);
+        size += n;
+        if (n == 0) break;
+    }
+    ok = ok && !ferror(f);
+    fclose(f);
+    if (!ok) {
+        free(bytes);
+        steer_host__set_error(host, "cannot read the snapshot");
+        return -1;
+    }
+    host->restore_bytes = bytes;
+    host->restore_size = size;
+    int rc = steer_host__load_restoring(host, path);
+    host->restore_bytes = NULL;
+    host->restore_size = 0;
+    free(bytes);
+    return rc;
 }

@@ -2,6 +2,7 @@
 //
 //   steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]
 //                    [--trusted] [--record FILE [--hash-every N]] [--snapshot-every N DIR]
+//                    [--from-snapshot FILE]
 //   steer-run --replay FILE [--workers N] [--trusted]
 //
 // Prints log lines (script print, reload status, errors) as they happen and,
@@ -13,7 +14,8 @@
 // again, checks its hashes and names the first frame that differs (exit
 // status 1). --snapshot-every N DIR saves the world and the script's state
 // every N steps to DIR/frame-<step>.snap (steer.world_from_snapshot reads
-// them).
+// them); --from-snapshot FILE starts from one instead of setup (the
+// script's roles re-bind its Lua behaviours by name).
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -72,6 +74,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]\n"
                     "                        [--trusted] [--record FILE [--hash-every N]] [--snapshot-every N DIR]\n"
+                    "                        [--from-snapshot FILE]\n"
                     "       steer-run --replay FILE [--workers N] [--trusted]\n");
     return 2;
 }
@@ -115,7 +118,7 @@ int main(int argc, char **argv)
 {
     const char *script = NULL, *record = NULL, *replay_path = NULL;
     long hash_every = 1, workers = 0, snapshot_every = 0;
-    const char *snapshot_dir = NULL;
+    const char *snapshot_dir = NULL, *from_snapshot = NULL;
     long steps = 600;
     bool steps_given = false, watch = false, poll = false, trusted = false;
     double dt = 1.0 / 60.0;
@@ -143,6 +146,8 @@ int main(int argc, char **argv)
             snapshot_every = strtol(argv[++i], &end, 10);
             if (*end != '\0' || snapshot_every < 1 || snapshot_every > 1000000000) return usage();
             snapshot_dir = argv[++i];
+        } else if (strcmp(a, "--from-snapshot") == 0 && i + 1 < argc) {
+            from_snapshot = argv[++i];
         } else if (strcmp(a, "--hash-every") == 0 && i + 1 < argc) {
             hash_every = strtol(argv[++i], &end, 10);
             if (*end != '\0' || hash_every < 1 || hash_every > 1000000000) return usage();
@@ -189,7 +194,8 @@ int main(int argc, char **argv)
     }
     // a load failure goes to stderr once, with the exit status
     quiet_errors = 1;
-    int loaded = steer_host_load(host, script);
+    int loaded = from_snapshot != NULL ? steer_host_load_snapshot(host, script, from_snapshot)
+                                       : steer_host_load(host, script);
     quiet_errors = 0;
     if (loaded != 0) {
         fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
