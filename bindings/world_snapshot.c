@@ -35,7 +35,7 @@ typedef struct sbuf {
     size_t n, cap;
 } sbuf;
 
-static const char sbuf_class[] = "steer.SnapshotBuffer";
+static const char sbuf_meta_key = 0; // registry: the buffers' metatable (no class of the module)
 
 static int sbuf_gc(lua_State *L)
 {
@@ -49,9 +49,13 @@ static sbuf *sbuf_new(lua_State *L)
 {
     sbuf *b = lua_newuserdatauv(L, sizeof *b, 0);
     memset(b, 0, sizeof *b);
-    if (luaL_newmetatable(L, sbuf_class)) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &sbuf_meta_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
         lua_pushcfunction(L, sbuf_gc);
         lua_setfield(L, -2, "__gc");
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &sbuf_meta_key);
     }
     lua_setmetatable(L, -2);
     return b;
