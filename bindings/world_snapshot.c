@@ -359,6 +359,17 @@ static bool resolve(const char *name, steer_behaviour_def *def, void *context)
     return found && steer_lua__callback_def(def);
 }
 
+// True the first time b is seen in the walk whose table is at seen_idx.
+static bool first_visit(lua_State *L, int seen_idx, const steer_behaviour *b)
+{
+    bool seen = lua_rawgetp(L, seen_idx, b) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (seen) return false;
+    lua_pushboolean(L, 1);
+    lua_rawsetp(L, seen_idx, b);
+    return true;
+}
+
 // Push the proxy of a restored behaviour with the Lua values behind it (the
 // function of a Lua behaviour, target agent, path, children), so the
 // garbage collector and the getters see what a behaviour made in Lua shows.
@@ -368,13 +379,7 @@ static void mirror(lua_State *L, int core_idx, int bindings_idx, int seen_idx, s
     luaL_checkstack(L, 8, "snapshot: behaviour trees nested too deep");
     steer_lua__push_behaviour(L, b);
     int p = lua_gettop(L);
-    if (lua_rawgetp(L, seen_idx, b) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pop(L, 1);
-    lua_pushboolean(L, 1);
-    lua_rawsetp(L, seen_idx, b);
+    if (!first_visit(L, seen_idx, b)) return;
     steer_behaviour_type type = steer_behaviour_get_type(b);
     const steer_behaviour_def *def = steer_behaviour_get_def(b);
     unsigned inputs = steer_behaviour_type_inputs(type);
@@ -501,13 +506,7 @@ void steer_lua_restore_state(lua_State *L, int world_index, const void *bytes, s
 static void collect(lua_State *L, int bindings_idx, int seen_idx, steer_behaviour *b)
 {
     luaL_checkstack(L, 4, "behaviour trees nested too deep");
-    if (lua_rawgetp(L, seen_idx, b) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pop(L, 1);
-    lua_pushboolean(L, 1);
-    lua_rawsetp(L, seen_idx, b);
+    if (!first_visit(L, seen_idx, b)) return;
     const char *name = steer_behaviour_get_name(b);
     if (steer_behaviour_get_type(b) == STEER_CALLBACK && name != NULL) {
         steer_lua__push_behaviour(L, b);
