@@ -412,21 +412,8 @@ static int p_new_world(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
     steer_host *h = t->h;
-    if (h->restore_bytes != NULL) {
-        // from a snapshot: the new version's roles re-bind its Lua behaviours by name
-        steer_host__push_field(L, h, "new_script");
-        raw_field(L, -1, "roles");
-        steer_lua_pushbindings(L, -1);
-        steer_restore_def d = steer_default_restore_def();
-        d.worker_count = h->def.world.worker_count > 0 ? h->def.world.worker_count : 1;
-        steer_snapshot_error e;
-        t->world = steer_lua_restore_world(L, h->restore_bytes, h->restore_size, -1, &d, &e);
-        if (t->world == NULL) return luaL_error(L, "%s", e.message);
-        steer_lua_pushworld(L, t->world);
-        steer_lua_restore_state(L, -1, h->restore_bytes, h->restore_size, -2);
-    } else {
-        steer_lua_pushworld(L, t->world);
-    }
+    if (h->restore_bytes != NULL) h->restore_world(L, h, &t->world); // from a snapshot
+    else steer_lua_pushworld(L, t->world);
     steer_host__set_field(L, t->h, "new_world");
     return 0;
 }

@@ -45,6 +45,27 @@ int steer_host_snapshot(steer_host *host, const char *path)
     return rc == LUA_OK ? 0 : -1;
 }
 
+// Inside steer_host_load_snapshot's load (protected; raises): the world
+// restored from host->restore_bytes, the new version's roles re-binding its
+// Lua behaviours by name, into *out (set before anything after the restore
+// can raise: the load destroys it on failure); its proxy pushed.
+static void restore_world(lua_State *L, steer_host *h, steer_world **out)
+{
+    steer_host__push_field(L, h, "new_script");
+    steer_host__raw_field(L, -1, "roles");
+    steer_lua_pushbindings(L, -1);
+    int bindings = lua_gettop(L);
+    steer_restore_def d = steer_default_restore_def();
+    d.worker_count = h->def.world.worker_count > 0 ? h->def.world.worker_count : 1;
+    steer_snapshot_error e;
+    *out = steer_lua_restore_world(L, h->restore_bytes, h->restore_size, bindings, &d, &e);
+    if (*out == NULL) luaL_error(L, "%s", e.message);
+    steer_lua_pushworld(L, *out); // the caller destroys *out if anything below raises
+    steer_lua_restore_state(L, -1, h->restore_bytes, h->restore_size, bindings);
+    lua_replace(L, bindings - 2);
+    lua_settop(L, bindings - 2);
+}
+
 int steer_host_load_snapshot(steer_host *host, const char *path, const char *snapshot)
 {
     if (host->tape != NULL) {
@@ -84,6 +105,7 @@ int steer_host_load_snapshot(steer_host *host, const char *path, const char *sna
     }
     host->restore_bytes = bytes;
     host->restore_size = size;
+    host->restore_world = restore_world;
     int rc = steer_host__load_restoring(host, path);
     host->restore_bytes = NULL;
     host->restore_size = 0;
