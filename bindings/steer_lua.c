@@ -47,6 +47,7 @@ int luaopen_steer(lua_State *L)
     steer_lua__open_shape(L);
     steer_lua__open_formation(L);
     steer_lua__open_nav(L);
+    steer_lua__open_snapshot(L);
     lua_pushliteral(L, STEER_VERSION_STRING); // the project version (steer/version.h)
     lua_setfield(L, -2, "version");
     return 1;

@@ -313,28 +313,71 @@ static void callback_release(void *context) { steer_free(context); }
 static steer_callback_result lua_callback(steer_world *world, steer_agent_id agent, float dt, steer_steering *out,
                                           void *context);
 
-// steer.behaviour(function(agent, dt) return lx, ly, angular end) -> behaviour
+// steer.behaviour(function(agent, dt) return lx, ly, angular end) -> behaviour;
+// steer.behaviour{ name = "hunt", fn = function ... end } names it (a
+// snapshot saves it by name; steer.world_from_snapshot re-binds it).
 int steer_lua__lua_behaviour_new(lua_State *L)
 {
+    const char *name = NULL;
+    if (lua_istable(L, 1)) {
+        lua_settop(L, 1);
+        lua_pushnil(L);
+        while (lua_next(L, 1) != 0) {
+            lua_pop(L, 1);
+            bool known = lua_type(L, -1) == LUA_TSTRING && (strcmp(lua_tostring(L, -1), "name") == 0 ||
+                                                            strcmp(lua_tostring(L, -1), "fn") == 0);
+            if (!known && !(lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1)) {
+                const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : steer_laux_describe(L, -1);
+                return luaL_error(L, "bad argument #1 to 'behaviour' (unknown field '%s')", k);
+            }
+        }
+        lua_getfield(L, 1, "name"); // 2
+        if (lua_type(L, 2) != LUA_TSTRING || lua_rawlen(L, 2) == 0 || lua_rawlen(L, 2) > STEER_MAX_BEHAVIOUR_NAME)
+            steer_laux_error(L, steer_laux_field(1, "name"), "must be a non-empty string of at most 255 bytes", 2);
+        name = lua_tostring(L, 2);
+        lua_getfield(L, 1, "fn"); // 3
+        if (lua_isnil(L, 3)) {
+            lua_pop(L, 1);
+            lua_rawgeti(L, 1, 1);
+        }
+        if (!lua_isfunction(L, 3)) steer_laux_error(L, steer_laux_field(1, "fn"), "must be a function", 3);
+        lua_replace(L, 1);
+    }
     luaL_checktype(L, 1, LUA_TFUNCTION);
-    lua_settop(L, 1);
-    lbehaviour *lb = new_proxy(L, STEER_CALLBACK); // 2
+    int top = lua_gettop(L) > 2 ? 2 : lua_gettop(L); // the name string stays referenced
+    lua_settop(L, top);
+    lbehaviour *lb = new_proxy(L, STEER_CALLBACK);
+    int proxy = lua_gettop(L);
     lua_pushvalue(L, 1);
-    lua_setiuservalue(L, 2, BEH_UV_FN);
-    lcallback *cb = steer_alloc(sizeof *cb);
-    if (cb == NULL) return luaL_error(L, "not enough memory");
+    lua_setiuservalue(L, proxy, BEH_UV_FN);
     steer_behaviour_def def = steer_default_behaviour_def(STEER_CALLBACK);
-    def.callback = lua_callback;
-    def.context = cb;
-    def.release = callback_release;
+    if (!steer_lua__callback_def(&def)) return luaL_error(L, "not enough memory");
     lb->b = steer_behaviour_create(&def);
     if (lb->b == NULL) {
-        steer_free(cb);
+        def.release(def.context);
         return luaL_error(L, "not enough memory");
     }
-    cb->self = lb->b;
+    steer_lua__callback_adopt(lb->b);
+    if (name != NULL && !steer_behaviour_set_name(lb->b, name)) return luaL_error(L, "not enough memory");
     steer_lua__cache_behaviour(L, lb);
     return 1;
+}
+
+bool steer_lua__callback_def(steer_behaviour_def *def)
+{
+    lcallback *cb = steer_alloc(sizeof *cb);
+    if (cb == NULL) return false;
+    cb->self = NULL;
+    def->callback = lua_callback;
+    def->context = cb;
+    def->release = callback_release;
+    return true;
+}
+
+void steer_lua__callback_adopt(steer_behaviour *b)
+{
+    const steer_behaviour_def *def = steer_behaviour_get_def(b);
+    if (def->callback == lua_callback) ((lcallback *)def->context)->self = b;
 }
 
 // Slow path of a call (protected): make the agent's proxy and keep it while

@@ -183,7 +183,8 @@ static void help(viewer *v)
     ImGui::Begin("Help", &v->help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
     static const char *const keys[][2] = {
         {"space", "pause / run"}, {".", "one step (pauses)"}, {"R", "reset: fresh world, setup() again, fit"},
-        {"F5", "reload the script now (saving it reloads too)"}, {"D", "debug layers of traced agents"},
+        {"F5", "reload the script now (saving it reloads too)"},
+        {"F6 / F9", "quick save to quicksave.snap / load it"}, {"D", "debug layers of traced agents"},
         {"F", "camera: fit agents, shapes and paths"}, {"C", "camera: follow the selected agent"},
         {"H", "this help"}, {"Esc", "quit"}, {"left click", "select an agent (inspector, traced)"},
         {"right/middle drag", "pan"}, {"wheel", "zoom around the mouse"},

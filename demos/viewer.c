@@ -353,7 +353,7 @@ static bool viewer_key(SDL_Keycode k, bool shots)
 {
     switch (k) {
     case SDLK_ESCAPE: case SDLK_SPACE: case SDLK_PERIOD: case SDLK_d: case SDLK_h: case SDLK_r: case SDLK_F5:
-    case SDLK_f: case SDLK_c: return true;
+    case SDLK_f: case SDLK_c: case SDLK_F6: case SDLK_F9: return true;
     case SDLK_p: return shots; // --shot-key-dir only
     default: return false;
     }
@@ -613,6 +613,18 @@ static void viewer_key_down(SDL_Keycode k, bool *running, bool *step_request, co
         } else {
             set_status(steer_host_last_error(V.host), true);
         }
+        break;
+    case SDLK_F6: // quick save: the world and the script's state (issue 26)
+        if (steer_host_snapshot(V.host, "quicksave.snap") == 0) set_status("saved quicksave.snap (F6)", false);
+        else set_status(steer_host_last_error(V.host), true);
+        break;
+    case SDLK_F9: // quick load: the script as it is now, from the saved world
+        if (V.replay != NULL) set_status("a replay cannot load a snapshot", true);
+        else if (steer_host_load_snapshot(V.host, V.script, "quicksave.snap") == 0)
+            set_status("loaded quicksave.snap (F9)", false);
+        else set_status(steer_host_last_error(V.host), true);
+        V.selected = steer_null_agent;
+        V.follow = false;
         break;
     case SDLK_p:
         if (shot_dir != NULL) *shot_request = true; // written after this frame's steps and drawing

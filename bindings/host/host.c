@@ -411,7 +411,9 @@ static int commit_version(steer_host *h, txn *t)
 static int p_new_world(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
-    steer_lua_pushworld(L, t->world);
+    steer_host *h = t->h;
+    if (h->restore_bytes != NULL) h->restore_world(L, h, &t->world); // from a snapshot
+    else steer_lua_pushworld(L, t->world);
     steer_host__set_field(L, t->h, "new_world");
     return 0;
 }
@@ -442,8 +444,8 @@ static int p_swap_world(lua_State *L)
 // A fresh world in place of the current one, or -1 with nothing changed.
 static int replace_world(steer_host *h)
 {
-    txn t = {.h = h, .world = steer_world_create(&h->def.world)};
-    if (t.world == NULL) {
+    txn t = {.h = h, .world = h->restore_bytes == NULL ? steer_world_create(&h->def.world) : NULL};
+    if (t.world == NULL && h->restore_bytes == NULL) {
         steer_host__set_error(h, "not enough memory for a new world");
         return -1;
     }
@@ -614,11 +616,13 @@ static int load_script(steer_host *host, const char *path, bool report)
     }
     host->load_pending = false;
     // "loaded" only once setup ran: a setup error must not follow a line
-    // that reads like success
-    if (run_setup(host) != 0) return -1;
+    // that reads like success (a world restored from a snapshot runs none)
+    if (host->restore_bytes == NULL && run_setup(host) != 0) return -1;
     steer_host__log(host, STEER_HOST_LOG_INFO, "loaded %s", host->path);
     return 0;
 }
+
+int steer_host__load_restoring(steer_host *host, const char *path) { return load_script(host, path, true); }
 
 // Commit a prepared version and run on_reload: the end of every reload.
 static int finish_reload(steer_host *h, txn *t)

@@ -71,6 +71,13 @@ struct steer_host {
     host_recent recent[HOST_RECENT_ERRORS];
     int recent_next;
     host_watch watch;
+    /// steer_host_load_snapshot: the snapshot the load restores its world
+    /// from (setup not run); NULL otherwise
+    const void *restore_bytes;
+    size_t restore_size;
+    /// ... and how the load makes that world (snapshot.c's, so host.c does
+    /// not call into the file that calls it)
+    void (*restore_world)(lua_State *L, steer_host *h, steer_world **out);
 };
 
 /// Fields of the host table (registry), all present from creation on so that
@@ -98,6 +105,11 @@ static inline void steer_host__set_field(lua_State *L, steer_host *h, const char
     lua_setfield(L, -2, field);
     lua_pop(L, 1);
 }
+
+/// Load the script at path with its world restored from host->restore_bytes
+/// (set by the caller) instead of a fresh one and setup (host.c).
+int steer_host__load_restoring(steer_host *host, const char *path);
+
 
 /* ---- the host of a state, logging and the error slot ------------------------------------ */
 /// The host of a Lua state (its allocator's user data).

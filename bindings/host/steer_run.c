@@ -1,7 +1,8 @@
 // steer-run: a script through the script host (steer/host.h), without SDL.
 //
 //   steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]
-//                    [--trusted] [--record FILE [--hash-every N]]
+//                    [--trusted] [--record FILE [--hash-every N]] [--snapshot-every N DIR]
+//                    [--from-snapshot FILE]
 //   steer-run --replay FILE [--workers N] [--trusted]
 //
 // Prints log lines (script print, reload status, errors) as they happen and,
@@ -11,7 +12,10 @@
 // load is loaded at its next good save. --record writes the run to
 // FILE (docs/embedding.md, "Record and replay"); --replay runs a recording
 // again, checks its hashes and names the first frame that differs (exit
-// status 1).
+// status 1). --snapshot-every N DIR saves the world and the script's state
+// every N steps to DIR/frame-<step>.snap (steer.world_from_snapshot reads
+// them); --from-snapshot FILE starts from one instead of setup (the
+// script's roles re-bind its Lua behaviours by name).
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -69,7 +73,8 @@ static void progress(long step, long steps, bool done)
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-run SCRIPT [--steps N] [--dt S] [--seed K] [--workers N] [--watch] [--poll]\n"
-                    "                        [--trusted] [--record FILE [--hash-every N]]\n"
+                    "                        [--trusted] [--record FILE [--hash-every N]] [--snapshot-every N DIR]\n"
+                    "                        [--from-snapshot FILE]\n"
                     "       steer-run --replay FILE [--workers N] [--trusted]\n");
     return 2;
 }
@@ -112,7 +117,8 @@ static int replay(const char *path, int workers, bool trusted)
 int main(int argc, char **argv)
 {
     const char *script = NULL, *record = NULL, *replay_path = NULL;
-    long hash_every = 1, workers = 0;
+    long hash_every = 1, workers = 0, snapshot_every = 0;
+    const char *snapshot_dir = NULL, *from_snapshot = NULL;
     long steps = 600;
     bool steps_given = false, watch = false, poll = false, trusted = false;
     double dt = 1.0 / 60.0;
@@ -136,6 +142,12 @@ int main(int argc, char **argv)
             if (*end != '\0' || workers < 1 || workers > STEER_MAX_WORKERS) return usage();
         } else if (strcmp(a, "--record") == 0 && i + 1 < argc) {
             record = argv[++i];
+        } else if (strcmp(a, "--snapshot-every") == 0 && i + 2 < argc) {
+            snapshot_every = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || snapshot_every < 1 || snapshot_every > 1000000000) return usage();
+            snapshot_dir = argv[++i];
+        } else if (strcmp(a, "--from-snapshot") == 0 && i + 1 < argc) {
+            from_snapshot = argv[++i];
         } else if (strcmp(a, "--hash-every") == 0 && i + 1 < argc) {
             hash_every = strtol(argv[++i], &end, 10);
             if (*end != '\0' || hash_every < 1 || hash_every > 1000000000) return usage();
@@ -182,7 +194,8 @@ int main(int argc, char **argv)
     }
     // a load failure goes to stderr once, with the exit status
     quiet_errors = 1;
-    int loaded = steer_host_load(host, script);
+    int loaded = from_snapshot != NULL ? steer_host_load_snapshot(host, script, from_snapshot)
+                                       : steer_host_load(host, script);
     quiet_errors = 0;
     if (loaded != 0) {
         fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
@@ -211,9 +224,20 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     double next = now_s();
+    bool snapshot_failed = false;
     while (!stop_requested && (!watch || steps_given ? done < steps : true)) {
         steer_host_update(host, (float)dt, NULL);
         ++done;
+        if (snapshot_every > 0 && done % snapshot_every == 0) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/frame-%ld.snap", snapshot_dir, done);
+            if (steer_host_snapshot(host, path) != 0) {
+                fprintf(stdout, "error: snapshot at step %ld: %s\n", done, steer_host_last_error(host));
+                fflush(stdout);
+                snapshot_failed = true;
+                break;
+            }
+        }
         if (watch) {
             // real time: sleep to the next frame (no catching up after a stall)
             next += dt;
@@ -238,7 +262,7 @@ int main(int argc, char **argv)
     fprintf(stdout, "agents=%d steps=%ld time=%.3fs hash=%016" PRIx64 "\n", steer_world_agent_count(w), done,
             (double)done * dt, steer_world_hash(w));
     fflush(stdout);
-    int rc = 0;
+    int rc = snapshot_failed ? 1 : 0;
     if (record != NULL && steer_host_record_end(host) != 0) {
         fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
         rc = 1;

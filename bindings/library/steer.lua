@@ -167,6 +167,10 @@ function World:find(filter) end
 ---@return steer.Formation[]
 function World:formations() end
 
+---A byte string holding everything the next step depends on, and the script's state (roles, tags, `agent.data`, `world.data`, the formations' plain values); `steer.world_from_snapshot` reads it back. Lua behaviours are saved by name: an unnamed one (`steer.behaviour(fn)`) raises. Not during a step.
+---@return string
+function World:snapshot() end
+
 ---What `world:query` considers: agents whose layer meets mask and whose extent [z, z + height] meets the band.
 ---@class steer.QueryFilterOptions
 ---@field mask? integer Agents whose layer & mask ~= 0. Default: every bit.
@@ -1288,9 +1292,23 @@ function steer.blend(options) end
 ---@return steer.Priority
 function steer.priority(options) end
 
----A behaviour written in Lua: `fn(agent, dt)` returns `lx, ly[, angular]`, or nil for no steering. The slow path: agents using it are evaluated in a serial pass.
----@param fn steer.BehaviourFn
+---A behaviour written in Lua: `fn(agent, dt)` returns `lx, ly[, angular]`, or nil for no steering. The slow path: agents using it are evaluated in a serial pass. `steer.behaviour{ name = "hunt", fn = f }` names it: a snapshot saves it by that name and `steer.world_from_snapshot` re-binds it.
+---@param fn steer.BehaviourFn|steer.NamedBehaviourOptions
 ---@return steer.Behaviour
 function steer.behaviour(fn) end
+
+---@class steer.NamedBehaviourOptions
+---@field name string The name a snapshot saves it by (1 to 255 bytes).
+---@field fn steer.BehaviourFn
+
+---@class steer.RestoreOptions
+---@field workers? integer Threads of the new world, 1 to 64 (default 1): the restoring side's choice; every count gives the same bits.
+
+---A new world from `world:snapshot()`: it steps to the bits the saved world would have given, with its roles, tags, data and formations. `bindings` maps the names of Lua behaviours to their functions; a snapshot naming one it lacks is refused with the name. Bad, truncated or damaged strings, another engine version: an error, never a crash.
+---@param s string
+---@param bindings? table<string, steer.BehaviourFn>
+---@param options? steer.RestoreOptions
+---@return steer.World
+function steer.world_from_snapshot(s, bindings, options) end
 
 return steer

@@ -183,6 +183,7 @@ local callers = {
   ["steer.World:agents"] = function(o) return world:agents(o) end,
   ["steer.World:find"] = function(o) return world:find(o) end,
   ["steer.World:query"] = function(o) return world:query(0, 0, 1, o) end,
+  ["steer.world_from_snapshot"] = function(o) return steer.world_from_snapshot(world:snapshot(), nil, o) end,
 }
 local base_tables = { ["steer.PathOptions"] = path_points }
 local probe = coroutine.create(function() end) -- no option accepts a thread

@@ -87,8 +87,11 @@ describe("steer.behaviour", function()
     a.steering = steer.behaviour(function() error({ code = 1 }) end)
     assert.truthy(err(function() w:step(0.1) end):find("(error object is a table value)", 1, true))
     assert.are.equal(0, a.x)
-    assert.are.equal("bad argument #1 to 'behaviour' (function expected, got table)",
-                     err(function() return steer.behaviour{} end))
+    -- a table is the named form (issue 26): it needs its name and fn
+    assert.are.equal("bad argument #1 to 'behaviour' (field 'name' must be a non-empty string of at most 255 bytes, "
+                     .. "got nil)", err(function() return steer.behaviour{} end))
+    assert.are.equal("bad argument #1 to 'behaviour' (function expected, got number)",
+                     err(function() return steer.behaviour(1) end))
   end)
 
   it("may read the world but not change it while it steps", function()

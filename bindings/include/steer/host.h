@@ -172,6 +172,21 @@ int steer_host_record(steer_host *host, const char *path, int hash_every);
 /// program crashed) still replays up to its last complete line.
 int steer_host_record_end(steer_host *host);
 
+/// Save the world and the script's state (roles, tags, data, world.data;
+/// Lua behaviours by name, steer.behaviour{ name =, fn = }) to the file at
+/// path, as world:snapshot() writes them (docs/lua-api.md, Snapshots;
+/// steer.world_from_snapshot reads it back). 0, or -1 with last_error set
+/// (no script loaded, an unnamed Lua behaviour, the file cannot be written).
+int steer_host_snapshot(steer_host *host, const char *path);
+/// Load the script at path with its world restored from the snapshot file
+/// at snapshot instead of a fresh world: setup is not run; the script's
+/// roles re-bind its Lua behaviours by name (the named ones among their
+/// behaviours); the worker count is the host def's. As steer_host_load
+/// otherwise (0, or -1 with last_error set: the snapshot cannot be read, is
+/// refused, or names a behaviour the roles do not provide). Not while
+/// recording.
+int steer_host_load_snapshot(steer_host *host, const char *path, const char *snapshot);
+
 /// A replay of a recording (opaque): a host of its own, driven by the file.
 typedef struct steer_replay steer_replay;
 

@@ -30,6 +30,23 @@ steer_world *steer_lua_toworld(lua_State *L, int index);
 /// close a world owned by its host"), nor change its settings (integrator,
 /// cell_size, resolve_contacts) unless steer_lua_allow_world_settings says so.
 void steer_lua_pushworld(lua_State *L, steer_world *world);
+/// Snapshots (docs/lua-api.md, Snapshots). Push a table name -> function of
+/// the named Lua behaviours (steer.behaviour{ name =, fn = }) reachable from
+/// the behaviours among the values of the table at index (a script's roles;
+/// role functions are not called).
+void steer_lua_pushbindings(lua_State *L, int index);
+/// A new world from a snapshot (world:snapshot()), its Lua behaviours
+/// re-bound through the table name -> function at bindings_index (0: none);
+/// NULL with error set (a name the bindings lack is named). def: the
+/// restoring side's choices (may be NULL); its resolver is the module's.
+/// Then push a proxy of it (steer_lua_pushworld, or own it) and call
+/// steer_lua_restore_state.
+steer_world *steer_lua_restore_world(lua_State *L, const void *bytes, size_t size, int bindings_index,
+                                     const steer_restore_def *def, steer_snapshot_error *error);
+/// The script's state of the snapshot (roles, tags, data, world.data, the
+/// formations' values, the behaviours' Lua values) into the proxy of the
+/// world restored from it at world_index. Raises on damaged bytes.
+void steer_lua_restore_state(lua_State *L, int world_index, const void *bytes, size_t size, int bindings_index);
 /// Let scripts change the settings of the host's world at index (or not).
 void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
 /// Detach a proxy from its world (the proxy's agents then raise as closed).
