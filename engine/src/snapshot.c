@@ -543,6 +543,7 @@ static bool read_agents(snap_reader *r, steer_world *w, const snap_refs *refs)
     if (!r->ok) return false;
     memset(w->behaviour, 0, sizeof *w->behaviour * (size_t)n);
     memset(w->plan, 0, sizeof *w->plan * (size_t)n); // not saved: made again at the next step
+    memset(w->user_data, 0, sizeof *w->user_data * (size_t)n); // the embedder's, not saved: NULL
     w->count = n; // from here on the world releases the behaviours read
     int ncol = snap_rcount(r, 9, 64);
     bool seen[64] = {false};
