@@ -201,6 +201,7 @@ void steer_lua__check_mutable(lua_State *L, lcore *core)
     if (core->world == NULL) luaL_error(L, "attempt to use a closed world");
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to modify a world while it is stepping");
     if (core->drawing) luaL_error(L, "attempt to modify a world while it is drawn");
+    if (core->frozen != NULL) luaL_error(L, "attempt to modify a world while %s", core->frozen);
 }
 
 /* ---- the step protocol ----------------------------------------------------------------- */

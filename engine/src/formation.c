@@ -134,13 +134,14 @@ static bool def_is_valid(const steer_formation_def *d)
 {
     if (!STEER_CHECK(d != NULL && d->cookie == STEER_COOKIE)) return false;
     if (!STEER_CHECK((unsigned)d->pattern <= STEER_PATTERN_OFFSETS)) return false;
-    if (!STEER_CHECK(isfinite(d->spacing) && d->spacing > 0.0f && d->spacing <= 1e15f)) return false;
+    if (!STEER_CHECK(isfinite(d->spacing) && d->spacing > 0.0f && d->spacing <= STEER_MAX_COORDINATE)) return false;
     if (!STEER_CHECK(d->slot_count >= 0 && (d->slot_count == 0 || d->slots != NULL))) return false;
     if (!STEER_CHECK(d->pattern != STEER_PATTERN_OFFSETS || d->slot_count >= 1)) return false;
     for (int i = 0; i < d->slot_count; ++i) {
         const steer_formation_slot *s = &d->slots[i];
         if (!STEER_CHECK(steer_vec2_is_finite(s->offset) && isfinite(s->orientation) && s->cost_role >= 0)) return false;
-        if (!STEER_CHECK(fabsf(s->offset.x) <= 1e15f && fabsf(s->offset.y) <= 1e15f)) return false;
+        if (!STEER_CHECK(fabsf(s->offset.x) <= STEER_MAX_COORDINATE && fabsf(s->offset.y) <= STEER_MAX_COORDINATE))
+            return false;
     }
     if (!STEER_CHECK(steer_vec2_is_finite(d->anchor_position) && isfinite(d->anchor_orientation))) return false;
     if (!STEER_CHECK(d->anchor_target.kind != STEER_TARGET_POINT || steer_vec2_is_finite(d->anchor_target.point)))
@@ -153,7 +154,7 @@ static bool def_is_valid(const steer_formation_def *d)
     if (!STEER_CHECK((unsigned)d->motion <= STEER_MOTION_EMERGENT)) return false;
     if (!STEER_CHECK((unsigned)d->assignment <= STEER_ASSIGN_ORDERED)) return false;
     if (!STEER_CHECK(isfinite(d->distance_weight) && d->distance_weight >= 0.0f)) return false;
-    if (!STEER_CHECK(d->cost_role_count >= 0 && d->cost_role_count <= 4096 && (d->cost_role_count == 0 || d->cost_role_costs != NULL)))
+    if (!STEER_CHECK(d->cost_role_count >= 0 && d->cost_role_count <= STEER_MAX_FORMATION_ROLES && (d->cost_role_count == 0 || d->cost_role_costs != NULL)))
         return false;
     for (int i = 0; i < d->cost_role_count * d->cost_role_count; ++i) {
         // finite costs or +INFINITY (forbidden); never NaN or -INFINITY
@@ -331,7 +332,9 @@ const char *steer_formation_check_leader(const steer_world *w, steer_formation_i
 {
     formation *f = formation_get(w, id);
     if (f == NULL) return "must be set on a live formation";
-    if (steer_agent_id_is_null(a)) return NULL;
+    // no leader, or the one it has (which may have left the world: the
+    // formation then has no reference until it gets another)
+    if (steer_agent_id_is_null(a) || steer_agent_id_equal(a, f->def.leader)) return NULL;
     if (!(steer__store_dense(w, a) >= 0)) return "must be a live agent";
     if (formation_membership(w, a, NULL) == f) return "must not be a member of the formation";
     if (leads_into(w, a, f)) return "would make formations lead each other in a cycle";
