@@ -374,10 +374,29 @@ static void cleanup_pcall(steer_host *h, lua_CFunction f, txn *t)
 // Clear a transaction's fields, keeping last_error.
 static void clear_txn(steer_host *h, txn *t) { cleanup_pcall(h, p_clear, t); }
 
-// Prepare a version; on failure nothing changed (-1, last_error set).
+// The world may not change while a version is prepared (t->undo: it may
+// again). Allocates nothing.
+static int p_freeze(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host__push_field(L, t->h, HOST_F_WORLD);
+    steer_lua_freeze_world(L, -1, t->undo ? NULL : "a new version of the script is prepared");
+    return 0;
+}
+
+// Prepare a version; on failure nothing changed (-1, last_error set). Its
+// chunk and role functions may read the world but not change it (moving,
+// retuning, removing or spawning agents, through the world or a stash), so
+// a version that fails leaves the world as it was.
 static int prepare_version(steer_host *h, txn *t)
 {
-    if (host_pcall(h, p_prepare, t) == LUA_OK) return 0;
+    t->undo = false;
+    int status = host_pcall(h, p_freeze, t);
+    if (status == LUA_OK) status = host_pcall(h, p_prepare, t);
+    t->undo = true;
+    cleanup_pcall(h, p_freeze, t);
+    t->undo = false;
+    if (status == LUA_OK) return 0;
     clear_txn(h, t);
     return -1;
 }

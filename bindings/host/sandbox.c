@@ -216,10 +216,7 @@ static int host_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
     lua_settop(L, 1);
-    if (strcmp(name, "steer") == 0) {
-        steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
-        return 1;
-    }
+    // "steer" is in there from the start: this version's view of the module
     if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     bool plain = name[0] != '\0';
@@ -316,6 +313,54 @@ static int sb_pattern(lua_State *L)
     return lua_gettop(L);
 }
 
+/* ---- read-only views ------------------------------------------------------------------ */
+
+// A table a version reads through a view: writes raise, so nothing one
+// version stashes there reaches the next (rawset changes only its own view).
+static int view_newindex(lua_State *L)
+{
+    return luaL_error(L, "attempt to set field '%s' of the read-only %s table", luaL_tolstring(L, 2, NULL),
+                      lua_tostring(L, lua_upvalueindex(1)));
+}
+
+// next over the table behind a view (what pairs(view) iterates).
+static int view_next(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    if (lua_next(L, 1) != 0) return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+// pairs(view): the fields of the table behind it (upvalue 1).
+static int view_pairs(lua_State *L)
+{
+    lua_pushcfunction(L, view_next);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushnil(L);
+    return 3;
+}
+
+// Push a new read-only view of the table at idx, named name in errors.
+static void push_view(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, view_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, idx);
+    lua_pushcclosure(L, view_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
 /* ---- opening --------------------------------------------------------------------------- */
 
 static const luaL_Reg sandbox_libs[] = {
@@ -407,9 +452,12 @@ void steer_host__push_env(lua_State *L, steer_host *host)
         lua_setfield(L, env, "_G");
         static const char *const libs[] = {LUA_MATHLIBNAME, LUA_TABLIBNAME, LUA_COLIBNAME, LUA_UTF8LIBNAME};
         for (int i = 0; i < 4; ++i) copy_lib(L, env, libs[i]);
-        // one string table: the string metatable's __index must be it
+        // one string table (the string metatable's __index must be it),
+        // seen through a view: a stash there would outlive the version
         lua_getglobal(L, LUA_STRLIBNAME);
+        push_view(L, -1, LUA_STRLIBNAME);
         lua_setfield(L, env, LUA_STRLIBNAME);
+        lua_pop(L, 1);
         static const char *const os_names[] = {"clock", "time", "date", NULL};
         static const char *const debug_names[] = {"traceback", NULL};
         lua_newtable(L);
@@ -438,10 +486,18 @@ void steer_host__push_env(lua_State *L, steer_host *host)
     lua_setfield(L, env, "print");
     lua_pushcfunction(L, steer_host__camera);
     lua_setfield(L, env, "camera");
+    // the version's own read-only view of the module, also what
+    // require "steer" gives it
     steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
+    push_view(L, -1, "steer");
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
     lua_setfield(L, env, "steer");
     lua_pushvalue(L, env);
     lua_newtable(L);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "steer");
+    lua_remove(L, -3);
     if (host->def.trusted)
         lua_getglobal(L, "require");
     else

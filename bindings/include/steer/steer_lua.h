@@ -32,6 +32,12 @@ steer_world *steer_lua_toworld(lua_State *L, int index);
 void steer_lua_pushworld(lua_State *L, steer_world *world);
 /// Let scripts change the settings of the host's world at index (or not).
 void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
+/// Freeze the world of the steer.World at index while reason is not NULL:
+/// scripts may read it, but every change (spawn, remove, set_position,
+/// properties, steering, formations, step, ...) raises "attempt to modify a
+/// world while <reason>" (reason: a static string, kept). NULL thaws it.
+/// Hosts freeze their world while they prepare a reload.
+void steer_lua_freeze_world(lua_State *L, int index, const char *reason);
 /// Detach a proxy from its world (the proxy's agents then raise as closed).
 /// Owned worlds (from `steer.world{}`) are destroyed.
 void steer_lua_close_world(lua_State *L, int index);
