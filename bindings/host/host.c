@@ -74,11 +74,25 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
 {
     lua_State *L = h->L;
     int top = lua_gettop(L);
+    // what the engine allocates meanwhile is the script's: under the cap
+    steer_memory_account *was = steer_set_memory_account(&h->account);
+    h->account.refused = false;
     lua_pushcfunction(L, message_handler);
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
-    if (status != LUA_OK) steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    steer_set_memory_account(was);
+    if (status != LUA_OK) {
+        steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+        if (h->account.refused) {
+            // an engine allocation hit the cap: say so (the bindings say
+            // "not enough memory")
+            size_t n = strlen(h->error);
+            snprintf(h->error + n, sizeof h->error - n,
+                     " (the script's memory, Lua and engine together, reached memory_cap: %zu bytes)",
+                     h->def.memory_cap);
+        }
+    }
     lua_settop(L, top);
     steer_host__budget_end(h);
     return status;
@@ -517,6 +531,7 @@ steer_host *steer_host_create(const steer_host_def *def)
     steer_host *h = calloc(1, sizeof *h);
     if (h == NULL) return NULL;
     h->def = d;
+    h->account.cap = d.memory_cap;
     h->table_ref = LUA_NOREF;
     h->watch.fd = -1;
     h->world = steer_world_create(&d.world);

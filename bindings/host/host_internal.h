@@ -53,6 +53,9 @@ struct steer_host {
     steer_world *world;
     int table_ref; ///< registry ref of the host table (fields below, preallocated)
     size_t bytes;  ///< bytes held by the Lua state
+    /// Lua's bytes and the engine's (what the host's calls into Lua make it
+    /// allocate), under memory_cap together
+    steer_memory_account account;
     // instruction budget of the callback in progress
     int64_t used;
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...

@@ -30,16 +30,19 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize == 0) {
         free(ptr);
         h->bytes -= old;
+        h->account.bytes -= old;
         return NULL;
     }
-    // Lua requires that shrinking never fails: only growth is refused
+    // Lua requires that shrinking never fails: only growth is refused. The
+    // cap holds for the Lua state and the engine memory the account holds
     if (nsize > old) {
         if (h->def.alloc_fail != NULL && h->def.alloc_fail(h->def.alloc_fail_context, nsize)) return NULL;
-        if (h->def.memory_cap != 0 && h->bytes - old + nsize > h->def.memory_cap) return NULL;
+        if (h->def.memory_cap != 0 && h->account.bytes - old + nsize > h->def.memory_cap) return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (p == NULL) return NULL;
     h->bytes = h->bytes - old + nsize;
+    h->account.bytes = h->account.bytes - old + nsize;
     return p;
 }
 

@@ -218,6 +218,58 @@ static void test_trusted(void)
     steer_host_destroy(h);
 }
 
+// The memory cap holds for what a script makes the engine allocate too: a
+// 20,000-point table turned into paths that the script keeps ends in a clean
+// error naming the cap (the engine grew without bound: 3 GB in a second
+// frame), while paths made and dropped again and again are collected.
+static void test_engine_memory_cap(void)
+{
+    static const char *script =
+        "local steer = require 'steer'\n"
+        "local pts, kept = {}, {}\n"
+        "for i = 1, 20000 do pts[i] = { i, i %% 2 } end\n"
+        "return { update = function(world, dt, input)\n"
+        "  for k = 1, %d do\n"
+        "    local p = steer.path(pts)\n"
+        "    if %s then kept[#kept + 1] = p end\n"
+        "  end\n"
+        "  print(#kept)\n"
+        "end }\n";
+    const char *dir = test_dir("engine_cap");
+    const char *path = test_path(dir, "main.lua");
+    for (int keep = 0; keep <= 1; ++keep) {
+        test_log log;
+        steer_host_def def = steer_host_default_def();
+        def.log = test_log_fn;
+        def.log_context = &log;
+        def.memory_cap = (size_t)12 << 20;
+        log_clear(&log);
+        steer_host *h = steer_host_create(&def);
+        char text[1024];
+        snprintf(text, sizeof text, script, keep ? 40 : 60, keep ? "true" : "false");
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        int failed = 0;
+        for (int frame = 0; frame < 4; ++frame) failed += steer_host_update(h, DT, NULL) != 0;
+        const char *e = steer_host_last_error(h);
+        if (keep) {
+            // 40 paths of 20,000 points a frame, kept: over 12 MiB by the
+            // second frame, and every frame after fails
+            CHECK(failed >= 3);
+            CHECK(e != NULL && strstr(e, "not enough memory (the script's memory, Lua and engine together, "
+                                         "reached memory_cap: 12582912 bytes)") != NULL);
+        } else {
+            CHECK(failed == 0 && e == NULL);
+            CHECK(strcmp(log.last_print, "0") == 0);
+        }
+        // the host goes on: the cap is per host, not a dead end
+        write_in_place(path, "return { update = function(world) world:spawn{} end }\n");
+        CHECK(steer_host_reload(h) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_host_destroy(h);
+    }
+}
+
 int main(void)
 {
     RUN(test_escapes);
@@ -227,5 +279,6 @@ int main(void)
     RUN(test_metatable_tricks);
     RUN(test_budget_names_callbacks);
     RUN(test_trusted);
+    RUN(test_engine_memory_cap);
     return TEST_RESULT();
 }

@@ -92,7 +92,9 @@ typedef void steer_host_camera_fn(void *context, const steer_host_camera *camera
 /// How to create a host; start from steer_host_default_def().
 typedef struct steer_host_def {
     bool trusted;                ///< false (default): the sandbox; true: every standard library
-    size_t memory_cap;           ///< bytes the Lua state may hold (default 64 MiB; 0: no cap)
+    /// bytes the Lua state and the engine memory its scripts make (agents,
+    /// behaviours, paths, formations) may hold together (default 64 MiB; 0: no cap)
+    size_t memory_cap;
     int64_t instruction_budget;  ///< Lua instructions per callback (default 10 000 000; 0: none)
     const char *script_root;     ///< root for require/loadfile (NULL: the script's directory)
     steer_world_def world;       ///< the world's definition (seed, ...)

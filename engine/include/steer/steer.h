@@ -42,6 +42,21 @@ typedef void steer_free_fn(void *memory, size_t size, void *context);
 /// An allocation refused by the hook makes the call that needed it fail
 /// cleanly (a null id, NULL, false, or a Lua "not enough memory" error).
 STEER_API void steer_set_allocator(steer_alloc_fn *alloc, steer_free_fn *free, void *context);
+/// A count of engine memory with a cap: a host charges what its scripts
+/// make the engine allocate (worlds, agents, behaviours, paths, formations)
+/// to one, so a script cannot take memory without bound.
+typedef struct steer_memory_account {
+    size_t bytes;  ///< bytes charged and not freed yet (block headers included); the owner may add its own
+    size_t cap;    ///< an allocation that would take bytes past cap is refused (0: no cap)
+    bool refused;  ///< set when an allocation was refused for the cap (the owner clears it)
+} steer_memory_account;
+/// Charge the engine allocations of the calling thread to account (NULL:
+/// none) until the next call; returns the account it replaces. A block goes
+/// back to the account it was charged to when it is freed (whatever the
+/// thread or the account in force then), so an account must outlive every
+/// block charged to it. A refused allocation fails as any other (a null id,
+/// NULL, false, or a Lua "not enough memory" error).
+STEER_API steer_memory_account *steer_set_memory_account(steer_memory_account *account);
 /// Allocate and free through the hook, as the engine does (for the bindings
 /// and hosts); NULL when refused.
 STEER_API void *steer_alloc(size_t size);
