@@ -63,6 +63,7 @@ void steer_lua_step(lua_State *L, int world_index, float dt)
         luaL_error(L, "steer_lua_step: dt must be in [0, %s]", steer_format_limit(STEER_MAX_STEP, limit, sizeof limit));
     }
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to step a world while it is stepping");
+    steer_lua__charge_step(L, core->world);
     int top = lua_gettop(L);
     lua_getiuservalue(L, world_index, 1);
     lstep s;

@@ -132,6 +132,7 @@ static int world_step(lua_State *L)
     }
     if (steer_world_is_stepping(core->world)) return luaL_error(L, "attempt to step a world while it is stepping");
     steer_lua__check_mutable(L, core); // not while drawn or frozen
+    steer_lua__charge_step(L, core->world);
     lua_settop(L, 2);
     lua_getiuservalue(L, 1, 1);
     lstep s;

@@ -118,6 +118,15 @@ static void formation_settle(const steer_world *w, steer_formation_id id)
     if (f != NULL && f->dirty && !w->stepping) steer__formation_step_assign((steer_world *)w, f);
 }
 
+// What the slots alone need (their count, their cost roles): those of the
+// current definition and members, without the assignment, so that checking
+// each member as it joins costs O(slots), not an assignment.
+static void formation_slots_settle(const steer_world *w, steer_formation_id id)
+{
+    formation *f = formation_get(w, id);
+    if (f != NULL && f->dirty && !w->stepping) steer__formation_step_slots(f);
+}
+
 bool steer_formation_can_steer_anchor(const steer_behaviour *b)
 {
     // the recursion is as deep as the tree (at most STEER_MAX_TREE_DEPTH)
@@ -305,7 +314,7 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
         pose p;
         if (formation_agent_pose(w, old_leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
     }
-    steer__formation_step_assign(w, f);
+    f->dirty = true; // assigned once at the next read or step
     return true;
 }
 
@@ -352,7 +361,7 @@ bool steer_formation_set_member_cost_role(steer_world *w, steer_formation_id id,
 
 int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation_settle(w, id);
+    formation_slots_settle(w, id);
     formation *f = formation_get(w, id);
     int m, n = 0;
     if (f == NULL || formation_membership(w, a, &m) != f) return 0;
@@ -424,7 +433,7 @@ bool steer_formation_set_member_costs(steer_world *w, steer_formation_id id, ste
     steer__free(f->members[m].extra);
     f->members[m].extra = copy;
     f->members[m].extra_count = count;
-    steer__formation_step_assign(w, f);
+    f->dirty = true; // (a costs function sets every member's: one assignment, not one per member)
     return true;
 }
 
@@ -437,9 +446,38 @@ void steer_formation_reassign(steer_world *w, steer_formation_id id)
 
 /* ---- queries ----------------------------------------------------------------------- */
 
+// The work of f's next assignment (0: up to date): an optimal one takes
+// about members x columns^2 steps, an ordered one members x slots. Members
+// that left the world make the step reassign too.
+static double pending_work(const steer_world *w, const formation *f)
+{
+    bool due = f->dirty;
+    for (int m = 0; m < f->count && !due; ++m) due = steer__store_dense(w, f->members[m].agent) < 0;
+    if (!due) return 0.0;
+    double n = f->count;
+    double slots = f->def.pattern == STEER_PATTERN_OFFSETS ? f->def.slot_count : n;
+    double cols = slots > n ? slots : n;
+    return f->def.assignment == STEER_ASSIGN_ORDERED ? n * slots : n * cols * cols;
+}
+
+double steer_formation_pending_work(const steer_world *w, steer_formation_id id)
+{
+    formation *f = formation_get(w, id);
+    return f != NULL ? pending_work(w, f) : 0.0;
+}
+
+double steer_world_pending_formation_work(const steer_world *w)
+{
+    const struct steer_formations *fs = w->formations;
+    double work = 0.0;
+    for (int i = 0; fs != NULL && i < fs->count; ++i)
+        if (fs->items[i].alive) work += pending_work(w, &fs->items[i]);
+    return work;
+}
+
 int steer_formation_slot_count(const steer_world *w, steer_formation_id id)
 {
-    formation_settle(w, id);
+    formation_slots_settle(w, id);
     formation *f = formation_get(w, id);
     return f != NULL ? f->slot_count : 0;
 }

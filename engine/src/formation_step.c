@@ -47,7 +47,7 @@ static steer_formation_slot pattern_slot(steer_formation_pattern p, float s, int
 }
 
 // Lay out the slots for the current members (no allocation: reserved).
-static void compute_slots(formation *f)
+void steer__formation_step_slots(formation *f)
 {
     const steer_formation_def *d = &f->def;
     if (d->pattern == STEER_PATTERN_OFFSETS) {
@@ -61,6 +61,11 @@ static void compute_slots(formation *f)
             f->slots[i].cost_role = i < d->slot_count ? f->given[i].cost_role : 0;
         }
     }
+}
+
+static void compute_slots(formation *f)
+{
+    steer__formation_step_slots(f);
     // emergent: each slot follows the nearest of the reference and the
     // slots before it (ties: the reference, then the lowest index), so the
     // follow graph is a tree whatever the pattern. Only on a change of shape.

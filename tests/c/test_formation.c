@@ -648,6 +648,26 @@ static void test_members_added_then_assigned_once(void)
     steer_world_step(w, 1.0f / 60.0f);
     CHECK(steer__formation_assignments == before + 2);
     CHECK(steer_formation_member_count(w, f) == 60 && steer_formation_slot_of(w, f, a[100]) >= 0);
+    // a definition set, then every member's own costs, then the checks of
+    // each (allowed slots, slot count): still one assignment, at the read,
+    // and the work it will take is known before (what a host charges)
+    CHECK(steer_formation_pending_work(w, f) == 0.0);
+    steer_formation_def spaced = *steer_formation_get_def(w, f);
+    spaced.spacing = 3.0f;
+    CHECK(steer_formation_set_def(w, f, &spaced));
+    float costs[60] = {0};
+    for (int i = 60; i < 120; ++i) CHECK(steer_formation_set_member_costs(w, f, a[i], costs, 60));
+    for (int i = 60; i < 120; ++i) CHECK(steer_formation_allowed_slots(w, f, a[i]) == 60);
+    CHECK(steer_formation_slot_count(w, f) == 60);
+    CHECK(steer__formation_assignments == before + 2);
+    CHECK(steer_formation_pending_work(w, f) == 60.0 * 60.0 * 60.0);
+    CHECK(steer_world_pending_formation_work(w) == 60.0 * 60.0 * 60.0);
+    CHECK(steer_formation_slot_of(w, f, a[100]) >= 0);
+    CHECK(steer__formation_assignments == before + 3);
+    CHECK(steer_world_pending_formation_work(w) == 0.0);
+    // a member removed from the world: due at the next step
+    steer_agent_destroy(w, a[70]);
+    CHECK(steer_formation_pending_work(w, f) == 60.0 * 60.0 * 60.0);
     steer_world_destroy(w);
 }
 

@@ -270,6 +270,58 @@ static void test_engine_memory_cap(void)
     }
 }
 
+// A formation's assignment (O(n^3), in C) counts against the callback's
+// budget, refused before it starts: 1,500 members in setup took 3.6 s
+// outside any budget, and adding members one at a time with a read after
+// each ran one assignment per member (O(n^4)). Members added without reads
+// in between cost one assignment, at the step.
+static void test_assignment_budget(void)
+{
+    static const struct {
+        const char *setup;
+        int64_t budget;
+        const char *expect; // NULL: loads and steps
+    } cases[] = {
+        {"local ms = {} for i = 1, 1500 do ms[i] = world:spawn{ x = i } end\n"
+         "steer.formation{ members = ms }",
+         10000000, "main.lua:4: instruction budget exceeded in setup (10000000 instructions; a formation's assignment "
+                   "here would take 210937500 more)"},
+        {"local f = steer.formation{ world = world }\n"
+         "for i = 1, 200 do local a = world:spawn{ x = i } f:add(a) assert(f:slot_of(a)) end",
+         200000, "instruction budget exceeded in setup"},
+        {"local f = steer.formation{ world = world, pattern = 'grid' }\n"
+         "for i = 1, 400 do f:add(world:spawn{ x = i }) end",
+         10000000, NULL},
+    };
+    const char *dir = test_dir("assignment_budget");
+    const char *path = test_path(dir, "main.lua");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        test_log log;
+        steer_host_def def = steer_host_default_def();
+        def.log = test_log_fn;
+        def.log_context = &log;
+        def.instruction_budget = cases[i].budget;
+        log_clear(&log);
+        steer_host *h = steer_host_create(&def);
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "local steer = require 'steer'\n"
+                 "return { setup = function(world)\n"
+                 "  %s\n"
+                 "end }\n",
+                 cases[i].setup);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == (cases[i].expect != NULL ? -1 : 0));
+        const char *e = steer_host_last_error(h);
+        bool ok = cases[i].expect != NULL ? e != NULL && strstr(e, cases[i].expect) != NULL : e == NULL;
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  case %zu got: %s\n", i, e != NULL ? e : "(no error)");
+        // the host goes on (the members' assignment runs at the first step)
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_host_destroy(h);
+    }
+}
+
 int main(void)
 {
     RUN(test_escapes);
@@ -280,5 +332,6 @@ int main(void)
     RUN(test_budget_names_callbacks);
     RUN(test_trusted);
     RUN(test_engine_memory_cap);
+    RUN(test_assignment_budget);
     return TEST_RESULT();
 }

@@ -78,6 +78,15 @@ void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
 /// (a function, or nil for none).
 void steer_lua_set_spawn_hook(lua_State *L, int index);
 
+/// The work hook: a function (units) the module calls before engine work a
+/// script causes outside the Lua VM, so a host can charge it to the
+/// script's budget: a formation's assignment (units as
+/// steer_formation_pending_work, about members x columns^2 for an optimal
+/// one) before the read, change or step that runs it. It may raise; nothing
+/// is half done then. One per Lua state. Sets it to the value at index (a
+/// function, or nil for none).
+void steer_lua_set_work_hook(lua_State *L, int index);
+
 /* ---- for tools that check values themselves ------------------------------------ */
 
 /// Write a number as the shortest text that reads back as the same float

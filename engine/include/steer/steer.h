@@ -472,6 +472,15 @@ STEER_API float steer_formation_total_cost(const steer_world *world, steer_forma
 STEER_API steer_vec2 steer_formation_anchor_position(const steer_world *world, steer_formation_id id);
 STEER_API float steer_formation_anchor_orientation(const steer_world *world, steer_formation_id id);
 STEER_API float steer_formation_anchor_moderation(const steer_world *world, steer_formation_id id);
+/// The work of the assignment a formation's next read or step will run, 0
+/// when it is up to date: about members x columns^2 steps for an optimal
+/// assignment (columns: the larger of members and slots; it is O(n^3)),
+/// members x slots for an ordered one. Hosts charge it to a script's budget
+/// before the call that runs it (steer_lua_set_work_hook).
+STEER_API double steer_formation_pending_work(const steer_world *world, steer_formation_id id);
+/// The same summed over the world's formations: what the next step or
+/// preview (steer_behaviour_get_steering) assigns first.
+STEER_API double steer_world_pending_formation_work(const steer_world *world);
 /// Number of live formations.
 STEER_API int steer_world_formation_count(const steer_world *world);
 
