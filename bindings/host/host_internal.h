@@ -171,6 +171,15 @@ void steer_host__push_env(lua_State *L, steer_host *host);
 /// the function. Raises `name:line: message` on failure (name: the path
 /// under the root). Records the file.
 void steer_host__load_file(lua_State *L, const char *path, int env_idx);
+/// Over budget: from now on every instruction of this thread raises, so a
+/// pcall loop (or a coroutine) cannot swallow the error and carry on.
+/// Raises "where: instruction budget exceeded in <scope> (<budget>
+/// instructions<extra>)", where: the Lua function at level (0: the one
+/// running, in a hook; 1: the caller of a C function).
+int steer_host__budget_exceeded(lua_State *L, steer_host *host, int level, const char *extra);
+/// Put the sandbox's string.find, match, gmatch and gsub (match.c: their
+/// steps count against the budget) in the string table at index.
+void steer_host__open_matcher(lua_State *L, int string_table);
 /// Start a callback scope with a fresh instruction budget.
 void steer_host__budget_begin(steer_host *host, const char *scope);
 /// End it (the hook stays installed; counting restarts at the next begin).

@@ -22,9 +22,6 @@
 // 1,000 members (1e9 steps) took 1.5 s, about what 16 steps a Lua
 // instruction makes of it.
 #define WORK_PER_INSTRUCTION 16.0
-// Longest subject string.find/match/gmatch/gsub accept in the sandbox: the
-// matcher runs in C, where the instruction budget cannot stop it.
-#define PATTERN_SUBJECT_MAX (64 * 1024)
 
 /* ---- memory ------------------------------------------------------------------ */
 
@@ -55,11 +52,7 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 static void budget_hook(lua_State *L, lua_Debug *ar);
 
-// Over budget: from now on every instruction of this thread raises, so a
-// pcall loop (or a coroutine) cannot swallow the error and carry on. The
-// message names the Lua function at level (the one running, or the caller
-// of a C function).
-static int budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
+int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
 {
     if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
     lua_Debug where;
@@ -82,7 +75,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     h->used += count;
     if (h->used > h->def.instruction_budget) {
         // where: the running function (level 0 inside a hook), not its caller
-        budget_exceeded(L, h, 0, "");
+        steer_host__budget_exceeded(L, h, 0, "");
     } else if (count != HOOK_STEP) {
         // a thread left at 1 by an earlier callback's overrun
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
@@ -102,7 +95,7 @@ static int work_hook(lua_State *L)
     if (cost > left) {
         h->used = h->def.instruction_budget + 1;
         // level 2: the Lua code that called the steer function (level 1)
-        return budget_exceeded(L, h, 2, lua_pushfstring(L, "; a formation's assignment here would take %I more",
+        return steer_host__budget_exceeded(L, h, 2, lua_pushfstring(L, "; a formation's assignment here would take %I more",
                                                           (LUAI_UACINT)cost));
     }
     h->used += (int64_t)cost;
@@ -334,22 +327,6 @@ static int sb_setmetatable(lua_State *L)
     return 1;
 }
 
-// string.find/match/gmatch/gsub: the original (upvalue 1) on a subject of
-// bounded length.
-static int sb_pattern(lua_State *L)
-{
-    size_t len;
-    luaL_checklstring(L, 1, &len);
-    if (len > PATTERN_SUBJECT_MAX)
-        return luaL_error(L, "pattern subject too long for the sandbox (%I bytes, at most %d)", (LUAI_UACINT)len,
-                          PATTERN_SUBJECT_MAX);
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
 /* ---- read-only views ------------------------------------------------------------------ */
 
 // A table a version reads through a view: writes raise, so nothing one
@@ -419,12 +396,8 @@ int steer_host__open_libs(lua_State *L)
             lua_pop(L, 1);
         }
         lua_getglobal(L, LUA_STRLIBNAME);
-        static const char *const patterns[] = {"find", "match", "gmatch", "gsub"};
-        for (int i = 0; i < 4; ++i) {
-            lua_getfield(L, -1, patterns[i]);
-            lua_pushcclosure(L, sb_pattern, 1);
-            lua_setfield(L, -2, patterns[i]);
-        }
+        // find, match, gmatch and gsub whose steps the budget counts (match.c)
+        steer_host__open_matcher(L, -1);
         lua_pushnil(L);
         lua_setfield(L, -2, "dump");
         lua_pop(L, 1);
