@@ -134,7 +134,8 @@ static bool anchor_extra(lua_State *L, void *context, int code, steer_laux_where
     if (code == ANCHOR_TARGET) {
         lagent *a = steer_lua__test_agent(L, vidx);
         if (a != NULL) {
-            check_member_agent(L, w, vidx, NULL);
+            // of the formation's world (an id means nothing in another)
+            check_member_agent(L, w, vidx, ((lformation *)lua_touserdata(L, c->fidx))->core);
             def->anchor_target.kind = STEER_TARGET_AGENT;
             def->anchor_target.agent = a->id;
         } else if (lua_type(L, vidx) == LUA_TTABLE) {

@@ -307,6 +307,12 @@ describe("steer.formation limits", function()
     assert.are.equal(1, #f.members)
   end)
 
+  it("refuses an anchor target of another world", function()
+    local other = steer.world{}:spawn{ x = 5 }
+    assert.are.equal("bad argument #1 to 'formation' (field 'anchor.target' must be an agent of the formation's world)",
+      err(function() steer.formation{ world = steer.world{}, anchor = { target = other } } end))
+  end)
+
   it("refuses world changes from its Lua functions while they run", function()
     local world = steer.world{}
     local ms = squad(world, 3)
