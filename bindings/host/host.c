@@ -82,6 +82,7 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
     steer_set_memory_account(was);
+    steer_host__interrupt_end(h);
     if (status != LUA_OK) {
         steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
         if (h->account.refused) {

@@ -6,6 +6,7 @@
 #ifndef STEER_HOST_INTERNAL_H
 #define STEER_HOST_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -58,6 +59,7 @@ struct steer_host {
     steer_memory_account account;
     // instruction budget of the callback in progress
     int64_t used;
+    volatile sig_atomic_t interrupted; ///< steer_host_interrupt was called (until the call in progress ends)
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
     char scope_buf[96]; ///< the name of a role function's scope
     char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
@@ -180,6 +182,10 @@ int steer_host__budget_exceeded(lua_State *L, steer_host *host, int level, const
 /// Put the sandbox's string.find, match, gmatch and gsub (match.c: their
 /// steps count against the budget) in the string table at index.
 void steer_host__open_matcher(lua_State *L, int string_table);
+/// Raise "interrupted" when steer_host_interrupt was called.
+void steer_host__check_interrupt(lua_State *L, steer_host *host);
+/// After a call into Lua: an interrupt is over, the budget's hook back.
+void steer_host__interrupt_end(steer_host *host);
 /// Start a callback scope with a fresh instruction budget.
 void steer_host__budget_begin(steer_host *host, const char *scope);
 /// End it (the hook stays installed; counting restarts at the next begin).

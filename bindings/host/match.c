@@ -53,6 +53,7 @@ static void charge(mstate *ms)
     steer_host *h = ms->h;
     int n = ms->steps;
     ms->steps = 0;
+    steer_host__check_interrupt(ms->L, h);
     if (h->scope == NULL || h->def.instruction_budget <= 0) return;
     h->used += n;
     if (h->used > h->def.instruction_budget)

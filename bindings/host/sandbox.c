@@ -102,6 +102,38 @@ static int work_hook(lua_State *L)
     return 0;
 }
 
+/* ---- interrupts ---------------------------------------------------------------------------- */
+
+// Installed by steer_host_interrupt (from a signal handler: lua_sethook may
+// be called asynchronously, as lua.c's Ctrl-C handler does): raises at every
+// instruction until the call into the host ends.
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    steer_host__check_interrupt(L, steer_host__of(L));
+}
+
+void steer_host_interrupt(steer_host *host)
+{
+    host->interrupted = 1;
+    if (host->L != NULL) lua_sethook(host->L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void steer_host__check_interrupt(lua_State *L, steer_host *host)
+{
+    if (host->interrupted) luaL_error(L, "interrupted");
+}
+
+void steer_host__interrupt_end(steer_host *host)
+{
+    if (!host->interrupted) return;
+    host->interrupted = 0;
+    if (host->def.instruction_budget > 0)
+        lua_sethook(host->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    else
+        lua_sethook(host->L, NULL, 0, 0);
+}
+
 void steer_host__budget_begin(steer_host *host, const char *scope)
 {
     host->scope = scope;

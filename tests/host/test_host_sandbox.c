@@ -158,6 +158,55 @@ static void test_matcher_agrees_with_lua(void)
     if (strcmp(got[0], got[1]) != 0) fprintf(stderr, "  sandbox %s, Lua %s\n", got[0], got[1]);
 }
 
+// steer_host_interrupt stops a script that runs without a budget (what
+// steer-run's SIGINT/SIGTERM handler calls): here the log callback plays the
+// signal, arriving while the script prints, before its endless loop.
+static steer_host *interrupt_me;
+static void interrupting_log(void *context, steer_host_log_level level, const char *line)
+{
+    test_log_fn(context, level, line);
+    if (level == STEER_HOST_LOG_PRINT && strcmp(line, "go") == 0) steer_host_interrupt(interrupt_me);
+}
+
+static void test_interrupt_without_budget(void)
+{
+    static const char *const loops[] = {
+        "while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "local s = ('a'):rep(8000) while true do pcall(string.find, s, '.-.-.-.-b') end",
+    };
+    const char *dir = test_dir("interrupt");
+    const char *path = test_path(dir, "main.lua");
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; ++i) {
+        test_log log;
+        steer_host_def def = steer_host_default_def();
+        def.instruction_budget = 0;
+        def.log = interrupting_log;
+        def.log_context = &log;
+        log_clear(&log);
+        steer_host *h = interrupt_me = steer_host_create(&def);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "local frames = 0\n"
+                 "return { update = function(world)\n"
+                 "  frames = frames + 1\n"
+                 "  if frames == 2 then print('go') %s end\n"
+                 "  print(frames)\n"
+                 "end }\n",
+                 loops[i]);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, "interrupted") != NULL);
+        // the calls after it run normally
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(strcmp(log.last_print, "3") == 0);
+        steer_host_destroy(h);
+    }
+}
+
 // The same attempts while loading: the load fails cleanly.
 static void test_escapes_at_load(void)
 {
@@ -416,5 +465,6 @@ int main(void)
     RUN(test_engine_memory_cap);
     RUN(test_assignment_budget);
     RUN(test_matcher_agrees_with_lua);
+    RUN(test_interrupt_without_budget);
     return TEST_RESULT();
 }

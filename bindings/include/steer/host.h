@@ -141,6 +141,13 @@ int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
 int steer_host_poll(steer_host *host);
 /// A fresh world, then `setup(world)` of the current version. 0 or -1.
 int steer_host_reset(steer_host *host);
+/// Stop the script code running now, budget or not: its next instruction
+/// (or the pattern matcher's next step) raises "interrupted", and the call
+/// into the host that runs it returns -1 with that error; the calls after
+/// it run normally. Async-signal-safe: call it from a SIGINT or SIGTERM
+/// handler (steer-run does). C work in progress (a step, an assignment)
+/// finishes first.
+void steer_host_interrupt(steer_host *host);
 
 /// The last error, `file:line: message`, or NULL when none (cleared by a
 /// successful load, reload or reset). Valid until the next call on the host.
