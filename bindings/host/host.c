@@ -515,6 +515,12 @@ static int p_init(lua_State *L)
     }
     h->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     steer_host__open_libs(L);
+    if (!h->def.trusted) {
+        // the sandbox's pattern functions, whose steps the budget counts
+        lua_getglobal(L, LUA_STRLIBNAME);
+        steer_host__open_matcher(L, -1);
+        lua_pop(L, 1);
+    }
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
     steer_host__new_input(L);

@@ -180,7 +180,8 @@ void steer_host__load_file(lua_State *L, const char *path, int env_idx);
 /// running, in a hook; 1: the caller of a C function).
 int steer_host__budget_exceeded(lua_State *L, steer_host *host, int level, const char *extra);
 /// Put the sandbox's string.find, match, gmatch and gsub (match.c: their
-/// steps count against the budget) in the string table at index.
+/// steps count against the budget) in the string table at index (the host
+/// does, for sandboxed scripts).
 void steer_host__open_matcher(lua_State *L, int string_table);
 /// Raise "interrupted" when steer_host_interrupt was called.
 void steer_host__check_interrupt(lua_State *L, steer_host *host);

@@ -427,9 +427,9 @@ int steer_host__open_libs(lua_State *L)
             luaL_requiref(L, lib->name, lib->func, 1);
             lua_pop(L, 1);
         }
+        // (find, match, gmatch and gsub: the host puts match.c's in, whose
+        // steps the budget counts)
         lua_getglobal(L, LUA_STRLIBNAME);
-        // find, match, gmatch and gsub whose steps the budget counts (match.c)
-        steer_host__open_matcher(L, -1);
         lua_pushnil(L);
         lua_setfield(L, -2, "dump");
         lua_pop(L, 1);
