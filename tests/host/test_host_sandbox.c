@@ -142,12 +142,9 @@ static void test_matcher_agrees_with_lua(void)
     char got[2][256];
     for (int trusted = 0; trusted <= 1; ++trusted) {
         test_log log;
-        steer_host_def def = steer_host_default_def();
+        steer_host_def def = logged_def(&log);
         def.trusted = trusted;
         def.instruction_budget = 0; // the digest loop is long
-        def.log = test_log_fn;
-        def.log_context = &log;
-        log_clear(&log);
         steer_host *h = steer_host_create(&def);
         CHECK(steer_host_load(h, path) == 0);
         snprintf(got[trusted], sizeof got[trusted], "%s", log.last_print);
@@ -179,11 +176,9 @@ static void test_interrupt_without_budget(void)
     const char *path = test_path(dir, "main.lua");
     for (size_t i = 0; i < sizeof loops / sizeof loops[0]; ++i) {
         test_log log;
-        steer_host_def def = steer_host_default_def();
-        def.instruction_budget = 0;
+        steer_host_def def = logged_def(&log);
         def.log = interrupting_log;
-        def.log_context = &log;
-        log_clear(&log);
+        def.instruction_budget = 0;
         steer_host *h = interrupt_me = steer_host_create(&def);
         char text[512];
         snprintf(text, sizeof text,
@@ -335,11 +330,8 @@ static void test_metatable_tricks(void)
 static void test_trusted(void)
 {
     test_log log;
-    steer_host_def def = steer_host_default_def();
+    steer_host_def def = logged_def(&log);
     def.trusted = true;
-    def.log = test_log_fn;
-    def.log_context = &log;
-    log_clear(&log);
     steer_host *h = steer_host_create(&def);
     const char *dir = test_dir("trusted");
     const char *path = test_path(dir, "main.lua");
@@ -370,11 +362,8 @@ static void test_engine_memory_cap(void)
     const char *path = test_path(dir, "main.lua");
     for (int keep = 0; keep <= 1; ++keep) {
         test_log log;
-        steer_host_def def = steer_host_default_def();
-        def.log = test_log_fn;
-        def.log_context = &log;
+        steer_host_def def = logged_def(&log);
         def.memory_cap = (size_t)12 << 20;
-        log_clear(&log);
         steer_host *h = steer_host_create(&def);
         char text[1024];
         snprintf(text, sizeof text, script, keep ? 40 : 60, keep ? "true" : "false");
@@ -428,11 +417,8 @@ static void test_assignment_budget(void)
     const char *path = test_path(dir, "main.lua");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         test_log log;
-        steer_host_def def = steer_host_default_def();
-        def.log = test_log_fn;
-        def.log_context = &log;
+        steer_host_def def = logged_def(&log);
         def.instruction_budget = cases[i].budget;
-        log_clear(&log);
         steer_host *h = steer_host_create(&def);
         char text[1024];
         snprintf(text, sizeof text,
