@@ -1,7 +1,8 @@
 // formation_sync.c: a formation's Lua values (pattern, slot roles, costs)
 // turned into the engine's tables: slots from a pattern, cost roles from
 // role names, a cost table. Lua functions run here, outside the step,
-// whenever the formation's shape changes.
+// whenever the formation's shape changes. And the work hook
+// (steer_lua_set_work_hook), which the places that run assignments charge.
 //
 // Words: a member's "role" is the host's role (agent.role); the formation
 // turns role names into "cost roles", the indices of its cost table.
@@ -10,6 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+static const char work_hook_key = 0; // registry: the work hook (a function) or nil
 
 // Most offsets a pattern lists (a bound on the work of a sync).
 #define MAX_OFFSETS (1 << 16)
@@ -342,4 +345,26 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     lua_settop(L, top);
 }
 
+/* ---- the work hook: what assignments cost ------------------------------------------------------------------------- */
 
+void steer_lua_set_work_hook(lua_State *L, int index)
+{
+    lua_pushvalue(L, index);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &work_hook_key);
+}
+
+void steer_lua__charge_work(lua_State *L, double units)
+{
+    if (!(units > 0.0)) return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &work_hook_key) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushnumber(L, units);
+    lua_call(L, 1, 0);
+}
+
+void steer_lua__charge_step(lua_State *L, steer_world *world)
+{
+    if (!steer_world_is_stepping(world)) steer_lua__charge_work(L, steer_world_pending_formation_work(world));
+}

@@ -13,7 +13,6 @@
 
 _Thread_local lstep *steer_lua__active = NULL;
 static const char spawn_hook_key = 0; // registry: the spawn hook (a function) or nil
-static const char work_hook_key = 0;  // registry: the work hook (a function) or nil
 static const char proxies_key = 0; // registry: the proxy cache
 static const char serial_key = 0;  // registry: the last core serial given
 const char steer_lua__behaviour_mark = 0; // metatable field of every behaviour class
@@ -440,30 +439,6 @@ void steer_lua__set_steering(lua_State *L, int core_idx, steer_agent_id id, int 
     lua_rawseti(L, -2, steer_lua__stored_id(id));
     lua_pop(L, 1);
     steer_agent_set_behaviour(core->world, id, lb != NULL ? lb->b : NULL, keep_memory);
-}
-
-/* ---- the work hook ------------------------------------------------------------------------- */
-
-void steer_lua_set_work_hook(lua_State *L, int index)
-{
-    lua_pushvalue(L, index);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &work_hook_key);
-}
-
-void steer_lua__charge_work(lua_State *L, double units)
-{
-    if (!(units > 0.0)) return;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &work_hook_key) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pushnumber(L, units);
-    lua_call(L, 1, 0);
-}
-
-void steer_lua__charge_step(lua_State *L, steer_world *world)
-{
-    if (!steer_world_is_stepping(world)) steer_lua__charge_work(L, steer_world_pending_formation_work(world));
 }
 
 /* ---- the spawn hook ------------------------------------------------------------------------ */

@@ -99,14 +99,6 @@ typedef struct lpath {
 /// hook is set.
 void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx);
 
-/// Call the work hook (steer_lua_set_work_hook), if any, with units of
-/// engine work about to run for the script (it may raise: call it before
-/// the work, where an error leaves nothing half done).
-void steer_lua__charge_work(lua_State *L, double units);
-/// The work a step or a preview of world does first (the formations'
-/// pending assignments), charged.
-void steer_lua__charge_step(lua_State *L, steer_world *world);
-
 /// Push a new world proxy and its core (the proxy at -1, its core as uservalue 1).
 lworld *steer_lua__new_world(lua_State *L);
 /// Destroy (or detach) the world of the core at core_idx.

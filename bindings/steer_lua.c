@@ -1,6 +1,7 @@
 // steer_lua.c: luaopen_steer, the `steer` module (docs/lua-api.md): every
 // constructor and module function in one table, then the classes.
 #include "classes.h"
+#include "formation_sync.h"
 #include "runtime.h"
 
 // steer.heading(a) -> x, y: the unit vector (sin a, cos a) of an orientation

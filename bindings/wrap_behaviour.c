@@ -9,6 +9,7 @@
 // uservalues mirror what the C object refers to (target agent, path,
 // children, Lua function) so the garbage collector sees it too.
 #include "classes.h"
+#include "formation_sync.h"
 #include "runtime.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
 // engine's reflected world and agent definitions, spawning, stepping,
 // queries, static geometry, and the host's side of a world.
 #include "classes.h"
+#include "formation_sync.h"
 #include "draw.h"
 #include "runtime.h"
 #include "nav_sync.h"
