@@ -74,26 +74,12 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
 {
     lua_State *L = h->L;
     int top = lua_gettop(L);
-    // what the engine allocates meanwhile is the script's: under the cap
-    steer_memory_account *was = steer_set_memory_account(&h->account);
-    h->account.refused = false;
+    steer_memory_account *was = steer_host__call_begin(h);
     lua_pushcfunction(L, message_handler);
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
-    steer_set_memory_account(was);
-    steer_host__interrupt_end(h);
-    if (status != LUA_OK) {
-        steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
-        if (h->account.refused) {
-            // an engine allocation hit the cap: say so (the bindings say
-            // "not enough memory")
-            size_t n = strlen(h->error);
-            snprintf(h->error + n, sizeof h->error - n,
-                     " (the script's memory, Lua and engine together, reached memory_cap: %zu bytes)",
-                     h->def.memory_cap);
-        }
-    }
+    steer_host__call_end(h, status, was);
     lua_settop(L, top);
     steer_host__budget_end(h);
     return status;
@@ -389,8 +375,8 @@ static void cleanup_pcall(steer_host *h, lua_CFunction f, txn *t)
 // Clear a transaction's fields, keeping last_error.
 static void clear_txn(steer_host *h, txn *t) { cleanup_pcall(h, p_clear, t); }
 
-// The world may not change while a version is prepared (t->undo: it may
-// again). Allocates nothing.
+// Prepare a version; on failure nothing changed (-1, last_error set): its chunk
+// and role functions may read the world, not change it (t->undo: thaw).
 static int p_freeze(lua_State *L)
 {
     txn *t = lua_touserdata(L, 1);
@@ -399,15 +385,9 @@ static int p_freeze(lua_State *L)
     return 0;
 }
 
-// Prepare a version; on failure nothing changed (-1, last_error set). Its
-// chunk and role functions may read the world but not change it (moving,
-// retuning, removing or spawning agents, through the world or a stash), so
-// a version that fails leaves the world as it was.
 static int prepare_version(steer_host *h, txn *t)
 {
-    t->undo = false;
-    int status = host_pcall(h, p_freeze, t);
-    if (status == LUA_OK) status = host_pcall(h, p_prepare, t);
+    int status = host_pcall(h, p_freeze, t) == LUA_OK ? host_pcall(h, p_prepare, t) : LUA_ERRRUN;
     t->undo = true;
     cleanup_pcall(h, p_freeze, t);
     t->undo = false;
@@ -515,12 +495,7 @@ static int p_init(lua_State *L)
     }
     h->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     steer_host__open_libs(L);
-    if (!h->def.trusted) {
-        // the sandbox's pattern functions, whose steps the budget counts
-        lua_getglobal(L, LUA_STRLIBNAME);
-        steer_host__open_matcher(L, -1);
-        lua_pop(L, 1);
-    }
+    steer_host__open_matcher(L, h);
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
     steer_host__new_input(L);

@@ -180,9 +180,13 @@ void steer_host__load_file(lua_State *L, const char *path, int env_idx);
 /// running, in a hook; 1: the caller of a C function).
 int steer_host__budget_exceeded(lua_State *L, steer_host *host, int level, const char *extra);
 /// Put the sandbox's string.find, match, gmatch and gsub (match.c: their
-/// steps count against the budget) in the string table at index (the host
-/// does, for sandboxed scripts).
-void steer_host__open_matcher(lua_State *L, int string_table);
+/// steps count against the budget) in the string library (sandboxed hosts).
+void steer_host__open_matcher(lua_State *L, steer_host *host);
+/// Around a protected call into Lua: the engine's allocations charged to the
+/// host's account; after it, the interrupt over and, on failure (the message
+/// at -1), last_error set, naming memory_cap when the engine hit it.
+steer_memory_account *steer_host__call_begin(steer_host *host);
+void steer_host__call_end(steer_host *host, int status, steer_memory_account *was);
 /// Raise "interrupted" when steer_host_interrupt was called.
 void steer_host__check_interrupt(lua_State *L, steer_host *host);
 /// After a call into Lua: an interrupt is over, the budget's hook back.

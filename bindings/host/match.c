@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <lauxlib.h>
+#include <lualib.h>
 
 // Nesting of the matcher's recursion ("pattern too complex" beyond): bounds
 // the C stack whatever the pattern.
@@ -550,14 +551,16 @@ static int sb_gsub(lua_State *L)
     return 2;
 }
 
-void steer_host__open_matcher(lua_State *L, int string_table)
+void steer_host__open_matcher(lua_State *L, steer_host *host)
 {
     static const luaL_Reg fns[] = {
         {"find", sb_find}, {"match", sb_match}, {"gmatch", sb_gmatch}, {"gsub", sb_gsub}, {NULL, NULL},
     };
-    string_table = lua_absindex(L, string_table);
+    if (host->def.trusted) return; // Lua's own
+    lua_getglobal(L, LUA_STRLIBNAME);
     for (const luaL_Reg *f = fns; f->name != NULL; ++f) {
         lua_pushcfunction(L, f->func);
-        lua_setfield(L, string_table, f->name);
+        lua_setfield(L, -2, f->name);
     }
+    lua_pop(L, 1);
 }

@@ -102,6 +102,32 @@ static int work_hook(lua_State *L)
     return 0;
 }
 
+/* ---- a call into Lua ----------------------------------------------------------------------- */
+
+steer_memory_account *steer_host__call_begin(steer_host *host)
+{
+    // what the engine allocates meanwhile is the script's: under the cap
+    host->account.refused = false;
+    return steer_set_memory_account(&host->account);
+}
+
+void steer_host__call_end(steer_host *host, int status, steer_memory_account *was)
+{
+    steer_set_memory_account(was);
+    steer_host__interrupt_end(host);
+    if (status == LUA_OK) return;
+    lua_State *L = host->L;
+    steer_host__set_error(host, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    if (host->account.refused) {
+        // an engine allocation hit the cap: say so (the bindings say "not
+        // enough memory")
+        size_t n = strlen(host->error);
+        snprintf(host->error + n, sizeof host->error - n,
+                 " (the script's memory, Lua and engine together, reached memory_cap: %zu bytes)",
+                 host->def.memory_cap);
+    }
+}
+
 /* ---- interrupts ---------------------------------------------------------------------------- */
 
 // Installed by steer_host_interrupt (from a signal handler: lua_sethook may
