@@ -1,7 +1,8 @@
 // formation_sync.c: a formation's Lua values (pattern, slot roles, costs)
 // turned into the engine's tables: slots from a pattern, cost roles from
 // role names, a cost table. Lua functions run here, outside the step,
-// whenever the formation's shape changes.
+// whenever the formation's shape changes. And the work hook
+// (steer_lua_set_work_hook), which the places that run assignments charge.
 //
 // Words: a member's "role" is the host's role (agent.role); the formation
 // turns role names into "cost roles", the indices of its cost table.
@@ -10,6 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+static const char work_hook_key = 0; // registry: the work hook (a function) or nil
 
 // Most offsets a pattern lists (a bound on the work of a sync).
 #define MAX_OFFSETS (1 << 16)
@@ -37,6 +40,18 @@ void steer_lua__formation_set(lua_State *L, int fidx, const char *k)
     lua_pop(L, 1);
 }
 
+// An offset's dx or dy at vidx (a number): within the coordinate bound.
+static void check_coordinate(lua_State *L, steer_laux_where w, int vidx, const char *phrase)
+{
+    double v = steer_laux_number(L, w, vidx, LAUX_FINITE);
+    if (fabs(v) > STEER_MAX_COORDINATE) {
+        char limit[32], msg[192];
+        snprintf(msg, sizeof msg, "%s within [-%s, %s] m", phrase,
+                 steer_format_limit(STEER_MAX_COORDINATE, limit, sizeof limit), limit);
+        steer_laux_error(L, w, msg, vidx);
+    }
+}
+
 // pattern: a name, a list of offsets {dx, dy[, orientation]}, or a function.
 void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vidx)
 {
@@ -60,7 +75,8 @@ void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vi
             int t = lua_rawgeti(L, -1, k);
             if (!(k == 3 && t == LUA_TNIL)) {
                 if (t != LUA_TNUMBER) steer_laux_error(L, wi, "must be an offset {dx, dy[, orientation]} of numbers", -1);
-                steer_laux_number(L, wi, -1, LAUX_FINITE);
+                if (k < 3) check_coordinate(L, wi, -1, "must be an offset {dx, dy[, orientation]} with dx and dy");
+                else steer_laux_number(L, wi, -1, LAUX_FINITE);
             }
             lua_pop(L, 1);
         }
@@ -85,6 +101,13 @@ static int cost_role(lua_State *L, int names_idx, int vidx)
     lua_getfield(L, names_idx, "#");
     int r = (int)lua_tointeger(L, -1) + 1;
     lua_pop(L, 1);
+    // (cost role 0 is "none": r names can take r + 1 cost roles)
+    if (r + 1 > STEER_MAX_FORMATION_ROLES) {
+        steer_compat_close_pending(L); // the undo guards (before Lua 5.4: compat.h)
+        luaL_error(L, "a formation takes at most %d different role names (its slot roles, costs and members' roles), "
+                      "got more",
+                   STEER_MAX_FORMATION_ROLES - 1);
+    }
     lua_pushinteger(L, r);
     lua_setfield(L, names_idx, "#");
     lua_pushvalue(L, vidx);
@@ -159,12 +182,21 @@ void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id
 
 // Call fn (at fidx) with nargs arguments already pushed after a copy of it;
 // errors propagate as Lua errors (we are outside the step here), after the
-// undo guards ran (before Lua 5.4: compat.h, steer_compat_call).
-static void call_user(lua_State *L, int fn_idx, int nargs, int nresults)
+// undo guards ran (before Lua 5.4: compat.h). Meanwhile the world may not
+// change: a function removing a member (or an agent) would pull the
+// members out from under the loop evaluating them.
+static void call_user(lua_State *L, lcore *core, int fn_idx, int nargs, int nresults)
 {
     lua_pushvalue(L, fn_idx);
     lua_insert(L, -nargs - 1);
-    steer_compat_call(L, nargs, nresults);
+    const char *was = core->frozen;
+    core->frozen = "a formation's pattern, slot_roles or costs function runs";
+    int status = lua_pcall(L, nargs, nresults, 0);
+    core->frozen = was;
+    if (status != LUA_OK) {
+        steer_compat_close_pending(L);
+        lua_error(L);
+    }
 }
 
 /* ---- sync: Lua values -> engine tables -------------------------------------------------- */
@@ -203,7 +235,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         if (lua_type(L, pat) == LUA_TFUNCTION) {
             lua_pushinteger(L, i + 1);
             lua_pushinteger(L, slot_count);
-            call_user(L, pat, 2, 3);
+            call_user(L, lf->core, pat, 2, 3);
         } else {
             lua_rawgeti(L, pat, i + 1);
             lua_rawgeti(L, -1, 1);
@@ -216,7 +248,8 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         for (int k = -3; k <= -1; ++k) {
             if (k == -1 && lua_isnil(L, k)) continue;
             if (lua_type(L, k) != LUA_TNUMBER) steer_laux_error(L, wp, phrase, k);
-            steer_laux_number(L, wp, k, LAUX_FINITE);
+            if (k < -1) check_coordinate(L, wp, k, phrase);
+            else steer_laux_number(L, wp, k, LAUX_FINITE);
         }
         slots[i].offset = steer_v2((float)lua_tonumber(L, -3), (float)lua_tonumber(L, -2));
         slots[i].orientation = lua_isnil(L, -1) ? 0.0f : (float)lua_tonumber(L, -1);
@@ -229,7 +262,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         if (t == LUA_TFUNCTION) {
             lua_pushinteger(L, i + 1);
             lua_pushinteger(L, slot_count);
-            call_user(L, sr, 2, 1);
+            call_user(L, lf->core, sr, 2, 1);
             if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING) {
                 steer_laux_where wr = w;
                 wr.field = "slot_roles";
@@ -298,7 +331,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
             for (int s = 0; s < slot_count; ++s) {
                 steer_lua__push_agent(L, core_idx, a);
                 lua_pushinteger(L, s + 1);
-                call_user(L, costs, 2, 1);
+                call_user(L, lf->core, costs, 2, 1);
                 steer_laux_where wc = w;
                 wc.field = "costs";
                 if (!is_cost(L, -1)) steer_laux_error(L, wc, "must give a number or math.huge (forbidden)", -1);
@@ -312,4 +345,26 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     lua_settop(L, top);
 }
 
+/* ---- the work hook: what assignments cost ------------------------------------------------------------------------- */
 
+void steer_lua_set_work_hook(lua_State *L, int index)
+{
+    lua_pushvalue(L, index);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &work_hook_key);
+}
+
+void steer_lua__charge_work(lua_State *L, double units)
+{
+    if (!(units > 0.0)) return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &work_hook_key) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushnumber(L, units);
+    lua_call(L, 1, 0);
+}
+
+void steer_lua__charge_step(lua_State *L, steer_world *world)
+{
+    if (!steer_world_is_stepping(world)) steer_lua__charge_work(L, steer_world_pending_formation_work(world));
+}

@@ -25,4 +25,12 @@ void steer_lua__formation_member_role(lua_State *L, int core_idx, steer_agent_id
 /// to the engine. `w` names the place errors are reported against.
 void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w);
 
+/// Call the work hook (steer_lua_set_work_hook), if any, with units of
+/// engine work about to run for the script (it may raise: call it before
+/// the work, where an error leaves nothing half done).
+void steer_lua__charge_work(lua_State *L, double units);
+/// The work a step or a preview of world does first (the formations'
+/// pending assignments), charged.
+void steer_lua__charge_step(lua_State *L, steer_world *world);
+
 #endif

@@ -5,6 +5,7 @@
 #include "runtime.h"
 #include "nav_sync.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,7 @@ void steer_lua__check_mutable(lua_State *L, lcore *core)
     if (core->world == NULL) luaL_error(L, "attempt to use a closed world");
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to modify a world while it is stepping");
     if (core->drawing) luaL_error(L, "attempt to modify a world while it is drawn");
+    if (core->frozen != NULL) luaL_error(L, "attempt to modify a world while %s", core->frozen);
 }
 
 /* ---- the step protocol ----------------------------------------------------------------- */
@@ -524,6 +526,11 @@ int steer_lua__push_path(lua_State *L, const steer_path_def *def)
     luaL_setmetatable(L, STEER_LUA_PATH);
     lp->path = steer_path_create(def);
     if (lp->path == NULL) return luaL_error(L, "not enough memory");
+    // the collector sees a small userdata but the engine holds the points
+    // (a point, a length and a normal each): count them as garbage debt,
+    // so paths a loop makes and drops are collected as fast as they come
+    size_t kb = (size_t)def->count * 24u / 1024u;
+    if (kb > 0) lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
     return 1;
 }
 

@@ -26,6 +26,9 @@ typedef struct lcore {
     int busy;           ///< inside world:step or get_steering: destroying must wait
     bool close_pending; ///< the world proxy was collected while busy
     bool drawing;       ///< inside world:draw: its callbacks may not change the world
+    /// Why the world may not change now (a formation's functions run, a
+    /// host prepares a reload: steer_lua_freeze_world), or NULL.
+    const char *frozen;
     bool owned;         ///< destroyed with the proxy (false: the host's world)
     /// a host's world: scripts may not change its settings (integrator,
     /// cell_size, resolve_contacts) unless the host allows it

@@ -1,6 +1,7 @@
 // steer_lua.c: luaopen_steer, the `steer` module (docs/lua-api.md): every
 // constructor and module function in one table, then the classes.
 #include "classes.h"
+#include "formation_sync.h"
 #include "runtime.h"
 
 // steer.heading(a) -> x, y: the unit vector (sin a, cos a) of an orientation
@@ -64,6 +65,7 @@ void steer_lua_step(lua_State *L, int world_index, float dt)
         luaL_error(L, "steer_lua_step: dt must be in [0, %s]", steer_format_limit(STEER_MAX_STEP, limit, sizeof limit));
     }
     if (steer_world_is_stepping(core->world)) luaL_error(L, "attempt to step a world while it is stepping");
+    steer_lua__charge_step(L, core->world);
     int top = lua_gettop(L);
     lua_getiuservalue(L, world_index, 1);
     lstep s;

@@ -9,6 +9,7 @@
 // uservalues mirror what the C object refers to (target agent, path,
 // children, Lua function) so the garbage collector sees it too.
 #include "classes.h"
+#include "formation_sync.h"
 #include "runtime.h"
 
 #include <math.h>
@@ -457,6 +458,7 @@ static int behaviour_get_steering(lua_State *L)
     lagent *a = steer_lua__check_agent(L, 2);
     float dt = lua_isnoneornil(L, 3) ? 1.0f / 60.0f : steer_laux_check_float(L, 3, LAUX_NONNEGATIVE);
     lua_settop(L, 3);
+    steer_lua__charge_step(L, a->core->world);
     lua_getiuservalue(L, 2, 1); // 4: core
     lstep s;
     steer_steering out;

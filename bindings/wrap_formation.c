@@ -26,6 +26,13 @@ static lformation *check_formation(lua_State *L, int arg)
     return lf;
 }
 
+// Charge the assignment the formation's next read runs (its pending work)
+// to the work hook, before the read: a host counts it in the script's budget.
+static void charge(lua_State *L, const lformation *lf)
+{
+    steer_lua__charge_work(L, steer_formation_pending_work(lf->core->world, lf->id));
+}
+
 /* ---- checks of option values -------------------------------------------------------- */
 
 // A live agent of the formation's world (value at vidx).
@@ -127,7 +134,8 @@ static bool anchor_extra(lua_State *L, void *context, int code, steer_laux_where
     if (code == ANCHOR_TARGET) {
         lagent *a = steer_lua__test_agent(L, vidx);
         if (a != NULL) {
-            check_member_agent(L, w, vidx, NULL);
+            // of the formation's world (an id means nothing in another)
+            check_member_agent(L, w, vidx, ((lformation *)lua_touserdata(L, c->fidx))->core);
             def->anchor_target.kind = STEER_TARGET_AGENT;
             def->anchor_target.agent = a->id;
         } else if (lua_type(L, vidx) == LUA_TTABLE) {
@@ -344,6 +352,10 @@ int steer_lua__formation_new(lua_State *L)
     }
     steer_lua__formation_sync(L, fidx, steer_laux_field(1, NULL));
     check_forbidden(L, fidx, steer_laux_field(1, "costs"));
+    // the first assignment now, charged where the script asked for it (a
+    // budget error leaves no formation behind)
+    charge(L, lf);
+    steer_formation_reassign(core->world, lf->id);
     guard->armed = false;
     lua_pushvalue(L, fidx);
     keep_proxy(L, core_idx, id, true);
@@ -425,6 +437,7 @@ static int formation_remove(lua_State *L)
 static int formation_slot_of(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
+    charge(L, lf);
     lagent *a = steer_lua__test_agent(L, 2);
     if (a == NULL) return luaL_typeerror(L, 2, "agent");
     int s = a->core == lf->core ? steer_formation_slot_of(lf->core->world, lf->id, a->id) : -1;
@@ -437,6 +450,7 @@ static int formation_slot_of(lua_State *L)
 static int formation_slot_target(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
+    charge(L, lf);
     lua_Integer i = luaL_checkinteger(L, 2);
     int n = steer_formation_slot_count(lf->core->world, lf->id);
     if (i < 1 || i > n) return luaL_argerror(L, 2, lua_pushfstring(L, "slot must be in 1..%d, got " STEER_LUA_IFMT, n, STEER_LUA_IARG(i)));
@@ -456,6 +470,7 @@ static int formation_slot_target(lua_State *L)
 static int formation_slot_holder(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
+    charge(L, lf);
     lua_Integer i = luaL_checkinteger(L, 2);
     steer_agent_id a = steer_formation_slot_holder(lf->core->world, lf->id, (int)i - 1);
     if (steer_agent_id_is_null(a)) {
@@ -471,6 +486,7 @@ static int formation_slot_holder(lua_State *L)
 static int formation_total_cost(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
+    charge(L, lf);
     lua_pushnumber(L, steer_formation_total_cost(lf->core->world, lf->id));
     return 1;
 }
@@ -480,7 +496,13 @@ static int formation_reassign(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
     steer_lua__check_mutable(L, lf->core);
-    steer_formation_reassign(lf->core->world, lf->id);
+    // a full assignment, whether one was due or not
+    steer_world *world = lf->core->world;
+    double n = steer_formation_member_count(world, lf->id), s = steer_formation_slot_count(world, lf->id);
+    double cols = s > n ? s : n;
+    steer_lua__charge_work(L, steer_formation_get_def(world, lf->id)->assignment == STEER_ASSIGN_ORDERED ? n * s
+                                                                                                       : n * cols * cols);
+    steer_formation_reassign(world, lf->id);
     return 0;
 }
 
@@ -488,6 +510,7 @@ static int formation_reassign(lua_State *L)
 static int formation_followed(lua_State *L)
 {
     lformation *lf = check_formation(L, 1);
+    charge(L, lf);
     lagent *a = steer_lua__test_agent(L, 2);
     if (a == NULL) return luaL_typeerror(L, 2, "agent");
     steer_agent_id b = steer_formation_followed(lf->core->world, lf->id, a->id);

@@ -2,6 +2,7 @@
 // engine's reflected world and agent definitions, spawning, stepping,
 // queries, static geometry, and the host's side of a world.
 #include "classes.h"
+#include "formation_sync.h"
 #include "draw.h"
 #include "runtime.h"
 #include "nav_sync.h"
@@ -152,6 +153,8 @@ static int world_step(lua_State *L)
         steer_laux_error(L, steer_laux_arg(2), lua_pushfstring(L, "must be at most %s", limit), 2);
     }
     if (steer_world_is_stepping(core->world)) return luaL_error(L, "attempt to step a world while it is stepping");
+    steer_lua__check_mutable(L, core); // not while drawn or frozen
+    steer_lua__charge_step(L, core->world);
     lua_settop(L, 2);
     lua_getiuservalue(L, 1, 1);
     lstep s;
@@ -628,6 +631,12 @@ void steer_lua_allow_world_settings(lua_State *L, int index, bool allow)
 {
     lworld *lw = luaL_checkudata(L, index, STEER_LUA_WORLD);
     if (lw->core != NULL) lw->core->settings_locked = !allow;
+}
+
+void steer_lua_freeze_world(lua_State *L, int index, const char *reason)
+{
+    lworld *lw = luaL_checkudata(L, index, STEER_LUA_WORLD);
+    if (lw->core != NULL) lw->core->frozen = reason;
 }
 
 void steer_lua_close_world(lua_State *L, int index)

@@ -74,11 +74,12 @@ static int host_pcall(steer_host *h, lua_CFunction f, txn *t)
 {
     lua_State *L = h->L;
     int top = lua_gettop(L);
+    steer_memory_account *was = steer_host__call_begin(h);
     lua_pushcfunction(L, message_handler);
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, t);
     int status = lua_pcall(L, 1, 0, top + 1);
-    if (status != LUA_OK) steer_host__set_error(h, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    steer_host__call_end(h, status, was);
     lua_settop(L, top);
     steer_host__budget_end(h);
     return status;
@@ -374,10 +375,23 @@ static void cleanup_pcall(steer_host *h, lua_CFunction f, txn *t)
 // Clear a transaction's fields, keeping last_error.
 static void clear_txn(steer_host *h, txn *t) { cleanup_pcall(h, p_clear, t); }
 
-// Prepare a version; on failure nothing changed (-1, last_error set).
+// Prepare a version; on failure nothing changed (-1, last_error set): its chunk
+// and role functions may read the world, not change it (t->undo: thaw).
+static int p_freeze(lua_State *L)
+{
+    txn *t = lua_touserdata(L, 1);
+    steer_host__push_field(L, t->h, HOST_F_WORLD);
+    steer_lua_freeze_world(L, -1, t->undo ? NULL : "a new version of the script is prepared");
+    return 0;
+}
+
 static int prepare_version(steer_host *h, txn *t)
 {
-    if (host_pcall(h, p_prepare, t) == LUA_OK) return 0;
+    int status = host_pcall(h, p_freeze, t) == LUA_OK ? host_pcall(h, p_prepare, t) : LUA_ERRRUN;
+    t->undo = true;
+    cleanup_pcall(h, p_freeze, t);
+    t->undo = false;
+    if (status == LUA_OK) return 0;
     clear_txn(h, t);
     return -1;
 }
@@ -483,6 +497,7 @@ static int p_init(lua_State *L)
     }
     h->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     steer_host__open_libs(L);
+    steer_host__open_matcher(L, h);
     steer_lua_pushworld(L, h->world);
     steer_host__set_field(L, h, HOST_F_WORLD);
     steer_host__new_input(L);
@@ -500,6 +515,7 @@ steer_host *steer_host_create(const steer_host_def *def)
     steer_host *h = calloc(1, sizeof *h);
     if (h == NULL) return NULL;
     h->def = d;
+    h->account.cap = d.memory_cap;
     h->table_ref = LUA_NOREF;
     h->watch.fd = -1;
     h->world = steer_world_create(&d.world);

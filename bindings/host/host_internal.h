@@ -6,6 +6,7 @@
 #ifndef STEER_HOST_INTERNAL_H
 #define STEER_HOST_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,8 +54,12 @@ struct steer_host {
     steer_world *world;
     int table_ref; ///< registry ref of the host table (fields below, preallocated)
     size_t bytes;  ///< bytes held by the Lua state
+    /// Lua's bytes and the engine's (what the host's calls into Lua make it
+    /// allocate), under memory_cap together
+    steer_memory_account account;
     // instruction budget of the callback in progress
     int64_t used;
+    volatile sig_atomic_t interrupted; ///< steer_host_interrupt was called (until the call in progress ends)
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
     char scope_buf[96]; ///< the name of a role function's scope
     char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
@@ -180,6 +185,24 @@ void steer_host__push_env(lua_State *L, steer_host *host);
 /// the function. Raises `name:line: message` on failure (name: the path
 /// under the root). Records the file.
 void steer_host__load_file(lua_State *L, const char *path, int env_idx);
+/// Over budget: from now on every instruction of this thread raises, so a
+/// pcall loop (or a coroutine) cannot swallow the error and carry on.
+/// Raises "where: instruction budget exceeded in <scope> (<budget>
+/// instructions<extra>)", where: the Lua function at level (0: the one
+/// running, in a hook; 1: the caller of a C function).
+int steer_host__budget_exceeded(lua_State *L, steer_host *host, int level, const char *extra);
+/// Put the sandbox's string.find, match, gmatch and gsub (match.c: their
+/// steps count against the budget) in the string library (sandboxed hosts).
+void steer_host__open_matcher(lua_State *L, steer_host *host);
+/// Around a protected call into Lua: the engine's allocations charged to the
+/// host's account; after it, the interrupt over and, on failure (the message
+/// at -1), last_error set, naming memory_cap when the engine hit it.
+steer_memory_account *steer_host__call_begin(steer_host *host);
+void steer_host__call_end(steer_host *host, int status, steer_memory_account *was);
+/// Raise "interrupted" when steer_host_interrupt was called.
+void steer_host__check_interrupt(lua_State *L, steer_host *host);
+/// After a call into Lua: an interrupt is over, the budget's hook back.
+void steer_host__interrupt_end(steer_host *host);
 /// Start a callback scope with a fresh instruction budget.
 void steer_host__budget_begin(steer_host *host, const char *scope);
 /// End it (the hook stays installed; counting restarts at the next begin).

@@ -17,9 +17,11 @@
 
 // Instructions between two calls of the count hook while under budget.
 #define HOOK_STEP 1000
-// Longest subject string.find/match/gmatch/gsub accept in the sandbox: the
-// matcher runs in C, where the instruction budget cannot stop it.
-#define PATTERN_SUBJECT_MAX (64 * 1024)
+// Steps of engine work (steer_lua_set_work_hook: a formation's assignment)
+// charged as one instruction: on the build machine an optimal assignment of
+// 1,000 members (1e9 steps) took 1.5 s, about what 16 steps a Lua
+// instruction makes of it.
+#define WORK_PER_INSTRUCTION 16.0
 
 /* ---- memory ------------------------------------------------------------------ */
 
@@ -30,20 +32,39 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize == 0) {
         free(ptr);
         h->bytes -= old;
+        h->account.bytes -= old;
         return NULL;
     }
-    // Lua requires that shrinking never fails: only growth is refused
+    // Lua requires that shrinking never fails: only growth is refused. The
+    // cap holds for the Lua state and the engine memory the account holds
     if (nsize > old) {
         if (h->def.alloc_fail != NULL && h->def.alloc_fail(h->def.alloc_fail_context, nsize)) return NULL;
-        if (h->def.memory_cap != 0 && h->bytes - old + nsize > h->def.memory_cap) return NULL;
+        if (h->def.memory_cap != 0 && h->account.bytes - old + nsize > h->def.memory_cap) return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (p == NULL) return NULL;
     h->bytes = h->bytes - old + nsize;
+    h->account.bytes = h->account.bytes - old + nsize;
     return p;
 }
 
 /* ---- instruction budget ----------------------------------------------------------- */
+
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
+{
+    if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    lua_Debug where;
+    if (lua_getstack(L, level, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
+        lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
+    else
+        lua_pushliteral(L, "");
+    lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions%s)", h->scope,
+                    (LUAI_UACINT)h->def.instruction_budget, extra);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
 
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
@@ -53,23 +74,90 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     if (h->scope == NULL || h->def.instruction_budget <= 0) return;
     h->used += count;
     if (h->used > h->def.instruction_budget) {
-        // from now on every instruction of this thread raises, so a pcall
-        // loop (or a coroutine) cannot swallow the error and carry on
-        if (count != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
         // where: the running function (level 0 inside a hook), not its caller
-        lua_Debug where;
-        if (lua_getstack(L, 0, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
-            lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
-        else
-            lua_pushliteral(L, "");
-        lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions)", h->scope,
-                        (LUAI_UACINT)h->def.instruction_budget);
-        lua_concat(L, 2);
-        lua_error(L);
+        steer_host__budget_exceeded(L, h, 0, "");
     } else if (count != HOOK_STEP) {
         // a thread left at 1 by an earlier callback's overrun
         lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
     }
+}
+
+// The work hook (steer_lua_set_work_hook): engine work a script causes
+// (a formation's assignment, O(n^3)) counts against the callback's budget,
+// refused before it starts when it would exceed it.
+static int work_hook(lua_State *L)
+{
+    steer_host *h = steer_host__of(L);
+    double units = luaL_checknumber(L, 1);
+    if (h->scope == NULL || h->def.instruction_budget <= 0) return 0;
+    double cost = units / WORK_PER_INSTRUCTION;
+    double left = (double)(h->def.instruction_budget - h->used);
+    if (cost > left) {
+        h->used = h->def.instruction_budget + 1;
+        // level 2: the Lua code that called the steer function (level 1)
+        return steer_host__budget_exceeded(L, h, 2, lua_pushfstring(L, "; a formation's assignment here would take %I more",
+                                                          (LUAI_UACINT)cost));
+    }
+    h->used += (int64_t)cost;
+    return 0;
+}
+
+/* ---- a call into Lua ----------------------------------------------------------------------- */
+
+steer_memory_account *steer_host__call_begin(steer_host *host)
+{
+    // what the engine allocates meanwhile is the script's: under the cap
+    host->account.refused = false;
+    return steer_set_memory_account(&host->account);
+}
+
+void steer_host__call_end(steer_host *host, int status, steer_memory_account *was)
+{
+    steer_set_memory_account(was);
+    steer_host__interrupt_end(host);
+    if (status == LUA_OK) return;
+    lua_State *L = host->L;
+    steer_host__set_error(host, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+    if (host->account.refused) {
+        // an engine allocation hit the cap: say so (the bindings say "not
+        // enough memory")
+        size_t n = strlen(host->error);
+        snprintf(host->error + n, sizeof host->error - n,
+                 " (the script's memory, Lua and engine together, reached memory_cap: %zu bytes)",
+                 host->def.memory_cap);
+    }
+}
+
+/* ---- interrupts ---------------------------------------------------------------------------- */
+
+// Installed by steer_host_interrupt (from a signal handler: lua_sethook may
+// be called asynchronously, as lua.c's Ctrl-C handler does): raises at every
+// instruction until the call into the host ends.
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    steer_host__check_interrupt(L, steer_host__of(L));
+}
+
+void steer_host_interrupt(steer_host *host)
+{
+    host->interrupted = 1;
+    if (host->L != NULL) lua_sethook(host->L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void steer_host__check_interrupt(lua_State *L, steer_host *host)
+{
+    if (host->interrupted) luaL_error(L, "interrupted");
+}
+
+void steer_host__interrupt_end(steer_host *host)
+{
+    if (!host->interrupted) return;
+    host->interrupted = 0;
+    if (host->def.instruction_budget > 0)
+        lua_sethook(host->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    else
+        lua_sethook(host->L, NULL, 0, 0);
 }
 
 void steer_host__budget_begin(steer_host *host, const char *scope)
@@ -216,10 +304,7 @@ static int host_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
     lua_settop(L, 1);
-    if (strcmp(name, "steer") == 0) {
-        steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
-        return 1;
-    }
+    // "steer" is in there from the start: this version's view of the module
     if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     bool plain = name[0] != '\0';
@@ -300,20 +385,52 @@ static int sb_setmetatable(lua_State *L)
     return 1;
 }
 
-// string.find/match/gmatch/gsub: the original (upvalue 1) on a subject of
-// bounded length.
-static int sb_pattern(lua_State *L)
+/* ---- read-only views ------------------------------------------------------------------ */
+
+// A table a version reads through a view: writes raise, so nothing one
+// version stashes there reaches the next (rawset changes only its own view).
+static int view_newindex(lua_State *L)
 {
-    size_t len;
-    luaL_checklstring(L, 1, &len);
-    if (len > PATTERN_SUBJECT_MAX)
-        return luaL_error(L, "pattern subject too long for the sandbox (%I bytes, at most %d)", (LUAI_UACINT)len,
-                          PATTERN_SUBJECT_MAX);
-    int n = lua_gettop(L);
+    return luaL_error(L, "attempt to set field '%s' of the read-only %s table", luaL_tolstring(L, 2, NULL),
+                      lua_tostring(L, lua_upvalueindex(1)));
+}
+
+// next over the table behind a view (what pairs(view) iterates).
+static int view_next(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    if (lua_next(L, 1) != 0) return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+// pairs(view): the fields of the table behind it (upvalue 1).
+static int view_pairs(lua_State *L)
+{
+    lua_pushcfunction(L, view_next);
     lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
+    lua_pushnil(L);
+    return 3;
+}
+
+// Push a new read-only view of the table at idx, named name in errors.
+static void push_view(lua_State *L, int idx, const char *name)
+{
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, idx);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, view_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, idx);
+    lua_pushcclosure(L, view_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
 }
 
 /* ---- opening --------------------------------------------------------------------------- */
@@ -336,13 +453,9 @@ int steer_host__open_libs(lua_State *L)
             luaL_requiref(L, lib->name, lib->func, 1);
             lua_pop(L, 1);
         }
+        // (find, match, gmatch and gsub: the host puts match.c's in, whose
+        // steps the budget counts)
         lua_getglobal(L, LUA_STRLIBNAME);
-        static const char *const patterns[] = {"find", "match", "gmatch", "gsub"};
-        for (int i = 0; i < 4; ++i) {
-            lua_getfield(L, -1, patterns[i]);
-            lua_pushcclosure(L, sb_pattern, 1);
-            lua_setfield(L, -2, patterns[i]);
-        }
         lua_pushnil(L);
         lua_setfield(L, -2, "dump");
         lua_pop(L, 1);
@@ -360,6 +473,9 @@ int steer_host__open_libs(lua_State *L)
     lua_setfield(L, -2, HOST_F_STEER);
     lua_pop(L, 1);
     if (h->def.instruction_budget > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lua_pushcfunction(L, work_hook);
+    steer_lua_set_work_hook(L, -1);
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -407,9 +523,12 @@ void steer_host__push_env(lua_State *L, steer_host *host)
         lua_setfield(L, env, "_G");
         static const char *const libs[] = {LUA_MATHLIBNAME, LUA_TABLIBNAME, LUA_COLIBNAME, LUA_UTF8LIBNAME};
         for (int i = 0; i < 4; ++i) copy_lib(L, env, libs[i]);
-        // one string table: the string metatable's __index must be it
+        // one string table (the string metatable's __index must be it),
+        // seen through a view: a stash there would outlive the version
         lua_getglobal(L, LUA_STRLIBNAME);
+        push_view(L, -1, LUA_STRLIBNAME);
         lua_setfield(L, env, LUA_STRLIBNAME);
+        lua_pop(L, 1);
         static const char *const os_names[] = {"clock", "time", "date", NULL};
         static const char *const debug_names[] = {"traceback", NULL};
         lua_newtable(L);
@@ -438,10 +557,18 @@ void steer_host__push_env(lua_State *L, steer_host *host)
     lua_setfield(L, env, "print");
     lua_pushcfunction(L, steer_host__camera);
     lua_setfield(L, env, "camera");
+    // the version's own read-only view of the module, also what
+    // require "steer" gives it
     steer_host__push_field(L, steer_host__of(L), HOST_F_STEER);
+    push_view(L, -1, "steer");
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
     lua_setfield(L, env, "steer");
     lua_pushvalue(L, env);
     lua_newtable(L);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "steer");
+    lua_remove(L, -3);
     if (host->def.trusted)
         lua_getglobal(L, "require");
     else

@@ -30,11 +30,16 @@
 
 static volatile sig_atomic_t stop_requested = 0;
 static int quiet_errors = 0;
+// The host running, for the signal handler (NULL: none).
+static steer_host *volatile running = NULL;
 
 static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
+    // a script in a long loop stops now, budget or not
+    steer_host *h = running;
+    if (h != NULL) steer_host_interrupt(h);
 }
 
 // One whole line per write, flushed, so `tail -f` of a redirected run shows
@@ -192,6 +197,12 @@ int main(int argc, char **argv)
         steer_host_destroy(host);
         return 1;
     }
+    running = host;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     // a load failure goes to stderr once, with the exit status
     quiet_errors = 1;
     int loaded = from_snapshot != NULL ? steer_host_load_snapshot(host, script, from_snapshot)
@@ -203,16 +214,11 @@ int main(int argc, char **argv)
         // --watch keeps going: the next good save loads the script (or, when
         // only setup failed, reloads it)
         if (!watch) {
+            running = NULL;
             steer_host_destroy(host);
             return 1;
         }
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
     bool tty = isatty(STDERR_FILENO) && !watch;
     double start = now_s(), last_bar = 0;
     bool bar_shown = false;
@@ -267,6 +273,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "steer-run: %s\n", steer_host_last_error(host));
         rc = 1;
     }
+    running = NULL;
     steer_host_destroy(host);
     return rc;
 }

@@ -427,7 +427,7 @@ function steer.follow_flow_field(options) end
 ---@field anchor? steer.AnchorOptions Instead of a leader: a point that moves on its own (two-level formation).
 ---@field world? steer.World The world, when neither a leader nor members give it.
 ---@field members? steer.Agent[] Members, in order of joining.
----@field spacing? number Between members of the built-in patterns. Unit: m. Default: 2.
+---@field spacing? number Between members of the built-in patterns. Unit: m. Default: 2. Range: 0 to 1e15.
 ---@field moderation_distance? number Anchor: members lagging further slow it. Unit: m. Default: 1.5.
 ---@field motion? "steer"|"rigid"|"emergent" How members move: steer to their slots, rigid, or emergent (follow a neighbour). Default: "steer".
 ---@field assignment? "optimal"|"ordered" Which member takes which slot: optimal (least total cost) or ordered. Default: "optimal".

@@ -251,6 +251,8 @@ int steer__behaviour_type_memory(steer_behaviour_type type)
     return type == STEER_WANDER || type == STEER_FOLLOW_PATH || type == STEER_OBSTACLE_AVOIDANCE;
 }
 
+static bool set_children(steer_behaviour *b, const steer_child *children, int count);
+
 steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
 {
     if (!def_is_valid(def)) return NULL;
@@ -269,7 +271,10 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->has_callback = def->type == STEER_CALLBACK;
     b->nav = def->type == STEER_NAVIGATE ? b : NULL;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
-    if (def->child_count > 0 && !steer_behaviour_set_children(b, def->children, def->child_count)) {
+    // a new node: nothing evaluates it or holds it yet, so a Lua behaviour
+    // may build combinators during a step (only the parent links of the
+    // children change, which no evaluation reads; callbacks run alone)
+    if (def->child_count > 0 && !set_children(b, def->children, def->child_count)) {
         steer__free(b);
         return NULL;
     }
@@ -589,9 +594,14 @@ static void unlink_child(steer_behaviour *parent, int i)
 
 bool steer_behaviour_set_children(steer_behaviour *b, const steer_child *children, int count)
 {
+    if (!STEER_NOT_EVALUATING()) return false;
+    return set_children(b, children, count);
+}
+
+static bool set_children(steer_behaviour *b, const steer_child *children, int count)
+{
     char buf[160], cond[224];
     if (!STEER_CHECK(b != NULL && count >= 0 && (count == 0 || children != NULL))) return false;
-    if (!STEER_NOT_EVALUATING()) return false;
     if (!STEER_CHECK(takes_children(b->def.type))) return false;
     if (!STEER_CHECK(b->def.type != STEER_RECIPROCAL_AVOIDANCE || count == 1)) return false;
     for (int i = 0; i < count; ++i) {

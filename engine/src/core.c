@@ -61,23 +61,45 @@ void steer_set_allocator(steer_alloc_fn *alloc, steer_free_fn *release, void *co
 }
 
 // Each block starts with a header holding the size asked for, so the free
-// hook gets the size and realloc knows what to copy. The header keeps the
-// payload aligned for any type.
+// hook gets the size and realloc knows what to copy, and the account it was
+// charged to (NULL: none), which gets it back when it is freed. The header
+// keeps the payload aligned for any type.
 typedef union block_header {
-    size_t size;
+    struct {
+        size_t size;
+        steer_memory_account *account;
+    } b;
     max_align_t align;
 } block_header;
 
 // Counted, so a test can check that a step allocates nothing.
 unsigned long steer__allocations = 0;
 
+// The account this thread's allocations are charged to (NULL: none).
+static _Thread_local steer_memory_account *account_now = NULL;
+
+steer_memory_account *steer_set_memory_account(steer_memory_account *account)
+{
+    steer_memory_account *was = account_now;
+    account_now = account;
+    return was;
+}
+
 void *steer__alloc(size_t size)
 {
     ++steer__allocations;
     if (size > SIZE_MAX - sizeof(block_header)) return NULL;
-    block_header *h = alloc_fn(sizeof *h + size, alloc_context);
+    steer_memory_account *a = account_now;
+    const size_t total = sizeof(block_header) + size;
+    if (a != NULL && a->cap != 0 && (a->bytes > a->cap || total > a->cap - a->bytes)) {
+        a->refused = true;
+        return NULL;
+    }
+    block_header *h = alloc_fn(total, alloc_context);
     if (h == NULL) return NULL;
-    h->size = size;
+    h->b.size = size;
+    h->b.account = a;
+    if (a != NULL) a->bytes += total;
     return h + 1;
 }
 
@@ -85,17 +107,19 @@ void steer__free(void *p)
 {
     if (p == NULL) return;
     block_header *h = (block_header *)p - 1;
-    free_fn(h, sizeof *h + h->size, alloc_context);
+    const size_t total = sizeof *h + h->b.size;
+    if (h->b.account != NULL) h->b.account->bytes -= total;
+    free_fn(h, total, alloc_context);
 }
 
 void *steer__realloc(void *p, size_t size)
 {
     if (p == NULL) return steer__alloc(size);
     block_header *old = (block_header *)p - 1;
-    if (old->size >= size && old->size / 2 < size) return p; // close enough: keep it
+    if (old->b.size >= size && old->b.size / 2 < size) return p; // close enough: keep it
     void *q = steer__alloc(size);
     if (q == NULL) return NULL;
-    memcpy(q, p, old->size < size ? old->size : size);
+    memcpy(q, p, old->b.size < size ? old->b.size : size);
     steer__free(p);
     return q;
 }

@@ -121,6 +121,15 @@ static void formation_settle(const steer_world *w, steer_formation_id id)
     if (f != NULL && f->dirty && !w->stepping) steer__formation_step_assign((steer_world *)w, f);
 }
 
+// What the slots alone need (their count, their cost roles): those of the
+// current definition and members, without the assignment, so that checking
+// each member as it joins costs O(slots), not an assignment.
+static void formation_slots_settle(const steer_world *w, steer_formation_id id)
+{
+    formation *f = formation_get(w, id);
+    if (f != NULL && f->dirty && !w->stepping) steer__formation_step_slots(f);
+}
+
 bool steer_formation_can_steer_anchor(const steer_behaviour *b)
 {
     // the recursion is as deep as the tree (at most STEER_MAX_TREE_DEPTH)
@@ -137,13 +146,14 @@ static bool def_is_valid(const steer_formation_def *d)
 {
     if (!STEER_CHECK(d != NULL && d->cookie == STEER_COOKIE)) return false;
     if (!STEER_CHECK((unsigned)d->pattern <= STEER_PATTERN_OFFSETS)) return false;
-    if (!STEER_CHECK(isfinite(d->spacing) && d->spacing > 0.0f && d->spacing <= 1e15f)) return false;
+    if (!STEER_CHECK(isfinite(d->spacing) && d->spacing > 0.0f && d->spacing <= STEER_MAX_COORDINATE)) return false;
     if (!STEER_CHECK(d->slot_count >= 0 && (d->slot_count == 0 || d->slots != NULL))) return false;
     if (!STEER_CHECK(d->pattern != STEER_PATTERN_OFFSETS || d->slot_count >= 1)) return false;
     for (int i = 0; i < d->slot_count; ++i) {
         const steer_formation_slot *s = &d->slots[i];
         if (!STEER_CHECK(steer_vec2_is_finite(s->offset) && isfinite(s->orientation) && s->cost_role >= 0)) return false;
-        if (!STEER_CHECK(fabsf(s->offset.x) <= 1e15f && fabsf(s->offset.y) <= 1e15f)) return false;
+        if (!STEER_CHECK(fabsf(s->offset.x) <= STEER_MAX_COORDINATE && fabsf(s->offset.y) <= STEER_MAX_COORDINATE))
+            return false;
     }
     if (!STEER_CHECK(steer_vec2_is_finite(d->anchor_position) && isfinite(d->anchor_orientation))) return false;
     if (!STEER_CHECK(d->anchor_target.kind != STEER_TARGET_POINT || steer_vec2_is_finite(d->anchor_target.point)))
@@ -156,7 +166,7 @@ static bool def_is_valid(const steer_formation_def *d)
     if (!STEER_CHECK((unsigned)d->motion <= STEER_MOTION_EMERGENT)) return false;
     if (!STEER_CHECK((unsigned)d->assignment <= STEER_ASSIGN_ORDERED)) return false;
     if (!STEER_CHECK(isfinite(d->distance_weight) && d->distance_weight >= 0.0f)) return false;
-    if (!STEER_CHECK(d->cost_role_count >= 0 && d->cost_role_count <= 4096 && (d->cost_role_count == 0 || d->cost_role_costs != NULL)))
+    if (!STEER_CHECK(d->cost_role_count >= 0 && d->cost_role_count <= STEER_MAX_FORMATION_ROLES && (d->cost_role_count == 0 || d->cost_role_costs != NULL)))
         return false;
     for (int i = 0; i < d->cost_role_count * d->cost_role_count; ++i) {
         // finite costs or +INFINITY (forbidden); never NaN or -INFINITY
@@ -313,7 +323,7 @@ bool steer_formation_set_def(steer_world *w, steer_formation_id id, const steer_
         pose p;
         if (formation_agent_pose(w, old_leader, &p)) f->anchor_pos = p.pos, f->anchor_orient = p.orient;
     }
-    steer__formation_step_assign(w, f);
+    f->dirty = true; // assigned once at the next read or step
     return true;
 }
 
@@ -340,7 +350,9 @@ const char *steer_formation_check_leader(const steer_world *w, steer_formation_i
 {
     formation *f = formation_get(w, id);
     if (f == NULL) return "must be set on a live formation";
-    if (steer_agent_id_is_null(a)) return NULL;
+    // no leader, or the one it has (which may have left the world: the
+    // formation then has no reference until it gets another)
+    if (steer_agent_id_is_null(a) || steer_agent_id_equal(a, f->def.leader)) return NULL;
     if (!(steer__store_dense(w, a) >= 0)) return "must be a live agent";
     if (formation_membership(w, a, NULL) == f) return "must not be a member of the formation";
     if (leads_into(w, a, f)) return "would make formations lead each other in a cycle";
@@ -358,7 +370,7 @@ bool steer_formation_set_member_cost_role(steer_world *w, steer_formation_id id,
 
 int steer_formation_allowed_slots(const steer_world *w, steer_formation_id id, steer_agent_id a)
 {
-    formation_settle(w, id);
+    formation_slots_settle(w, id);
     formation *f = formation_get(w, id);
     int m, n = 0;
     if (f == NULL || formation_membership(w, a, &m) != f) return 0;
@@ -430,7 +442,7 @@ bool steer_formation_set_member_costs(steer_world *w, steer_formation_id id, ste
     steer__free(f->members[m].extra);
     f->members[m].extra = copy;
     f->members[m].extra_count = count;
-    steer__formation_step_assign(w, f);
+    f->dirty = true; // (a costs function sets every member's: one assignment, not one per member)
     return true;
 }
 
@@ -443,9 +455,38 @@ void steer_formation_reassign(steer_world *w, steer_formation_id id)
 
 /* ---- queries ----------------------------------------------------------------------- */
 
+// The work of f's next assignment (0: up to date): an optimal one takes
+// about members x columns^2 steps, an ordered one members x slots. Members
+// that left the world make the step reassign too.
+static double pending_work(const steer_world *w, const formation *f)
+{
+    bool due = f->dirty;
+    for (int m = 0; m < f->count && !due; ++m) due = steer__store_dense(w, f->members[m].agent) < 0;
+    if (!due) return 0.0;
+    double n = f->count;
+    double slots = f->def.pattern == STEER_PATTERN_OFFSETS ? f->def.slot_count : n;
+    double cols = slots > n ? slots : n;
+    return f->def.assignment == STEER_ASSIGN_ORDERED ? n * slots : n * cols * cols;
+}
+
+double steer_formation_pending_work(const steer_world *w, steer_formation_id id)
+{
+    formation *f = formation_get(w, id);
+    return f != NULL ? pending_work(w, f) : 0.0;
+}
+
+double steer_world_pending_formation_work(const steer_world *w)
+{
+    const struct steer_formations *fs = w->formations;
+    double work = 0.0;
+    for (int i = 0; fs != NULL && i < fs->count; ++i)
+        if (fs->items[i].alive) work += pending_work(w, &fs->items[i]);
+    return work;
+}
+
 int steer_formation_slot_count(const steer_world *w, steer_formation_id id)
 {
-    formation_settle(w, id);
+    formation_slots_settle(w, id);
     formation *f = formation_get(w, id);
     return f != NULL ? f->slot_count : 0;
 }

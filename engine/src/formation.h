@@ -166,6 +166,9 @@ static inline int formation_occupied_parent(const formation *f, int s)
 /// where membership changed, move anchors, compute every member's slot
 /// target. Allocates nothing (room is reserved when members join).
 void steer__formation_step_update(steer_world *w, float dt);
+/// The slots of the current definition and member count (offsets, cost
+/// roles; not the emergent tree), without assigning: O(slots).
+void steer__formation_step_slots(formation *f);
 /// Assignments run so far (a test counts them: one per change of members
 /// read, not one per member added).
 extern unsigned long steer__formation_assignments;

@@ -48,7 +48,7 @@ static steer_formation_slot pattern_slot(steer_formation_pattern p, float s, int
 }
 
 // Lay out the slots for the current members (no allocation: reserved).
-static void compute_slots(formation *f)
+void steer__formation_step_slots(formation *f)
 {
     const steer_formation_def *d = &f->def;
     if (d->pattern == STEER_PATTERN_OFFSETS) {
@@ -62,6 +62,11 @@ static void compute_slots(formation *f)
             f->slots[i].cost_role = i < d->slot_count ? f->given[i].cost_role : 0;
         }
     }
+}
+
+static void compute_slots(formation *f)
+{
+    steer__formation_step_slots(f);
     // emergent: each slot follows the nearest of the reference and the
     // slots before it (ties: the reference, then the lowest index), so the
     // follow graph is a tree whatever the pattern. Only on a change of shape.
@@ -160,6 +165,16 @@ static void fill_costs(const steer_world *w, formation *f, const steer_vec2 *tar
     }
 }
 
+// A rigid slot's velocity as its holder moves: at most the member's max
+// speed. A reference that turned within a tiny step, or a slot far out,
+// asks for more (never an infinity: the rotation is bounded, and
+// steer_clamp_length takes one that overflowed).
+static steer_vec2 member_bound(const steer_world *w, steer_agent_id a, steer_vec2 v)
+{
+    int i = steer__store_dense(w, a);
+    return i >= 0 ? steer_clamp_length(v, w->limits[i].max_speed) : v;
+}
+
 // Every member's slot target, and its copy in the world's slot targets
 // (what the formation_slot behaviour reads through the evaluation view)
 // for members whose membership entry is theirs.
@@ -170,6 +185,8 @@ static void update_targets(steer_world *w, formation *f)
         int s = f->members[m].slot;
         f->has_target[m] = s >= 0 && steer__formation_step_slot_target(w, f, s, &f->target_pos[m],
                                                                        &f->target_vel[m], &f->target_orient[m]);
+        // finite (a velocity that overflowed comes back STEER_MAX_LIMIT long)
+        if (f->has_target[m]) f->target_vel[m] = steer_clamp_length(f->target_vel[m], (float)STEER_MAX_LIMIT);
         int held;
         steer_agent_id a = f->members[m].agent;
         if (formation_membership(w, a, &held) != f || held != m) continue;
@@ -408,8 +425,14 @@ void steer__formation_step_update(steer_world *w, float dt)
         if (steer_agent_id_is_null(f->def.leader)) {
             move_anchor(w, f, dt);
         } else if (formation_agent_pose(w, f->def.leader, &lead)) {
-            f->leader_rotation = f->leader_seen && dt > 0.0f ? steer_wrap_angle(lead.orient - f->leader_orient) / dt
-                                                             : lead.rotation;
+            // the turn since the last step, at most as fast as the leader can
+            // turn: a leader turned by a script (set_orientation) before a
+            // tiny dt would otherwise give an unbounded (or infinite) rotation;
+            // a leader placed by a rigid formation turns at its state's rate
+            float most = fmaxf(w->limits[steer__store_dense(w, f->def.leader)].max_rotation, fabsf(lead.rotation));
+            float turn = f->leader_seen && dt > 0.0f ? steer_wrap_angle(lead.orient - f->leader_orient) / dt
+                                                     : lead.rotation;
+            f->leader_rotation = steer_clampf(turn, -most, most);
             f->leader_orient = lead.orient;
             f->leader_seen = true;
         }
@@ -448,6 +471,7 @@ static void place(steer_world *w, formation *f)
         if (i < 0 || s < 0) continue;
         steer_kinematic *k = &w->state[i];
         formation_fixed_target(f, &ref, s, &k->position, &k->velocity, &k->orientation);
+        k->velocity = member_bound(w, f->members[m].agent, k->velocity);
         k->rotation = ref.rotation;
     }
 }

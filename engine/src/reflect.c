@@ -64,7 +64,7 @@ static const steer_field_info agent_fields[] = {
 #define FORM(name, member, rule, unit, live) FLOAT(steer_formation_def, name, member, rule, 0.0, 0.0, unit, live)
 
 static const steer_field_info formation_fields[] = {
-    FORM("spacing", spacing, STEER_RULE_POSITIVE, "m", true),
+    FLOAT(steer_formation_def, "spacing", spacing, STEER_RULE_POSITIVE, 0.0, STEER_MAX_COORDINATE, "m", true),
     FORM("anchor.x", anchor_position.x, STEER_RULE_FINITE, "m", false),
     FORM("anchor.y", anchor_position.y, STEER_RULE_FINITE, "m", false),
     FORM("anchor.orientation", anchor_orientation, STEER_RULE_FINITE, "rad", false),

@@ -130,10 +130,49 @@ static void test_every_failure_is_clean(void)
     CHECK(failures_seen > 0);
 }
 
+// A memory account: what a thread allocates while it is set is charged to
+// it, given back when freed (whatever account is set then), and refused
+// past the cap with the flag set.
+static void test_memory_account(void)
+{
+    steer_memory_account a = {0}, other = {0};
+    CHECK(steer_set_memory_account(&a) == NULL);
+    CHECK(scene());
+    CHECK(a.bytes == 0 && !a.refused); // all freed again
+    void *p = steer_alloc(1000);
+    CHECK(p != NULL && a.bytes >= 1000);
+    CHECK(steer_set_memory_account(&other) == &a);
+    void *q = steer_alloc(10);
+    size_t other_held = other.bytes;
+    CHECK(other_held >= 10);
+    steer_free(p); // back to a, not to the one set now
+    CHECK(a.bytes == 0 && other.bytes == other_held);
+    steer_free(q);
+    CHECK(other.bytes == 0);
+    // the cap: a scene that needs more fails cleanly, leaving nothing charged
+    a.cap = 4096;
+    steer_set_memory_account(&a);
+    CHECK(!scene() && a.refused && a.bytes == 0);
+    a.refused = false;
+    CHECK(steer_alloc(8192) == NULL && a.refused && a.bytes == 0);
+    a.refused = false;
+    int made = 0;
+    for (int i = 0; i < 4; ++i) {
+        void *r = steer_alloc(512);
+        if (r != NULL) ++made, steer_free(r);
+    }
+    CHECK(made == 4 && !a.refused);
+    steer_set_memory_account(NULL);
+    void *free_of_charge = steer_alloc(8192);
+    CHECK(free_of_charge != NULL && a.bytes == 0);
+    steer_free(free_of_charge);
+}
+
 int main(void)
 {
     steer_set_assert_fn(counting_assert, &asserts);
     RUN(test_hook_sees_every_allocation);
     RUN(test_every_failure_is_clean);
+    RUN(test_memory_account);
     return TEST_RESULT();
 }

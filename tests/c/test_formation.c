@@ -648,6 +648,26 @@ static void test_members_added_then_assigned_once(void)
     steer_world_step(w, 1.0f / 60.0f);
     CHECK(steer__formation_assignments == before + 2);
     CHECK(steer_formation_member_count(w, f) == 60 && steer_formation_slot_of(w, f, a[100]) >= 0);
+    // a definition set, then every member's own costs, then the checks of
+    // each (allowed slots, slot count): still one assignment, at the read,
+    // and the work it will take is known before (what a host charges)
+    CHECK(steer_formation_pending_work(w, f) == 0.0);
+    steer_formation_def spaced = *steer_formation_get_def(w, f);
+    spaced.spacing = 3.0f;
+    CHECK(steer_formation_set_def(w, f, &spaced));
+    float costs[60] = {0};
+    for (int i = 60; i < 120; ++i) CHECK(steer_formation_set_member_costs(w, f, a[i], costs, 60));
+    for (int i = 60; i < 120; ++i) CHECK(steer_formation_allowed_slots(w, f, a[i]) == 60);
+    CHECK(steer_formation_slot_count(w, f) == 60);
+    CHECK(steer__formation_assignments == before + 2);
+    CHECK(steer_formation_pending_work(w, f) == 60.0 * 60.0 * 60.0);
+    CHECK(steer_world_pending_formation_work(w) == 60.0 * 60.0 * 60.0);
+    CHECK(steer_formation_slot_of(w, f, a[100]) >= 0);
+    CHECK(steer__formation_assignments == before + 3);
+    CHECK(steer_world_pending_formation_work(w) == 0.0);
+    // a member removed from the world: due at the next step
+    steer_agent_destroy(w, a[70]);
+    CHECK(steer_formation_pending_work(w, f) == 60.0 * 60.0 * 60.0);
     steer_world_destroy(w);
 }
 
@@ -731,6 +751,53 @@ static void test_slot_targets_follow_membership(void)
     steer_world_destroy(w);
 }
 
+/* ---- rigid slots after a turn ------------------------------------------------------- */
+
+// A leader turned by a script (its orientation set), then a step: the
+// slots' velocities are bounded by the leader's turn rate, a rigid member's
+// by its max speed, whatever dt (a tiny dt gave an infinite velocity, and with dt
+// 1/60 a member 1 km out moved at 180 km/s with max speed 1).
+static void test_rigid_turn_bounded(void)
+{
+    const float dts[] = {1.0f / 60.0f, 1e-30f, 1e-45f};
+    for (int k = 0; k < 3; ++k) {
+        for (int motion = STEER_MOTION_STEER; motion <= STEER_MOTION_RIGID; ++motion) {
+            steer_world *w = make_world(2);
+            steer_agent_id lead = spawn_at(w, 0.0f, 0.0f, NULL);
+            steer_formation_slot far = {.offset = {0.0f, -1000.0f}};
+            steer_formation_def d = steer_default_formation_def();
+            d.pattern = STEER_PATTERN_OFFSETS;
+            d.slots = &far;
+            d.slot_count = 1;
+            d.leader = lead;
+            d.motion = (steer_formation_motion)motion;
+            steer_formation_id f = steer_formation_create(w, &d);
+            steer_agent_id m = spawn_at(w, 0.0f, -1000.0f, NULL);
+            steer_limits slow = steer_agent_get_limits(w, m);
+            slow.max_speed = 1.0f;
+            steer_agent_set_limits(w, m, &slow);
+            CHECK(steer_formation_add(w, f, m, 0));
+            steer_world_step(w, 1.0f / 60.0f);
+            steer_kinematic s = steer_agent_get_state(w, lead);
+            s.orientation = 3.0f;
+            steer_agent_set_state(w, lead, &s);
+            steer_world_step(w, dts[k]);
+            steer_vec2 v = steer_agent_get_velocity(w, m);
+            CHECK(steer_vec2_is_finite(v));
+            // rigid: the member moves at most at its max speed
+            if (motion == STEER_MOTION_RIGID) CHECK(steer_length(v) <= 1.0f + 1e-5f);
+            // the slot target: the leader turns at most at its max rotation
+            // (6 rad/s), 1 km out
+            steer_vec2 tv = formation_get(w, f)->target_vel[0];
+            CHECK(steer_vec2_is_finite(tv) && steer_length(tv) <= 6001.0f);
+            CHECK(steer_vec2_is_finite(steer_agent_get_position(w, m)));
+            steer_world_step(w, 1.0f / 60.0f);
+            CHECK(steer_vec2_is_finite(steer_agent_get_velocity(w, m)));
+            steer_world_destroy(w);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_assignment_matches_brute_force);
@@ -749,5 +816,6 @@ int main(void)
     RUN(test_anchored_member_leads_a_sub_formation);
     RUN(test_members_added_then_assigned_once);
     RUN(test_slot_targets_follow_membership);
+    RUN(test_rigid_turn_bounded);
     return TEST_RESULT();
 }

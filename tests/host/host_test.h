@@ -93,17 +93,24 @@ static inline bool log_has(const test_log *log, const char *s) { return strstr(l
 
 static inline void log_clear(test_log *log) { memset(log, 0, sizeof *log); }
 
-/// A host with a log and a small budget (broken versions fail fast).
-static inline steer_host *test_host(test_log *log, steer_host_watch watch)
+/// The default definition with the log (cleared) as its log.
+static inline steer_host_def logged_def(test_log *log)
 {
     steer_host_def def = steer_host_default_def();
     def.log = test_log_fn;
     def.log_context = log;
+    log_clear(log);
+    return def;
+}
+
+/// A host with a log and a small budget (broken versions fail fast).
+static inline steer_host *test_host(test_log *log, steer_host_watch watch)
+{
+    steer_host_def def = logged_def(log);
     def.instruction_budget = 200000;
     def.memory_cap = (size_t)32 << 20;
     def.watch = watch;
     def.debounce_ms = 20;
-    log_clear(log);
     return steer_host_create(&def);
 }
 

@@ -346,6 +346,73 @@ static void test_state_across_reload_and_reset(void)
     steer_host_destroy(h);
 }
 
+// A failed reload leaves the world as it was: the new version's chunk and
+// role functions may read it but not move, retune, remove or spawn agents
+// (directly, or through a world a version stashed in the steer or string
+// table, which each version sees through its own read-only view).
+static void test_failed_reload_changes_nothing(void)
+{
+    static const char *v1 =
+        "local steer = require 'steer'\n"
+        "return {\n"
+        "  roles = { mover = steer.seek{ target = { 100, 0 } } },\n"
+        "  setup = function(world)\n"
+        "    for i = 1, 3 do world:spawn{ x = i, y = 0, role = 'mover' } end\n"
+        "    print(pcall(function() steer.stash = world end))\n"
+        "    rawset(steer, 'stash', world)\n"
+        "    rawset(string, 'stash', world)\n"
+        "  end,\n"
+        "}\n";
+    static const struct {
+        const char *change; // what each role call tries, before the last one raises
+        const char *expect;
+    } tries[] = {
+        {"agent:set_position(50, 50)", "attempt to modify a world while a new version of the script is prepared"},
+        {"agent.max_speed = 0.5", "attempt to modify a world while a new version of the script is prepared"},
+        {"agent:remove()", "attempt to modify a world while a new version of the script is prepared"},
+        {"agent.steering = nil", "attempt to modify a world while a new version of the script is prepared"},
+        {"local w = steer.stash or string.stash or agent\n w:spawn{ role = 'mover' }", "steer.Agent has no property 'spawn'"},
+        {"string.stash = 1", "attempt to set field 'stash' of the read-only string table"},
+    };
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *dir = test_dir("failed_reload");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, v1);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(strstr(log.last_print, "attempt to set field 'stash' of the read-only steer table") != NULL);
+    for (int k = 0; k < 3; ++k) CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_world *w = steer_host_world(h);
+    uint64_t hash = steer_world_hash(w);
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; ++i) {
+        char v2[1024];
+        snprintf(v2, sizeof v2,
+                 "local steer = require 'steer'\n"
+                 "local calls = 0\n"
+                 "return {\n"
+                 "  roles = { mover = function(agent)\n"
+                 "    calls = calls + 1\n"
+                 "    if calls == 3 then error('boom') end\n"
+                 "    %s\n"
+                 "    return steer.flee{ target = { 0, 0 } }\n"
+                 "  end },\n"
+                 "}\n",
+                 tries[i].change);
+        write_in_place(path, v2);
+        CHECK(steer_host_reload(h) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, tries[i].expect) != NULL);
+        if (e == NULL || strstr(e, tries[i].expect) == NULL) fprintf(stderr, "  %zu got: %s\n", i, e ? e : "(null)");
+        CHECK(steer_host_version(h) == 1);
+        CHECK(steer_world_agent_count(w) == 3);
+        CHECK(steer_world_hash(w) == hash);
+    }
+    // the world is open again for the running version
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    CHECK(steer_world_hash(w) != hash);
+    steer_host_destroy(h);
+}
+
 // Errors in update and in Lua behaviours: file:line, reported once per
 // distinct message per simulated second, the next frame runs normally.
 static void test_frame_errors(void)
@@ -655,6 +722,7 @@ int main(void)
     RUN(test_reload_after_failed_setup);
     RUN(test_state_across_reload_and_reset);
     RUN(test_frame_errors);
+    RUN(test_failed_reload_changes_nothing);
     RUN(test_random_sequences);
     RUN(test_require_and_input);
     RUN(test_script_cannot_close_host_world);

@@ -36,8 +36,15 @@ static const struct {
     {"local t = {} for i = 1, 1e9 do t[i] = i end", ""},
     {"local t = {} while true do t[#t + 1] = {} end", ""},
     {"local function f() return 1 + f() end f()", ""},
-    {"string.rep('a', 100000):find('.-.-.-.-.-b')", "pattern subject too long"},
-    {"string.gsub(string.rep('a', 70000), 'a', 'b')", "pattern subject too long"},
+    // the pattern matcher's steps count against the budget (they ran for
+    // ever in C, under the 64 KiB subject guard there was)
+    {"('a'):rep(2000):find(('a*'):rep(12) .. 'b')", "instruction budget exceeded in update "
+                                                    "(200000 instructions; each step of the pattern matcher counts as one)"},
+    {"('a'):rep(8000):find('.-.-.-.-b')", "each step of the pattern matcher counts as one"},
+    {"for _ in ('a'):rep(8000):gmatch('.-.-.-.-b') do end", "each step of the pattern matcher counts as one"},
+    {"string.gsub(('a'):rep(8000), '.-.-.-b', '')", "each step of the pattern matcher counts as one"},
+    {"string.match(('a'):rep(1 << 20), 'a*b')", "each step of the pattern matcher counts as one"},
+    {"pcall(string.find, ('a'):rep(8000), '.-.-.-.-b') print('swallowed')", "instruction budget exceeded in update"},
 };
 
 static void test_escapes(void)
@@ -72,6 +79,125 @@ static void test_escapes(void)
         CHECK(steer_world_step_count(w) == 2);
         CHECK(steer_agent_get_position(w, steer_world_agent_at(w, 0)).x > 0);
         CHECK(steer_host_memory(h) <= ((size_t)32 << 20));
+        steer_host_destroy(h);
+    }
+}
+
+// The sandbox's pattern matcher (match.c) gives what Lua's gives: ~3,000
+// random and hand-picked patterns against 9 subjects through find (with init
+// and plain), match, gmatch and gsub (string, table and function
+// replacements, a limit), errors included, digested in a sandboxed host and
+// a trusted one (Lua's own string library).
+static void test_matcher_agrees_with_lua(void)
+{
+    static const char *script =
+        "local out = {}\n"
+        "local function rec(...)\n"
+        "  local t = {}\n"
+        "  for i = 1, select('#', ...) do t[i] = tostring((select(i, ...))) end\n"
+        "  out[#out + 1] = table.concat(t, ',')\n"
+        "end\n"
+        "local toks = { 'a', 'b', '.', '%a', '%d', '[ab]', '[^a]', '*', '+', '-', '?', '(', ')', '()', '%1', '^',\n"
+        "  '$', '%b()', '%f[%w]', '[a-c]', '%', '[]]', '[%]]', '%s', '%W', 'x', ' ' }\n"
+        "local subs = { '', 'a', 'aab(c)d 1b', 'hello world from Lua', '((a)(b))', '  x  ', 'abcabc', 'a.b-c',\n"
+        "  'THE (quick) fox' }\n"
+        "local seed = 7\n"
+        "local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648 return seed % n + 1 end\n"
+        "local pats = { 'o', '(o)(r)', '^h', 'd$', '%w+', '(%w+) (%w+)', '()ll()', '%b()', '%f[%a]%a+',\n"
+        "  '[%a_][%w_]*', 'a-b', '(a*(.)%w(%s*))', '%d+', '[^%s]+', '.-', '', '^', '$', '(', ')', '%', '[a',\n"
+        "  '%g', '(()', '%0', '%f', 'a%', '[]' }\n"
+        "for _ = 1, 300 do\n"
+        "  local p = {}\n"
+        "  for i = 1, rnd(8) do p[i] = toks[rnd(#toks)] end\n"
+        "  pats[#pats + 1] = table.concat(p)\n"
+        "end\n"
+        "local reps = { '%0<%1>', 'x', '%%', '%2', '%', { a = 'A', ['(c)'] = false, b = 1 },\n"
+        "  function(a, b) return b and a .. b or nil end }\n"
+        "for _, s in ipairs(subs) do\n"
+        "  for pi, p in ipairs(pats) do\n"
+        "    rec(pcall(string.find, s, p))\n"
+        "    rec(pcall(string.find, s, p, 3))\n"
+        "    rec(pcall(string.find, s, p, -2, pi % 2 == 0))\n"
+        "    rec(pcall(string.match, s, p))\n"
+        "    rec(pcall(string.match, s, p, 2))\n"
+        "    local ok, it = pcall(string.gmatch, s, p, pi % 3)\n"
+        "    for _ = 1, 30 do\n"
+        "      local r = table.pack(pcall(it))\n"
+        "      rec(table.unpack(r, 1, r.n))\n"
+        "      if not r[1] or r[2] == nil then break end\n"
+        "    end\n"
+        "    rec(pcall(string.gsub, s, p, reps[pi % #reps + 1]))\n"
+        "    rec(pcall(string.gsub, s, p, reps[(pi + 3) % #reps + 1], 2))\n"
+        "  end\n"
+        "end\n"
+        "local digest = 0\n"
+        "for _, line in ipairs(out) do\n"
+        "  for k = 1, #line do digest = (digest * 31 + line:byte(k)) % 4294967296 end\n"
+        "end\n"
+        "print(#out, digest)\n"
+        "return { setup = function() end }\n";
+    const char *dir = test_dir("matcher");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, script);
+    char got[2][256];
+    for (int trusted = 0; trusted <= 1; ++trusted) {
+        test_log log;
+        steer_host_def def = logged_def(&log);
+        def.trusted = trusted;
+        def.instruction_budget = 0; // the digest loop is long
+        steer_host *h = steer_host_create(&def);
+        CHECK(steer_host_load(h, path) == 0);
+        snprintf(got[trusted], sizeof got[trusted], "%s", log.last_print);
+        steer_host_destroy(h);
+    }
+    CHECK(atoi(got[0]) > 20000);
+    CHECK(strcmp(got[0], got[1]) == 0);
+    if (strcmp(got[0], got[1]) != 0) fprintf(stderr, "  sandbox %s, Lua %s\n", got[0], got[1]);
+}
+
+// steer_host_interrupt stops a script that runs without a budget (what
+// steer-run's SIGINT/SIGTERM handler calls): here the log callback plays the
+// signal, arriving while the script prints, before its endless loop.
+static steer_host *interrupt_me;
+static void interrupting_log(void *context, steer_host_log_level level, const char *line)
+{
+    test_log_fn(context, level, line);
+    if (level == STEER_HOST_LOG_PRINT && strcmp(line, "go") == 0) steer_host_interrupt(interrupt_me);
+}
+
+static void test_interrupt_without_budget(void)
+{
+    static const char *const loops[] = {
+        "while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "local s = ('a'):rep(8000) while true do pcall(string.find, s, '.-.-.-.-b') end",
+    };
+    const char *dir = test_dir("interrupt");
+    const char *path = test_path(dir, "main.lua");
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; ++i) {
+        test_log log;
+        steer_host_def def = logged_def(&log);
+        def.log = interrupting_log;
+        def.instruction_budget = 0;
+        steer_host *h = interrupt_me = steer_host_create(&def);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "local frames = 0\n"
+                 "return { update = function(world)\n"
+                 "  frames = frames + 1\n"
+                 "  if frames == 2 then print('go') %s end\n"
+                 "  print(frames)\n"
+                 "end }\n",
+                 loops[i]);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        const char *e = steer_host_last_error(h);
+        CHECK(e != NULL && strstr(e, "interrupted") != NULL);
+        // the calls after it run normally
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(strcmp(log.last_print, "3") == 0);
         steer_host_destroy(h);
     }
 }
@@ -204,11 +330,8 @@ static void test_metatable_tricks(void)
 static void test_trusted(void)
 {
     test_log log;
-    steer_host_def def = steer_host_default_def();
+    steer_host_def def = logged_def(&log);
     def.trusted = true;
-    def.log = test_log_fn;
-    def.log_context = &log;
-    log_clear(&log);
     steer_host *h = steer_host_create(&def);
     const char *dir = test_dir("trusted");
     const char *path = test_path(dir, "main.lua");
@@ -216,6 +339,104 @@ static void test_trusted(void)
     CHECK(steer_host_load(h, path) == 0);
     CHECK(strcmp(log.last_print, "function\tfunction\tfunction") == 0);
     steer_host_destroy(h);
+}
+
+// The memory cap holds for what a script makes the engine allocate too: a
+// 20,000-point table turned into paths that the script keeps ends in a clean
+// error naming the cap (the engine grew without bound: 3 GB in a second
+// frame), while paths made and dropped again and again are collected.
+static void test_engine_memory_cap(void)
+{
+    static const char *script =
+        "local steer = require 'steer'\n"
+        "local pts, kept = {}, {}\n"
+        "for i = 1, 20000 do pts[i] = { i, i %% 2 } end\n"
+        "return { update = function(world, dt, input)\n"
+        "  for k = 1, %d do\n"
+        "    local p = steer.path(pts)\n"
+        "    if %s then kept[#kept + 1] = p end\n"
+        "  end\n"
+        "  print(#kept)\n"
+        "end }\n";
+    const char *dir = test_dir("engine_cap");
+    const char *path = test_path(dir, "main.lua");
+    for (int keep = 0; keep <= 1; ++keep) {
+        test_log log;
+        steer_host_def def = logged_def(&log);
+        def.memory_cap = (size_t)12 << 20;
+        steer_host *h = steer_host_create(&def);
+        char text[1024];
+        snprintf(text, sizeof text, script, keep ? 40 : 60, keep ? "true" : "false");
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == 0);
+        int failed = 0;
+        for (int frame = 0; frame < 4; ++frame) failed += steer_host_update(h, DT, NULL) != 0;
+        const char *e = steer_host_last_error(h);
+        if (keep) {
+            // 40 paths of 20,000 points a frame, kept: over 12 MiB by the
+            // second frame, and every frame after fails
+            CHECK(failed >= 3);
+            CHECK(e != NULL && strstr(e, "not enough memory (the script's memory, Lua and engine together, "
+                                         "reached memory_cap: 12582912 bytes)") != NULL);
+        } else {
+            CHECK(failed == 0 && e == NULL);
+            CHECK(strcmp(log.last_print, "0") == 0);
+        }
+        // the host goes on: the cap is per host, not a dead end
+        write_in_place(path, "return { update = function(world) world:spawn{} end }\n");
+        CHECK(steer_host_reload(h) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_host_destroy(h);
+    }
+}
+
+// A formation's assignment (O(n^3), in C) counts against the callback's
+// budget, refused before it starts: 1,500 members in setup took 3.6 s
+// outside any budget, and adding members one at a time with a read after
+// each ran one assignment per member (O(n^4)). Members added without reads
+// in between cost one assignment, at the step.
+static void test_assignment_budget(void)
+{
+    static const struct {
+        const char *setup;
+        int64_t budget;
+        const char *expect; // NULL: loads and steps
+    } cases[] = {
+        {"local ms = {} for i = 1, 1500 do ms[i] = world:spawn{ x = i } end\n"
+         "steer.formation{ members = ms }",
+         10000000, "main.lua:4: instruction budget exceeded in setup (10000000 instructions; a formation's assignment "
+                   "here would take 210937500 more)"},
+        {"local f = steer.formation{ world = world }\n"
+         "for i = 1, 200 do local a = world:spawn{ x = i } f:add(a) assert(f:slot_of(a)) end",
+         200000, "instruction budget exceeded in setup"},
+        {"local f = steer.formation{ world = world, pattern = 'grid' }\n"
+         "for i = 1, 400 do f:add(world:spawn{ x = i }) end",
+         10000000, NULL},
+    };
+    const char *dir = test_dir("assignment_budget");
+    const char *path = test_path(dir, "main.lua");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        test_log log;
+        steer_host_def def = logged_def(&log);
+        def.instruction_budget = cases[i].budget;
+        steer_host *h = steer_host_create(&def);
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "local steer = require 'steer'\n"
+                 "return { setup = function(world)\n"
+                 "  %s\n"
+                 "end }\n",
+                 cases[i].setup);
+        write_in_place(path, text);
+        CHECK(steer_host_load(h, path) == (cases[i].expect != NULL ? -1 : 0));
+        const char *e = steer_host_last_error(h);
+        bool ok = cases[i].expect != NULL ? e != NULL && strstr(e, cases[i].expect) != NULL : e == NULL;
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  case %zu got: %s\n", i, e != NULL ? e : "(no error)");
+        // the host goes on (the members' assignment runs at the first step)
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        steer_host_destroy(h);
+    }
 }
 
 int main(void)
@@ -227,5 +448,9 @@ int main(void)
     RUN(test_metatable_tricks);
     RUN(test_budget_names_callbacks);
     RUN(test_trusted);
+    RUN(test_engine_memory_cap);
+    RUN(test_assignment_budget);
+    RUN(test_matcher_agrees_with_lua);
+    RUN(test_interrupt_without_budget);
     return TEST_RESULT();
 }

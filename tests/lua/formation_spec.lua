@@ -266,6 +266,73 @@ describe("steer.formation levels", function()
   end)
 end)
 
+describe("steer.formation limits", function()
+  it("works on when its leader left the world, until it gets another", function()
+    local world = steer.world{}
+    local leader = world:spawn{ x = 0, y = 0 }
+    local f = steer.formation{ leader = leader, members = squad(world, 2) }
+    leader:remove()
+    world:step(0.1)
+    assert.is_nil(f.leader)
+    f.spacing = 3
+    f:add(world:spawn{ x = 9 })
+    f.pattern = "v"
+    assert.are.equal(3, #f.members)
+    assert.is_nil((f:slot_target(1)))
+    f.leader = world:spawn{ x = 1 }
+    assert.is_not_nil((f:slot_target(1)))
+  end)
+
+  it("refuses spacing, offsets and role names the engine would refuse, by name", function()
+    local world = steer.world{}
+    local function make(opts)
+      opts.members = opts.members or squad(world, 1)
+      return err(function() steer.formation(opts) end)
+    end
+    assert.are.equal("bad argument #1 to 'formation' (field 'spacing' must be at most 1e15, got 1e+20)",
+      make{ spacing = 1e20 })
+    assert.are.equal("bad argument #1 to 'formation' (field 'pattern[1]' must be an offset {dx, dy[, orientation]} "
+      .. "with dx and dy within [-1e15, 1e15] m, got -2e+15)", make{ pattern = { { -2e15, 0 } } })
+    assert.are.equal("bad argument #1 to 'formation' (field 'pattern' must give numbers dx, dy[, orientation] "
+      .. "(slot 1 of 1) within [-1e15, 1e15] m, got 1e+17)", make{ pattern = function() return 0, 1e17 end })
+    local f = steer.formation{ members = squad(world, 1), pattern = { { 0, 0 } } }
+    assert.are.equal("bad property 'spacing' of steer.Formation (must be at most 1e15, got 1e+16)",
+      err(function() f.spacing = 1e16 end))
+    local costs = {}
+    for i = 1, 5000 do costs["m" .. i] = { s = 1 } end
+    assert.are.equal("a formation takes at most 4095 different role names (its slot roles, costs and members' "
+      .. "roles), got more", err(function() f.costs = costs end))
+    assert.is_nil(f.costs)
+    f.costs = { m1 = { s = 1 } }
+    assert.are.equal(1, #f.members)
+  end)
+
+  it("refuses an anchor target of another world", function()
+    local other = steer.world{}:spawn{ x = 5 }
+    assert.are.equal("bad argument #1 to 'formation' (field 'anchor.target' must be an agent of the formation's world)",
+      err(function() steer.formation{ world = steer.world{}, anchor = { target = other } } end))
+  end)
+
+  it("refuses world changes from its Lua functions while they run", function()
+    local world = steer.world{}
+    local ms = squad(world, 3)
+    local message = "attempt to modify a world while a formation's pattern, slot_roles or costs function runs"
+    assert.are.equal(message, err(function()
+      steer.formation{ members = ms, costs = function() ms[3]:remove() return 1 end }
+    end))
+    local f = steer.formation{ members = ms }
+    assert.are.equal(message, err(function() f.costs = function() f:remove(ms[3]) return 1 end end))
+    assert.are.equal(message, err(function() f.pattern = function(i) world:spawn{} return i, 0 end end))
+    assert.are.equal(message, err(function() f.slot_roles = function() ms[1]:set_position(5, 5) end end))
+    assert.are.equal(3, #f.members)
+    assert.are.equal(3, world:count())
+    -- and the world is open again afterwards
+    f:remove(ms[3])
+    ms[3]:remove()
+    assert.are.equal(2, world:count())
+  end)
+end)
+
 describe("steer.formation lifetime", function()
   it("belongs to its world: collecting the proxy keeps it, closing the world ends it", function()
     local world = steer.world{}

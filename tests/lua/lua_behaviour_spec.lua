@@ -132,6 +132,29 @@ describe("steer.behaviour", function()
     assert.are.equal(10, seek.max_acceleration or 10)
   end)
 
+  it("may build new combinators during a step, as it builds steer.seek", function()
+    for _, workers in ipairs{ 1, 3 } do
+      local w = steer.world{ workers = workers }
+      local other = w:spawn{ x = 5 }
+      local kinds = {}
+      for i = 1, 4 do
+        w:spawn{ x = -i, steering = steer.behaviour(function(agent)
+          local seek = steer.seek{ target = other }
+          local built = {
+            steer.priority{ seek, steer.wander{} },
+            steer.blend{ { seek, weight = 2 }, steer.separation{} },
+            steer.reciprocal_avoidance{ preferred = steer.seek{ target = { 1, 1 } } },
+          }
+          for k, b in ipairs(built) do kinds[k] = b.type end
+          return built[2]:get_steering(agent)
+        end) }
+      end
+      w:step(0.1)
+      assert.are.same({ "priority", "blend", "reciprocal_avoidance" }, kinds)
+      assert.are.equal(5, w:count())
+    end
+  end)
+
   it("get_steering is guarded as world:step is", function()
     local w = steer.world{}
     local other = w:spawn{ x = 5 }

@@ -92,7 +92,9 @@ typedef void steer_host_camera_fn(void *context, const steer_host_camera *camera
 /// How to create a host; start from steer_host_default_def().
 typedef struct steer_host_def {
     bool trusted;                ///< false (default): the sandbox; true: every standard library
-    size_t memory_cap;           ///< bytes the Lua state may hold (default 64 MiB; 0: no cap)
+    /// bytes the Lua state and the engine memory its scripts make (agents,
+    /// behaviours, paths, formations) may hold together (default 64 MiB; 0: no cap)
+    size_t memory_cap;
     int64_t instruction_budget;  ///< Lua instructions per callback (default 10 000 000; 0: none)
     const char *script_root;     ///< root for require/loadfile (NULL: the script's directory)
     steer_world_def world;       ///< the world's definition (seed, ...)
@@ -139,6 +141,13 @@ int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
 int steer_host_poll(steer_host *host);
 /// A fresh world, then `setup(world)` of the current version. 0 or -1.
 int steer_host_reset(steer_host *host);
+/// Stop the script code running now, budget or not: its next instruction
+/// (or the pattern matcher's next step) raises "interrupted", and the call
+/// into the host that runs it returns -1 with that error; the calls after
+/// it run normally. Async-signal-safe: call it from a SIGINT or SIGTERM
+/// handler (steer-run does). C work in progress (a step, an assignment)
+/// finishes first.
+void steer_host_interrupt(steer_host *host);
 
 /// The last error, `file:line: message`, or NULL when none (cleared by a
 /// successful load, reload or reset). Valid until the next call on the host.

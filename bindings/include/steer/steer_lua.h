@@ -49,6 +49,12 @@ steer_world *steer_lua_restore_world(lua_State *L, const void *bytes, size_t siz
 void steer_lua_restore_state(lua_State *L, int world_index, const void *bytes, size_t size, int bindings_index);
 /// Let scripts change the settings of the host's world at index (or not).
 void steer_lua_allow_world_settings(lua_State *L, int index, bool allow);
+/// Freeze the world of the steer.World at index while reason is not NULL:
+/// scripts may read it, but every change (spawn, remove, set_position,
+/// properties, steering, formations, step, ...) raises "attempt to modify a
+/// world while <reason>" (reason: a static string, kept). NULL thaws it.
+/// Hosts freeze their world while they prepare a reload.
+void steer_lua_freeze_world(lua_State *L, int index, const char *reason);
 /// Detach a proxy from its world (the proxy's agents then raise as closed).
 /// Owned worlds (from `steer.world{}`) are destroyed.
 void steer_lua_close_world(lua_State *L, int index);
@@ -88,6 +94,15 @@ void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
 /// One per Lua state, for every world of it. Sets it to the value at index
 /// (a function, or nil for none).
 void steer_lua_set_spawn_hook(lua_State *L, int index);
+
+/// The work hook: a function (units) the module calls before engine work a
+/// script causes outside the Lua VM, so a host can charge it to the
+/// script's budget: a formation's assignment (units as
+/// steer_formation_pending_work, about members x columns^2 for an optimal
+/// one) before the read, change or step that runs it. It may raise; nothing
+/// is half done then. One per Lua state. Sets it to the value at index (a
+/// function, or nil for none).
+void steer_lua_set_work_hook(lua_State *L, int index);
 
 /* ---- for tools that check values themselves ------------------------------------ */
 

@@ -45,6 +45,13 @@
 /// Every layer bit: the default mask of an agent and of a ray filter.
 #define STEER_ALL_LAYERS 0xFFFFFFFFu
 
+/* ---- formations ------------------------------------------------------------------- */
+
+/// Most cost roles of a formation (steer_formation_def.cost_role_count): in
+/// Lua, the distinct role names of its slot roles, costs and members' roles,
+/// plus "none". Spacing and slot offsets lie within STEER_MAX_COORDINATE.
+#define STEER_MAX_FORMATION_ROLES 4096
+
 /* ---- behaviours -------------------------------------------------------------------- */
 
 /// Limits on the tree a behaviour unfolds to (a behaviour shared by several

@@ -42,6 +42,21 @@ typedef void steer_free_fn(void *memory, size_t size, void *context);
 /// An allocation refused by the hook makes the call that needed it fail
 /// cleanly (a null id, NULL, false, or a Lua "not enough memory" error).
 STEER_API void steer_set_allocator(steer_alloc_fn *alloc, steer_free_fn *free, void *context);
+/// A count of engine memory with a cap: a host charges what its scripts
+/// make the engine allocate (worlds, agents, behaviours, paths, formations)
+/// to one, so a script cannot take memory without bound.
+typedef struct steer_memory_account {
+    size_t bytes;  ///< bytes charged and not freed yet (block headers included); the owner may add its own
+    size_t cap;    ///< an allocation that would take bytes past cap is refused (0: no cap)
+    bool refused;  ///< set when an allocation was refused for the cap (the owner clears it)
+} steer_memory_account;
+/// Charge the engine allocations of the calling thread to account (NULL:
+/// none) until the next call; returns the account it replaces. A block goes
+/// back to the account it was charged to when it is freed (whatever the
+/// thread or the account in force then), so an account must outlive every
+/// block charged to it. A refused allocation fails as any other (a null id,
+/// NULL, false, or a Lua "not enough memory" error).
+STEER_API steer_memory_account *steer_set_memory_account(steer_memory_account *account);
 /// Allocate and free through the hook, as the engine does (for the bindings
 /// and hosts); NULL when refused.
 STEER_API void *steer_alloc(size_t size);
@@ -521,6 +536,15 @@ STEER_API float steer_formation_total_cost(const steer_world *world, steer_forma
 STEER_API steer_vec2 steer_formation_anchor_position(const steer_world *world, steer_formation_id id);
 STEER_API float steer_formation_anchor_orientation(const steer_world *world, steer_formation_id id);
 STEER_API float steer_formation_anchor_moderation(const steer_world *world, steer_formation_id id);
+/// The work of the assignment a formation's next read or step will run, 0
+/// when it is up to date: about members x columns^2 steps for an optimal
+/// assignment (columns: the larger of members and slots; it is O(n^3)),
+/// members x slots for an ordered one. Hosts charge it to a script's budget
+/// before the call that runs it (steer_lua_set_work_hook).
+STEER_API double steer_formation_pending_work(const steer_world *world, steer_formation_id id);
+/// The same summed over the world's formations: what the next step or
+/// preview (steer_behaviour_get_steering) assigns first.
+STEER_API double steer_world_pending_formation_work(const steer_world *world);
 /// Number of live formations.
 STEER_API int steer_world_formation_count(const steer_world *world);
 
