@@ -789,16 +789,3 @@ int steer_host_update(steer_host *host, float dt, const steer_host_input *input)
     steer_host__tape_frame(host, dt, input);
     return rc;
 }
-
-const char *steer_host_last_error(const steer_host *host)
-{
-    return host->has_error ? host->error : NULL;
-}
-
-steer_world *steer_host_world(const steer_host *host) { return host->world; }
-
-int steer_host_version(const steer_host *host) { return host->version; }
-
-size_t steer_host_memory(const steer_host *host) { return host->bytes; }
-
-steer_host_watch steer_host_watch_backend(const steer_host *host) { return host->watch.backend; }

@@ -1,6 +1,7 @@
 // io.c: what passes between a script and its embedder besides the world:
 // the input table handed to update (levels and the edges since the last
-// update) and the scripts' camera requests. A leaf of the host: it calls
+// update), the scripts' camera requests, and what an embedder reads of the
+// host (its last error, world, version, memory, watch backend). A leaf of the host: it calls
 // nothing of it but the log's lookup of the host.
 #include "host_internal.h"
 
@@ -143,3 +144,17 @@ int steer_host__camera(lua_State *L)
     return 0;
 }
 
+/* ---- what an embedder reads of the host --------------------------------------------- */
+
+const char *steer_host_last_error(const steer_host *host)
+{
+    return host->has_error ? host->error : NULL;
+}
+
+steer_world *steer_host_world(const steer_host *host) { return host->world; }
+
+int steer_host_version(const steer_host *host) { return host->version; }
+
+size_t steer_host_memory(const steer_host *host) { return host->bytes; }
+
+steer_host_watch steer_host_watch_backend(const steer_host *host) { return host->watch.backend; }
