@@ -130,6 +130,10 @@ static int world_spawn(lua_State *L)
     // a role without steering: the spawn hook (if any) gives the role's behaviour
     if (lua_isnil(L, EXTRAS + SPAWN_STEERING) && !lua_isnil(L, EXTRAS + SPAWN_ROLE)) {
         steer_lua__push_spawn_steering(L, PROXY, EXTRAS + SPAWN_ROLE);
+        // the hook (a host's role function) may have removed the new agent
+        if (!steer_agent_is_valid(core->world, id))
+            return luaL_error(L, "role '%s' removed the agent it was giving a behaviour to",
+                              lua_tostring(L, EXTRAS + SPAWN_ROLE));
         if (!lua_isnil(L, -1)) {
             if (steer_lua__test_behaviour(L, -1) == NULL)
                 return luaL_error(L, "the behaviour of role '%s' is not a behaviour", lua_tostring(L, EXTRAS + SPAWN_ROLE));

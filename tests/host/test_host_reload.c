@@ -150,6 +150,39 @@ static void test_roles_added_and_removed(void)
     steer_host_destroy(h);
 }
 
+// A role function that removes the agent it is giving a behaviour to at its
+// spawn makes the spawn raise, naming the role; the engine never gets a
+// behaviour for a removed agent (it asserted: agent.c, i >= 0).
+static int role_asserts;
+static void count_role_assert(const char *condition, const char *file, int line, void *context)
+{
+    (void)condition, (void)file, (void)line, (void)context;
+    ++role_asserts;
+}
+
+static void test_role_function_removing_its_agent(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *path = test_path(test_dir("role_remove"), "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { roles = { c = function(agent)\n"
+                         "    if agent.x > 2 then agent:remove() end\n"
+                         "    return steer.seek{ target = { 0, 0 } } end },\n"
+                         "  setup = function(world) for i = 1, 3 do\n"
+                         "    local ok, err = pcall(world.spawn, world, { x = i, role = 'c' })\n"
+                         "    if not ok then print(err) end end end }\n");
+    role_asserts = 0;
+    steer_set_assert_fn(count_role_assert, NULL);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_set_assert_fn(NULL, NULL);
+    CHECK(role_asserts == 0);
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 2);
+    CHECK(log_has(&log, "role 'c' removed the agent it was giving a behaviour to"));
+    steer_host_destroy(h);
+}
+
 // Each broken version keeps the old one running, with file:line.
 static void test_broken_versions_keep_the_old_one(void)
 {
@@ -714,6 +747,7 @@ int main(void)
 {
     RUN(test_no_garbage_per_frame);
     RUN(test_load_roles_and_frames);
+    RUN(test_role_function_removing_its_agent);
     RUN(test_parameter_change_next_frame);
     RUN(test_reload_keeps_state_and_memory);
     RUN(test_roles_added_and_removed);
