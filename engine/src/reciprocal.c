@@ -110,7 +110,8 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 {
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
-    uint64_t key[ORCA_SHORTLIST];
+    // the shortlist, or the sorted list of k (k <= STEER_MAX_AVOID_NEIGHBOURS)
+    uint64_t key[ORCA_SHORTLIST > STEER_MAX_AVOID_NEIGHBOURS ? ORCA_SHORTLIST : STEER_MAX_AVOID_NEIGHBOURS];
     int n = 0;
     if (found > k && found <= ORCA_CANDIDATES) {
         // non-negative floats compare as their bits
