@@ -164,3 +164,16 @@ void steer_compat_call(lua_State *L, int nargs, int nresults)
 #else
 typedef int steer_compat_unused; // ISO C: a translation unit is not empty
 #endif
+
+void steer_compat_set_private_metatable(lua_State *L, const void *key, const char *event, lua_CFunction fn)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_pushcfunction(L, fn);
+        lua_setfield(L, -2, event);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+    }
+    lua_setmetatable(L, -2);
+}

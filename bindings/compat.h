@@ -190,4 +190,9 @@ static inline void steer_compat_rawseti(lua_State *L, int idx, lua_Integer n)
 #define lua_rawseti steer_compat_rawseti
 #endif
 
+/// Give the userdata on top of the stack a metatable of its own kind (no
+/// class of the module): one table holding `event` = fn, made once and kept
+/// in the registry under `key`.
+void steer_compat_set_private_metatable(lua_State *L, const void *key, const char *event, lua_CFunction fn);
+
 #endif

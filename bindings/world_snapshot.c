@@ -49,15 +49,7 @@ static sbuf *sbuf_new(lua_State *L)
 {
     sbuf *b = lua_newuserdatauv(L, sizeof *b, 0);
     memset(b, 0, sizeof *b);
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &sbuf_meta_key) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_pushcfunction(L, sbuf_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &sbuf_meta_key);
-    }
-    lua_setmetatable(L, -2);
+    steer_compat_set_private_metatable(L, &sbuf_meta_key, "__gc", sbuf_gc);
     return b;
 }
 

@@ -92,15 +92,7 @@ static lguard *push_guard(lua_State *L, int fidx, int kind)
     g->armed = true;
     g->agent = steer_null_agent;
     g->key = NULL;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &guard_key) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_pushcfunction(L, guard_close);
-        lua_setfield(L, -2, "__close");
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &guard_key);
-    }
-    lua_setmetatable(L, -2);
+    steer_compat_set_private_metatable(L, &guard_key, "__close", guard_close);
     lua_pushvalue(L, fidx);
     lua_setiuservalue(L, -2, 1);
     lua_toclose(L, -1);
