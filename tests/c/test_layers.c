@@ -244,6 +244,55 @@ static void obstacle_avoidance_rays_hit_only_what_is_seen(void)
     steer_behaviour_release(b);
 }
 
+// obstacle_avoidance inside a solid seeks out through its nearest boundary
+// (escape): only out of a solid it sees.
+static void obstacle_avoidance_escapes_only_what_is_seen(void)
+{
+    steer_behaviour_def d = def_of(STEER_OBSTACLE_AVOIDANCE);
+    d.lookahead = 5.0f;
+    d.rays = STEER_RAYS_WHISKERS;
+    steer_behaviour *b = make(d);
+    for (int how = 0; how < HOW_COUNT; ++how) {
+        steer_world *w = make_world(1);
+        // standing still inside a box: no ray goes anywhere, only escape steers
+        steer_agent_id a = spawn(w, 0.5f, 0.0f, 0.0f, 0.0f);
+        steer_shape_id box = steer_world_add_box(w, steer_v2(-2.0f, -2.0f), steer_v2(2.0f, 2.0f));
+        hide_shape(w, a, box, how);
+        bool has;
+        steer_steering s = steering_of(b, w, a, &has);
+        CHECK(has == (how == IN_VIEW));
+        if (how == IN_VIEW) CHECK(s.linear.x > 0.0f); // out through the nearer side, x = 2
+        steer_world_destroy(w);
+    }
+    steer_behaviour_release(b);
+}
+
+// What steer_world_raycast_all reports to its callback: the hits, counted
+// per shape and agent of world_raycast_takes_a_mask_and_a_band.
+typedef struct all_hits {
+    steer_shape_id near, far;
+    steer_agent_id agent;
+    int near_hits, far_hits, agent_hits, others;
+} all_hits;
+
+static float collect_hit(const steer_ray_hit *hit, void *context)
+{
+    all_hits *all = context;
+    if (steer_shape_id_equal(hit->shape, all->near)) ++all->near_hits;
+    else if (steer_shape_id_equal(hit->shape, all->far)) ++all->far_hits;
+    else if (steer_agent_id_equal(hit->agent, all->agent)) ++all->agent_hits;
+    else ++all->others;
+    return 10.0f; // the cast's max_distance: keep every hit
+}
+
+static all_hits cast_all(steer_world *w, steer_shape_id near, steer_shape_id far, steer_agent_id agent,
+                         const steer_ray_filter *f)
+{
+    all_hits all = {near, far, agent, 0, 0, 0, 0};
+    steer_world_raycast_all(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, f, collect_hit, &all);
+    return all;
+}
+
 // steer_world_raycast and raycast_all: the filter's mask takes shapes and
 // agents by layer, its band by vertical extent.
 static void world_raycast_takes_a_mask_and_a_band(void)
@@ -274,6 +323,18 @@ static void world_raycast_takes_a_mask_and_a_band(void)
     CHECK(!steer_world_raycast(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, &f, &h));
     f.z_max = 1.0f; // touching the far wall's extent counts
     CHECK(steer_world_raycast(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, &f, &h) && steer_shape_id_equal(h.shape, far));
+    // raycast_all: the same filters, every hit they pass (segments are hit
+    // on both faces: once or twice each)
+    f = steer_default_ray_filter();
+    f.include_agents = true;
+    all_hits all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits > 0 && all.far_hits > 0 && all.agent_hits == 1 && all.others == 0);
+    f.mask = ~2u;
+    all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits == 0 && all.far_hits > 0 && all.agent_hits == 1 && all.others == 0);
+    f.z_min = 0.0f, f.z_max = 1.0f; // the agent ([5, 6]) is above the band
+    all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits == 0 && all.far_hits > 0 && all.agent_hits == 0 && all.others == 0);
     // a band upside down is refused
     assert_counter counter = {0, ""};
     steer_set_assert_fn(counting_assert, &counter);
@@ -455,6 +516,7 @@ int main(void)
     RUN(agent_contacts_push_only_what_is_seen);
     RUN(shape_contacts_push_only_out_of_what_is_seen);
     RUN(obstacle_avoidance_rays_hit_only_what_is_seen);
+    RUN(obstacle_avoidance_escapes_only_what_is_seen);
     RUN(world_raycast_takes_a_mask_and_a_band);
     RUN(world_query_takes_a_mask_and_a_band);
     RUN(settings_read_back_and_bad_ones_are_refused);
