@@ -372,6 +372,44 @@ static void world_query_takes_a_mask_and_a_band(void)
 
 /* ---- the settings themselves ----------------------------------------------------------- */
 
+// steer_world_hash covers layer, mask, extent and priority where they are
+// not the defaults: each changes the hash, and setting the default back
+// gives the hash of before (a world of defaults hashes as it always did).
+static void the_hash_covers_layers_floors_and_priority(void)
+{
+    steer_world *w = make_world(1);
+    steer_agent_id a = spawn(w, 0.0f, 0.0f, 0, 0);
+    spawn(w, 3.0f, 0.0f, 0, 0);
+    const uint64_t plain = steer_world_hash(w);
+    steer_agent_set_layer(w, a, 2u);
+    const uint64_t layered = steer_world_hash(w);
+    CHECK(layered != plain);
+    steer_agent_set_extent(w, a, -0.0f, 0.0f); // -0 is 0
+    CHECK(steer_world_hash(w) == layered);
+    steer_agent_set_layer(w, a, 4u);
+    CHECK(steer_world_hash(w) != layered && steer_world_hash(w) != plain);
+    steer_agent_set_layer(w, a, 1u);
+    CHECK(steer_world_hash(w) == plain);
+    steer_agent_set_mask(w, a, 1u);
+    CHECK(steer_world_hash(w) != plain);
+    steer_agent_set_mask(w, a, STEER_ALL_LAYERS);
+    steer_agent_set_extent(w, a, 3.0f, 0.0f);
+    const uint64_t raised = steer_world_hash(w);
+    CHECK(raised != plain);
+    steer_agent_set_extent(w, a, 3.0f, 2.0f);
+    CHECK(steer_world_hash(w) != raised && steer_world_hash(w) != plain);
+    steer_agent_set_extent(w, a, 0.0f, 0.0f);
+    CHECK(steer_world_hash(w) == plain);
+    steer_agent_set_priority(w, a, 5.0f);
+    const uint64_t first = steer_world_hash(w);
+    CHECK(first != plain);
+    steer_agent_set_priority(w, a, 6.0f);
+    CHECK(steer_world_hash(w) != first && steer_world_hash(w) != plain);
+    steer_agent_set_priority(w, a, 0.0f);
+    CHECK(steer_world_hash(w) == plain);
+    steer_world_destroy(w);
+}
+
 static void settings_read_back_and_bad_ones_are_refused(void)
 {
     steer_world *w = make_world(1);
@@ -520,6 +558,7 @@ int main(void)
     RUN(world_raycast_takes_a_mask_and_a_band);
     RUN(world_query_takes_a_mask_and_a_band);
     RUN(settings_read_back_and_bad_ones_are_refused);
+    RUN(the_hash_covers_layers_floors_and_priority);
     RUN(removal_keeps_the_filtered_count);
     RUN(two_crowds_on_two_floors_never_meet);
     return TEST_RESULT();
