@@ -224,8 +224,12 @@ static void shape_contacts_push_only_out_of_what_is_seen(void)
 
 /* ---- rays ------------------------------------------------------------------------------ */
 
-// obstacle_avoidance's rays (and its probes for a side) hit only seen shapes.
-static void obstacle_avoidance_rays_hit_only_what_is_seen(void)
+// obstacle_avoidance against one shape, in view or hidden the three ways:
+// it steers only when it sees the shape. inside: the agent stands still
+// inside a box (no ray goes anywhere: only escape, which seeks out through
+// the nearest boundary, x = 2); else it walks at a wall (the rays and the
+// probes for a side).
+static void check_obstacle_consumer(bool inside)
 {
     steer_behaviour_def d = def_of(STEER_OBSTACLE_AVOIDANCE);
     d.lookahead = 5.0f;
@@ -233,39 +237,21 @@ static void obstacle_avoidance_rays_hit_only_what_is_seen(void)
     steer_behaviour *b = make(d);
     for (int how = 0; how < HOW_COUNT; ++how) {
         steer_world *w = make_world(1);
-        steer_agent_id a = spawn(w, 0.0f, 0.0f, 3.0f, 0.0f);
-        steer_shape_id wall = steer_world_add_segment(w, steer_v2(3.0f, -4.0f), steer_v2(3.0f, 4.0f));
-        hide_shape(w, a, wall, how);
+        steer_agent_id a = spawn(w, inside ? 0.5f : 0.0f, 0.0f, inside ? 0.0f : 3.0f, 0.0f);
+        steer_shape_id shape = inside ? steer_world_add_box(w, steer_v2(-2.0f, -2.0f), steer_v2(2.0f, 2.0f))
+                                      : steer_world_add_segment(w, steer_v2(3.0f, -4.0f), steer_v2(3.0f, 4.0f));
+        hide_shape(w, a, shape, how);
         bool has;
-        steering_of(b, w, a, &has);
+        steer_steering s = steering_of(b, w, a, &has);
         CHECK(has == (how == IN_VIEW));
+        if (inside && how == IN_VIEW) CHECK(s.linear.x > 0.0f);
         steer_world_destroy(w);
     }
     steer_behaviour_release(b);
 }
 
-// obstacle_avoidance inside a solid seeks out through its nearest boundary
-// (escape): only out of a solid it sees.
-static void obstacle_avoidance_escapes_only_what_is_seen(void)
-{
-    steer_behaviour_def d = def_of(STEER_OBSTACLE_AVOIDANCE);
-    d.lookahead = 5.0f;
-    d.rays = STEER_RAYS_WHISKERS;
-    steer_behaviour *b = make(d);
-    for (int how = 0; how < HOW_COUNT; ++how) {
-        steer_world *w = make_world(1);
-        // standing still inside a box: no ray goes anywhere, only escape steers
-        steer_agent_id a = spawn(w, 0.5f, 0.0f, 0.0f, 0.0f);
-        steer_shape_id box = steer_world_add_box(w, steer_v2(-2.0f, -2.0f), steer_v2(2.0f, 2.0f));
-        hide_shape(w, a, box, how);
-        bool has;
-        steer_steering s = steering_of(b, w, a, &has);
-        CHECK(has == (how == IN_VIEW));
-        if (how == IN_VIEW) CHECK(s.linear.x > 0.0f); // out through the nearer side, x = 2
-        steer_world_destroy(w);
-    }
-    steer_behaviour_release(b);
-}
+static void obstacle_avoidance_rays_hit_only_what_is_seen(void) { check_obstacle_consumer(false); }
+static void obstacle_avoidance_escapes_only_what_is_seen(void) { check_obstacle_consumer(true); }
 
 // What steer_world_raycast_all reports to its callback: the hits, counted
 // per shape and agent of world_raycast_takes_a_mask_and_a_band.
