@@ -139,45 +139,13 @@ static void snapshot_after_reload(int workers)
     steer_host_destroy(b);
 }
 
-// A world restored from a snapshot of version 1 hot-reloads to version 2
-// as the uninterrupted world does at the same frame.
-static void reload_after_restore(int workers)
+// A snapshot of version 1 at frame 40; the uninterrupted world reloads to
+// version 2 `gap` frames later and runs to frame 120. The restored world
+// (loaded while the file holds version 1, or already version 2) reloads
+// to version 2 after the same gap and must end with the same hash.
+static void restore_then_reload(int workers, int gap, bool file_at_version_2)
 {
-    const char *dir = test_dir("reload_after_restore");
-    const char *script = test_path(dir, "script.lua");
-    const char *snap = test_path(dir, "before.snap");
-    steer_host *a = host_with(workers, 0);
-    write_in_place(script, version_1);
-    CHECK(steer_host_load(a, script) == 0);
-    frames(a, 40);
-    CHECK(steer_host_snapshot(a, snap) == 0);
-    frames(a, 20);
-    write_in_place(script, version_2);
-    CHECK(steer_host_reload(a) == 0);
-    frames(a, 60);
-    uint64_t whole = hash_of(a);
-
-    write_in_place(script, version_1);
-    steer_host *b = host_with(workers, 1);
-    restore(b, script, snap);
-    frames(b, 20);
-    write_in_place(script, version_2);
-    CHECK(steer_host_reload(b) == 0);
-    frames(b, 60);
-    CHECK(hash_of(b) == whole);
-    steer_host_destroy(a);
-    steer_host_destroy(b);
-}
-
-// The viewer's "rewind and try a change of script from there": a snapshot
-// of version 1 loaded while the file holds version 2 (F9 after an edit)
-// keeps the saved trees, their parameters included (only the named Lua
-// behaviours take version 2's functions); a reload then (F5) gives the
-// agents version 2's roles keeping their memory, and the world steps as
-// version 1's world hot-reloaded to version 2 at the snapshot's frame.
-static void restore_into_changed_script(int workers)
-{
-    const char *dir = test_dir("changed_script");
+    const char *dir = test_dir(file_at_version_2 ? "changed_script" : "reload_after_restore");
     const char *script = test_path(dir, "script.lua");
     const char *snap = test_path(dir, "v1.snap");
     steer_host *a = host_with(workers, 0);
@@ -185,19 +153,35 @@ static void restore_into_changed_script(int workers)
     CHECK(steer_host_load(a, script) == 0);
     frames(a, 40);
     CHECK(steer_host_snapshot(a, snap) == 0);
+    frames(a, gap);
     write_in_place(script, version_2);
     CHECK(steer_host_reload(a) == 0);
-    frames(a, 80);
+    frames(a, 80 - gap);
     uint64_t whole = hash_of(a);
 
+    write_in_place(script, file_at_version_2 ? version_2 : version_1);
     steer_host *b = host_with(workers, 1);
     restore(b, script, snap);
+    frames(b, gap);
+    write_in_place(script, version_2);
     CHECK(steer_host_reload(b) == 0);
-    frames(b, 80);
+    frames(b, 80 - gap);
     CHECK(hash_of(b) == whole);
     steer_host_destroy(a);
     steer_host_destroy(b);
 }
+
+// A world restored from a snapshot of version 1 hot-reloads to version 2
+// as the uninterrupted world does at the same frame.
+static void reload_after_restore(int workers) { restore_then_reload(workers, 20, false); }
+
+// The viewer's "rewind and try a change of script from there": a snapshot
+// of version 1 loaded while the file holds version 2 (F9 after an edit)
+// keeps the saved trees, their parameters included (only the named Lua
+// behaviours take version 2's functions); a reload then (F5) gives the
+// agents version 2's roles keeping their memory, and the world steps as
+// version 1's world hot-reloaded to version 2 at the snapshot's frame.
+static void restore_into_changed_script(int workers) { restore_then_reload(workers, 0, true); }
 
 static void test_snapshot_after_reload(void)
 {
