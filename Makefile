@@ -7,9 +7,13 @@
 #   make scenarios  the crowd matrix in full, printed as a table (long)
 #   make fuzz   the clang sanitizer build, then the three fuzzers over fresh seeds for
 #               SECONDS seconds (default 600); failing seeds print their replay command
+#   make test-aarch64  install the cross compilers and qemu-user, cross-build for
+#               aarch64 (cmake/aarch64.cmake) and run the determinism checks
+#               (the golden hashes) under qemu-aarch64
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
 CLANG_BUILD ?= build-clang
+AARCH64_BUILD ?= build-aarch64
 SECONDS     ?= 600
 FUZZ_OPS    ?= 2000
 FUZZ_HOST_OPS ?= 200
@@ -23,22 +27,45 @@ PACKAGES   := cmake make gcc g++ clang pkg-config lua5.4 liblua5.4-dev lua-buste
               luajit libluajit-5.1-dev lua5.1 liblua5.1-0-dev lua5.3 liblua5.3-dev lua-compat53-dev love \
               libsdl2-dev libsdl2-image-dev libimgui-dev xvfb xauth xdotool \
               librecast-dev
+# make test-aarch64: Debian's cross compilers and qemu-user, and through
+# multiarch (dpkg --add-architecture arm64) the arm64 Lua 5.4 and
+# Recast/Detour that steer-lua links (apt keeps multiarch libraries at the
+# version of the build machine's own: it may upgrade those, libc6 among them)
+AARCH64_PACKAGES := gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+                    liblua5.4-dev:arm64 librecast-dev:arm64
 
-.PHONY: all deps configure build demo test test-release test-asan test-clang clang-build fuzz bench scenarios clean
+.PHONY: all deps deps-aarch64 configure build demo test test-release test-asan test-clang clang-build \
+        aarch64-build test-aarch64 fuzz bench scenarios clean
 
 all: build
 
+# $(call install-missing,PACKAGES,APT-GET OPTIONS,SHELL BEFORE APT): as root,
+# install those of PACKAGES that dpkg does not have; otherwise name them. A
+# name without :ARCH means the build machine's (or an Arch: all package): with
+# arm64 packages beside, `dpkg -s NAME` fails as ambiguous, so ask dpkg-query.
+define install-missing
+@missing=""; native=$$(dpkg --print-architecture); \
+for p in $(1); do \
+  case $$p in *:*) want="$${p##*:}";; *) want="$$native|all";; esac; \
+  dpkg-query -W -f='$${db:Status-Abbrev}$${Architecture}\n' "$${p%%:*}" 2>/dev/null | grep -qE "^ii ($$want)$$" || \
+    missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "Installing:$$missing"; $(3) \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing >/dev/null; \
+  else \
+    echo "Missing packages:$$missing"; echo "Run as root, or: sudo apt-get install$$missing"; exit 1; \
+  fi; \
+fi
+endef
+
 deps:
-	@missing=""; \
-	for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	  else \
-	    echo "Missing packages:$$missing"; echo "Run as root, or: sudo apt-get install$$missing"; exit 1; \
-	  fi; \
-	fi
+	$(call install-missing,$(PACKAGES))
+
+# (the arm64 packages need the architecture added to dpkg first)
+deps-aarch64: deps
+	$(call install-missing,$(AARCH64_PACKAGES),--no-install-recommends,dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64;)
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -76,6 +103,19 @@ test-clang: clang-build
 
 test: test-release test-asan test-clang
 
+# The golden hashes on another architecture (docs/engine.md, "Determinism"):
+# the engine, the C tests and steer-lua cross-built for aarch64 with Debian's
+# gcc (cmake/aarch64.cmake: no FMA contraction there either), then ctest runs
+# each check under qemu-aarch64 with the cross sysroot (only the determinism
+# checks are registered in a cross build: tests/CMakeLists.txt).
+aarch64-build: deps-aarch64
+	cmake -S . -B $(AARCH64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64.cmake -DCMAKE_BUILD_TYPE=Release \
+	  -DSTEER_BUILD_DEMOS=OFF -DSTEER_BUILD_BENCH=OFF -DSTEER_LUA_TEST_VERSIONS=
+	cmake --build $(AARCH64_BUILD) -j $(JOBS)
+
+test-aarch64: aarch64-build
+	cd $(AARCH64_BUILD) && ctest --output-on-failure -j $(JOBS)
+
 # The three fuzzers at once (engine C API, Lua API, script host and
 # recordings), each for SECONDS, each seed in its own process; the summary
 # lines say how many seeds failed. FUZZ_FLAGS=--avoid-open steers around the
@@ -101,4 +141,4 @@ bench: build
 	./$(BUILD)/tests/steer-bench flock --agents 100000 --steps 50
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(AARCH64_BUILD)

@@ -204,7 +204,7 @@ static int world_query(lua_State *L)
     return 1;
 }
 
-// world:hash([format]) -> integer digest of every agent's state (order-independent);
+// world:hash([format]) -> integer digest of every agent (steer_world_hash, order-independent);
 // format "hex": the 64 bits as 16 hexadecimal digits, exact under every Lua
 // (before 5.3 a number is a double)
 static int world_hash(lua_State *L)

@@ -186,7 +186,7 @@ function World:snapshot() end
 ---@return steer.Agent[]
 function World:query(x, y, radius, filter) end
 
----A digest of every agent's state, behaviour memory and random stream (order-independent).
+---A digest of every agent's state, behaviour memory and random stream, and of its layer, mask, z, height and priority where not the defaults (order-independent; not the limits, trees or shapes).
 ---"hex": the 64 bits as 16 hexadecimal digits, exact under every Lua (before 5.3 a number is a double).
 ---@param format? "integer"|"hex"
 ---@return integer|string

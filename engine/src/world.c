@@ -192,7 +192,11 @@ static uint64_t hash_bytes(uint64_t h, const void *data, size_t size)
 
 uint64_t steer_world_hash(const steer_world *w)
 {
-    // Sum of per-agent digests: the same whatever the storage order.
+    // Sum of per-agent digests: the same whatever the storage order. An
+    // agent's layers, mask and extent and its priority count only where they
+    // are not the defaults, so a world of defaults hashes as before they
+    // existed (the pinned golden hashes); the filter and priority columns
+    // hold the defaults for every agent while their counts are 0.
     uint64_t total = steer__mix64((uint64_t)w->count);
     for (int i = 0; i < w->count; ++i) {
         uint64_t h = 0xCBF29CE484222325ull;
@@ -200,6 +204,18 @@ uint64_t steer_world_hash(const steer_world *w)
         h = hash_bytes(h, &w->state[i], sizeof w->state[i]);
         h = hash_bytes(h, &w->memory[i], sizeof w->memory[i]);
         h = hash_bytes(h, &w->rng[i], sizeof w->rng[i]);
+        if (w->filtered > 0 && !steer__filter_is_default(&w->filter[i])) {
+            const agent_filter *f = &w->filter[i];
+            const float z = f->z + 0.0f, height = f->height + 0.0f; // -0 as 0
+            h = hash_bytes(h, &f->layer, sizeof f->layer);
+            h = hash_bytes(h, &f->mask, sizeof f->mask);
+            h = hash_bytes(h, &z, sizeof z);
+            h = hash_bytes(h, &height, sizeof height);
+        }
+        if (w->prioritised > 0 && w->priority[i] != 0.0f) {
+            const float priority = w->priority[i];
+            h = hash_bytes(h, &priority, sizeof priority);
+        }
         total += steer__mix64(h);
     }
     return total;

@@ -224,8 +224,12 @@ static void shape_contacts_push_only_out_of_what_is_seen(void)
 
 /* ---- rays ------------------------------------------------------------------------------ */
 
-// obstacle_avoidance's rays (and its probes for a side) hit only seen shapes.
-static void obstacle_avoidance_rays_hit_only_what_is_seen(void)
+// obstacle_avoidance against one shape, in view or hidden the three ways:
+// it steers only when it sees the shape. inside: the agent stands still
+// inside a box (no ray goes anywhere: only escape, which seeks out through
+// the nearest boundary, x = 2); else it walks at a wall (the rays and the
+// probes for a side).
+static void check_obstacle_consumer(bool inside)
 {
     steer_behaviour_def d = def_of(STEER_OBSTACLE_AVOIDANCE);
     d.lookahead = 5.0f;
@@ -233,15 +237,46 @@ static void obstacle_avoidance_rays_hit_only_what_is_seen(void)
     steer_behaviour *b = make(d);
     for (int how = 0; how < HOW_COUNT; ++how) {
         steer_world *w = make_world(1);
-        steer_agent_id a = spawn(w, 0.0f, 0.0f, 3.0f, 0.0f);
-        steer_shape_id wall = steer_world_add_segment(w, steer_v2(3.0f, -4.0f), steer_v2(3.0f, 4.0f));
-        hide_shape(w, a, wall, how);
+        steer_agent_id a = spawn(w, inside ? 0.5f : 0.0f, 0.0f, inside ? 0.0f : 3.0f, 0.0f);
+        steer_shape_id shape = inside ? steer_world_add_box(w, steer_v2(-2.0f, -2.0f), steer_v2(2.0f, 2.0f))
+                                      : steer_world_add_segment(w, steer_v2(3.0f, -4.0f), steer_v2(3.0f, 4.0f));
+        hide_shape(w, a, shape, how);
         bool has;
-        steering_of(b, w, a, &has);
+        steer_steering s = steering_of(b, w, a, &has);
         CHECK(has == (how == IN_VIEW));
+        if (inside && how == IN_VIEW) CHECK(s.linear.x > 0.0f);
         steer_world_destroy(w);
     }
     steer_behaviour_release(b);
+}
+
+static void obstacle_avoidance_rays_hit_only_what_is_seen(void) { check_obstacle_consumer(false); }
+static void obstacle_avoidance_escapes_only_what_is_seen(void) { check_obstacle_consumer(true); }
+
+// What steer_world_raycast_all reports to its callback: the hits, counted
+// per shape and agent of world_raycast_takes_a_mask_and_a_band.
+typedef struct all_hits {
+    steer_shape_id near, far;
+    steer_agent_id agent;
+    int near_hits, far_hits, agent_hits, others;
+} all_hits;
+
+static float collect_hit(const steer_ray_hit *hit, void *context)
+{
+    all_hits *all = context;
+    if (steer_shape_id_equal(hit->shape, all->near)) ++all->near_hits;
+    else if (steer_shape_id_equal(hit->shape, all->far)) ++all->far_hits;
+    else if (steer_agent_id_equal(hit->agent, all->agent)) ++all->agent_hits;
+    else ++all->others;
+    return 10.0f; // the cast's max_distance: keep every hit
+}
+
+static all_hits cast_all(steer_world *w, steer_shape_id near, steer_shape_id far, steer_agent_id agent,
+                         const steer_ray_filter *f)
+{
+    all_hits all = {near, far, agent, 0, 0, 0, 0};
+    steer_world_raycast_all(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, f, collect_hit, &all);
+    return all;
 }
 
 // steer_world_raycast and raycast_all: the filter's mask takes shapes and
@@ -274,6 +309,18 @@ static void world_raycast_takes_a_mask_and_a_band(void)
     CHECK(!steer_world_raycast(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, &f, &h));
     f.z_max = 1.0f; // touching the far wall's extent counts
     CHECK(steer_world_raycast(w, steer_v2(0, 0), steer_v2(1, 0), 10.0f, &f, &h) && steer_shape_id_equal(h.shape, far));
+    // raycast_all: the same filters, every hit they pass (segments are hit
+    // on both faces: once or twice each)
+    f = steer_default_ray_filter();
+    f.include_agents = true;
+    all_hits all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits > 0 && all.far_hits > 0 && all.agent_hits == 1 && all.others == 0);
+    f.mask = ~2u;
+    all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits == 0 && all.far_hits > 0 && all.agent_hits == 1 && all.others == 0);
+    f.z_min = 0.0f, f.z_max = 1.0f; // the agent ([5, 6]) is above the band
+    all = cast_all(w, near, far, agent, &f);
+    CHECK(all.near_hits == 0 && all.far_hits > 0 && all.agent_hits == 0 && all.others == 0);
     // a band upside down is refused
     assert_counter counter = {0, ""};
     steer_set_assert_fn(counting_assert, &counter);
@@ -310,6 +357,44 @@ static void world_query_takes_a_mask_and_a_band(void)
 }
 
 /* ---- the settings themselves ----------------------------------------------------------- */
+
+// steer_world_hash covers layer, mask, extent and priority where they are
+// not the defaults: each changes the hash, and setting the default back
+// gives the hash of before (a world of defaults hashes as it always did).
+static void the_hash_covers_layers_floors_and_priority(void)
+{
+    steer_world *w = make_world(1);
+    steer_agent_id a = spawn(w, 0.0f, 0.0f, 0, 0);
+    spawn(w, 3.0f, 0.0f, 0, 0);
+    const uint64_t plain = steer_world_hash(w);
+    steer_agent_set_layer(w, a, 2u);
+    const uint64_t layered = steer_world_hash(w);
+    CHECK(layered != plain);
+    steer_agent_set_extent(w, a, -0.0f, 0.0f); // -0 is 0
+    CHECK(steer_world_hash(w) == layered);
+    steer_agent_set_layer(w, a, 4u);
+    CHECK(steer_world_hash(w) != layered && steer_world_hash(w) != plain);
+    steer_agent_set_layer(w, a, 1u);
+    CHECK(steer_world_hash(w) == plain);
+    steer_agent_set_mask(w, a, 1u);
+    CHECK(steer_world_hash(w) != plain);
+    steer_agent_set_mask(w, a, STEER_ALL_LAYERS);
+    steer_agent_set_extent(w, a, 3.0f, 0.0f);
+    const uint64_t raised = steer_world_hash(w);
+    CHECK(raised != plain);
+    steer_agent_set_extent(w, a, 3.0f, 2.0f);
+    CHECK(steer_world_hash(w) != raised && steer_world_hash(w) != plain);
+    steer_agent_set_extent(w, a, 0.0f, 0.0f);
+    CHECK(steer_world_hash(w) == plain);
+    steer_agent_set_priority(w, a, 5.0f);
+    const uint64_t first = steer_world_hash(w);
+    CHECK(first != plain);
+    steer_agent_set_priority(w, a, 6.0f);
+    CHECK(steer_world_hash(w) != first && steer_world_hash(w) != plain);
+    steer_agent_set_priority(w, a, 0.0f);
+    CHECK(steer_world_hash(w) == plain);
+    steer_world_destroy(w);
+}
 
 static void settings_read_back_and_bad_ones_are_refused(void)
 {
@@ -455,9 +540,11 @@ int main(void)
     RUN(agent_contacts_push_only_what_is_seen);
     RUN(shape_contacts_push_only_out_of_what_is_seen);
     RUN(obstacle_avoidance_rays_hit_only_what_is_seen);
+    RUN(obstacle_avoidance_escapes_only_what_is_seen);
     RUN(world_raycast_takes_a_mask_and_a_band);
     RUN(world_query_takes_a_mask_and_a_band);
     RUN(settings_read_back_and_bad_ones_are_refused);
+    RUN(the_hash_covers_layers_floors_and_priority);
     RUN(removal_keeps_the_filtered_count);
     RUN(two_crowds_on_two_floors_never_meet);
     return TEST_RESULT();

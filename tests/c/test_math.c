@@ -74,6 +74,23 @@ static void vector_helpers(void)
     CHECK_NEAR(steer_new_orientation(1.25f, steer_v2(1, 0)), STEER_PI / 2, 1e-7);
 }
 
+// The build's floating-point rule (CMakeLists.txt, docs/engine.md
+// "Determinism"): a * b + c is never contracted into one fused multiply-add,
+// which rounds once where the source rounds twice. aarch64 compilers contract
+// by default (gcc outside strict ISO mode, clang in every mode); x86-64 ones
+// only with FMA enabled (-mfma, -march=haswell). a * b = 1 - 2^-60 in double
+// (1 - 2^-26 in float) rounds to 1, so a * b - 1 is 0 rounded twice and
+// -2^-60 (-2^-26) fused. volatile keeps the compiler from folding it.
+static void no_fused_multiply_add(void)
+{
+    volatile double va = 1.0 + 0x1p-30, vb = 1.0 - 0x1p-30, vc = -1.0;
+    double a = va, b = vb, c = vc;
+    CHECK(a * b + c == 0.0);
+    volatile float fa = 1.0f + 0x1p-13f, fb = 1.0f - 0x1p-13f, fc = -1.0f;
+    float x = fa, y = fb, z = fc;
+    CHECK(x * y + z == 0.0f);
+}
+
 int main(void)
 {
     RUN(orientation_round_trips);
@@ -81,5 +98,6 @@ int main(void)
     RUN(atan2_matches_libm);
     RUN(wrap_angle_range);
     RUN(vector_helpers);
+    RUN(no_fused_multiply_add);
     return TEST_RESULT();
 }

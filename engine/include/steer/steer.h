@@ -105,7 +105,11 @@ STEER_API int steer_world_query(steer_world *world, steer_vec2 center, float rad
 /// ignored). filter may be NULL (every agent).
 STEER_API int steer_world_query_filtered(steer_world *world, steer_vec2 center, float radius,
                                          const steer_ray_filter *filter, steer_agent_id *out, int capacity);
-/// Order-independent digest of every agent's state, memory and random stream.
+/// Order-independent digest of every agent's key, state, memory and random
+/// stream, and of its layer, mask, vertical extent and priority where they
+/// are not the defaults (a world of defaults hashes as before they existed).
+/// Not covered: limits, flags, behaviour trees, shapes, paths, formations,
+/// the step count (docs/engine.md, "Determinism").
 STEER_API uint64_t steer_world_hash(const steer_world *world);
 /// Steps taken so far.
 STEER_API uint64_t steer_world_step_count(const steer_world *world);
