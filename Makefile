@@ -3,7 +3,8 @@
 #               on the showcase (headless PNG when there is no display)
 #   make test   install what is missing, build, run every test with ctest, then
 #               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
-#               built with gcc (Debug) and with clang (optimised)
+#               built with gcc (Debug) and with clang (optimised), then the
+#               determinism checks cross-built for aarch64 (test-aarch64)
 #   make scenarios  the crowd matrix in full, printed as a table (long)
 #   make fuzz   the clang sanitizer build, then the three fuzzers over fresh seeds for
 #               SECONDS seconds (default 600); failing seeds print their replay command
@@ -101,7 +102,7 @@ clang-build: deps
 test-clang: clang-build
 	cd $(CLANG_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-test: test-release test-asan test-clang
+test: test-release test-asan test-clang test-aarch64
 
 # The golden hashes on another architecture (docs/engine.md, "Determinism"):
 # the engine, the C tests and steer-lua cross-built for aarch64 with Debian's
