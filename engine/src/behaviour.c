@@ -270,6 +270,7 @@ steer_behaviour *steer_behaviour_create(const steer_behaviour_def *def)
     b->avoids = def->type == STEER_RECIPROCAL_AVOIDANCE;
     b->has_callback = def->type == STEER_CALLBACK;
     b->nav = def->type == STEER_NAVIGATE ? b : NULL;
+    b->navs = def->type == STEER_NAVIGATE;
     if (def->type == STEER_ALIGN) b->def.orientation = steer_wrap_angle(def->orientation);
     // a new node: nothing evaluates it or holds it yet, so a Lua behaviour
     // may build combinators during a step (only the parent links of the
@@ -476,20 +477,23 @@ typedef struct tree_shape {
     bool avoids; ///< a reciprocal_avoidance node is in the tree
     bool has_callback;
     const steer_behaviour *nav; ///< the first navigate node
+    int navs;                   ///< navigate nodes, once per use (saturates at 2)
 } tree_shape;
 
 static tree_shape shape_of(steer_behaviour_type type, const steer_child *children, int count,
                            const tree_shape *pending, uint32_t epoch, const steer_behaviour *self)
 {
     tree_shape t = {1, 1, steer__behaviour_type_memory(type), type == STEER_RECIPROCAL_AVOIDANCE, type == STEER_CALLBACK,
-                    type == STEER_NAVIGATE ? self : NULL};
+                    type == STEER_NAVIGATE ? self : NULL, type == STEER_NAVIGATE};
     for (int i = 0; i < count; ++i) {
         const steer_behaviour *c = children[i].behaviour;
         // a child reshaped by the same change has its new shape pending
         tree_shape cs = c->mark == epoch ? pending[c->walk_index]
-                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids, c->has_callback, c->nav};
+                                         : (tree_shape){c->height, c->nodes, c->memory, c->avoids, c->has_callback, c->nav,
+                                                        c->navs};
         t.avoids = t.avoids || cs.avoids;
         if (t.nav == NULL) t.nav = cs.nav;
+        t.navs = t.navs + cs.navs > 2 ? 2 : t.navs + cs.navs;
         if (cs.height + 1 > t.height) t.height = cs.height + 1;
         // saturating: a graph of shared nodes can unfold to astronomical sizes
         t.nodes = t.nodes + cs.nodes > STEER_MAX_TREE_NODES ? STEER_MAX_TREE_NODES + 1 : t.nodes + cs.nodes;
@@ -515,6 +519,13 @@ static const char *shape_error(tree_shape t, char *buf, size_t size)
                  "would need more than %d floats of per-agent memory (wander, follow_path and "
                  "obstacle_avoidance take 1 each)",
                  STEER_MAX_TREE_MEMORY);
+        return buf;
+    }
+    if (t.navs > 1) {
+        // an agent holds one plan (navigate.c): a second navigate would
+        // never be planned for
+        snprintf(buf, size, "would hold more than one navigate (an agent keeps one plan: use one navigate and "
+                            "change its target)");
         return buf;
     }
     return NULL;
@@ -660,6 +671,7 @@ static bool set_children(steer_behaviour *b, const steer_child *children, int co
         r.up[k]->avoids = r.shape[k].avoids;
         r.up[k]->has_callback = r.shape[k].has_callback;
         r.up[k]->nav = r.shape[k].nav;
+        r.up[k]->navs = r.shape[k].navs;
     }
     reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);

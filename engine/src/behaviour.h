@@ -45,6 +45,9 @@ struct steer_behaviour {
     /// The first navigate node of the unfolded tree in evaluation order
     /// (this node when it is one), or NULL: the node an agent's plan serves.
     const struct steer_behaviour *nav;
+    /// navigate nodes in the unfolded tree (a shared one once per use): at
+    /// most 1, an agent holds one plan (a tree with more is refused)
+    int navs;
     uint32_t mark;  ///< scratch of graph walks (behaviour.c)
     int walk_index; ///< scratch of graph walks
 };

@@ -344,6 +344,57 @@ static void misuse_is_refused(void)
     steer_set_assert_fn(NULL, NULL);
 }
 
+static char last_assert[256];
+static void keep_assert(const char *c, const char *f, int l, void *ctx)
+{
+    (void)f, (void)l, (void)ctx;
+    ++asserts;
+    snprintf(last_assert, sizeof last_assert, "%s", c);
+}
+
+// An agent holds one plan: a tree with a second navigate (a blend of two,
+// or one added under a tree that has one) is refused when it is built,
+// naming the problem; it used to plan for the first and steer the second
+// straight at its target through the block.
+static void two_navigates_are_refused(void)
+{
+    steer_set_assert_fn(keep_assert, NULL);
+    asserts = 0;
+    steer_behaviour *a = navigate_to(10.0f, 0.0f), *b = navigate_to(-10.0f, 0.0f);
+    steer_child both[2] = {{a, 1.0f}, {b, 1.0f}};
+    steer_behaviour_def bd = steer_default_behaviour_def(STEER_BLEND);
+    bd.children = both;
+    bd.child_count = 2;
+    char buf[160];
+    const char *why = steer_behaviour_check_children(NULL, both, 2, buf, sizeof buf);
+    CHECK(why != NULL && strstr(why, "more than one navigate") != NULL);
+    CHECK(steer_behaviour_create(&bd) == NULL);
+    CHECK(asserts == 1 && strstr(last_assert, "more than one navigate") != NULL);
+    // the same node twice is two uses
+    both[1].behaviour = a;
+    CHECK(steer_behaviour_check_children(NULL, both, 2, buf, sizeof buf) != NULL);
+    // one navigate under a blend is fine; a second added deeper is refused
+    // and the tree keeps its one navigate
+    bd.children = both;
+    bd.child_count = 1;
+    steer_behaviour *top = steer_behaviour_create(&bd);
+    steer_behaviour_def inner = steer_default_behaviour_def(STEER_PRIORITY);
+    steer_behaviour *pri = steer_behaviour_create(&inner);
+    steer_child two[2] = {{a, 1.0f}, {pri, 1.0f}};
+    CHECK(top != NULL && pri != NULL && steer_behaviour_set_children(top, two, 2));
+    CHECK(steer_behaviour_navigate_node(top) == a);
+    steer_child other = {b, 1.0f};
+    asserts = 0;
+    CHECK(!steer_behaviour_set_children(pri, &other, 1));
+    CHECK(asserts == 1 && strstr(last_assert, "more than one navigate") != NULL);
+    CHECK(steer_behaviour_navigate_node(top) == a && steer_behaviour_navigate_node(pri) == NULL);
+    steer_behaviour_release(top);
+    steer_behaviour_release(pri);
+    steer_behaviour_release(a);
+    steer_behaviour_release(b);
+    steer_set_assert_fn(NULL, NULL);
+}
+
 int main(void)
 {
     RUN(plans_round_the_box);
@@ -356,5 +407,6 @@ int main(void)
     RUN(move_group_spreads_and_assigns);
     RUN(snapshots_leave_plans_out);
     RUN(misuse_is_refused);
+    RUN(two_navigates_are_refused);
     return TEST_RESULT();
 }

@@ -224,6 +224,19 @@ describe("steer.navigate", function()
     nav.radius = 2
     assert.are.equal(2, nav.radius)
   end)
+
+  it("refuses a tree with two navigates when it is built (an agent keeps one plan)", function()
+    local a, b = steer.navigate{ target = { 10, 0 } }, steer.navigate{ target = { -10, 0 } }
+    assert.matches("bad argument #1 to '[%w.]*blend' %(would hold more than one navigate",
+      err(steer.blend, { a, b }))
+    assert.matches("more than one navigate", err(steer.priority, { a, a }))
+    local inner = steer.priority{}
+    local tree = steer.blend{ a, inner }
+    assert.matches("bad property 'children' of steer%.Priority %(would hold more than one navigate",
+      err(function() inner.children = { b } end))
+    -- a formation's anchor steering and an avoidance around one navigate are fine
+    assert.is_not_nil(steer.reciprocal_avoidance{ preferred = tree })
+  end)
 end)
 
 describe("world:move_group", function()
