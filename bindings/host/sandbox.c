@@ -1,5 +1,6 @@
 // sandbox.c: what a script's code can reach. The Lua allocator with the
-// memory cap, the instruction budget's count hook, and the environments a
+// memory cap, the instruction budget's count hook (on from the start in the
+// exact mode; armed by watchdog.c in the default mode), and the environments a
 // version loads into: an allow-list (the default) or every library (trusted).
 // Modelled on Lua 5.4's lbaselib.c `load` (text mode, the environment as the
 // first upvalue) and lua.c's count hook that raises (`lstop`).
@@ -52,8 +53,16 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 static void budget_hook(lua_State *L, lua_Debug *ar);
 
+void steer_host__budget_arm(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP); }
+
+void steer_host__budget_arm_now(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1); }
+
+bool steer_host__budget_hooked(lua_State *L) { return lua_gethook(L) == budget_hook; }
+
 int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
 {
+    // (the watchdog mode takes the hook off at the callback's end)
+    h->watchdog.armed = 1;
     if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
     lua_Debug where;
     if (lua_getstack(L, level, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
@@ -154,7 +163,7 @@ void steer_host__interrupt_end(steer_host *host)
 {
     if (!host->interrupted) return;
     host->interrupted = 0;
-    if (host->def.instruction_budget > 0)
+    if (host->def.instruction_budget > 0 && host->def.budget_mode == STEER_HOST_BUDGET_EXACT)
         lua_sethook(host->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
     else
         lua_sethook(host->L, NULL, 0, 0);
@@ -164,11 +173,15 @@ void steer_host__budget_begin(steer_host *host, const char *scope)
 {
     host->scope = scope;
     host->used = 0;
+    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
+        steer_host__watchdog_begin(host);
 }
 
 void steer_host__budget_end(steer_host *host)
 {
     host->scope = NULL;
+    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
+        steer_host__watchdog_end(host);
 }
 
 /* ---- functions of the environments ------------------------------------------------------ */
@@ -367,6 +380,56 @@ static int sb_collectgarbage(lua_State *L)
     return 1;
 }
 
+// A trusted script's finaliser (upvalue 1), run by the host's __gc in a
+// coroutine of its own: Lua 5.4 calls no hook inside a finaliser, but a
+// coroutine it resumes has hooks again, so the callback's budget (or the
+// budget of closing the state) stops a finaliser that loops. Its error goes
+// where any finaliser's goes (Lua 5.4 makes it a warning); the callback it
+// ran in raises at its next instruction.
+static int gc_guard(lua_State *L)
+{
+    steer_host *h = steer_host__of(L);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 2);
+    lua_State *was = steer_host__watchdog_enter(h, co);
+    int nres = 0;
+    int status = lua_resume(co, L, 1, &nres);
+    steer_host__watchdog_enter(h, was);
+    if (status == LUA_OK || status == LUA_YIELD) return 0;
+    lua_xmove(co, L, 1);
+    return lua_error(L);
+}
+
+// setmetatable(t, mt) of trusted hosts: a __gc function in mt is replaced
+// by the host's guard around it (upvalue 1: Lua's setmetatable).
+static int trusted_setmetatable(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) == LUA_TFUNCTION && lua_tocfunction(L, -1) != gc_guard) {
+            lua_pushcclosure(L, gc_guard, 1);
+            steer_host__raw_set_field(L, 2, "__gc");
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+void steer_host__budget_closing(steer_host *host)
+{
+    if (host->def.instruction_budget <= 0) return;
+    host->scope = "closing the state";
+    host->used = 0;
+    host->watchdog.armed = 1;
+    steer_host__budget_arm(host->L);
+}
+
 // setmetatable(t, mt): refuses metatables with __gc (a finaliser runs
 // outside any callback's budget).
 static int sb_setmetatable(lua_State *L)
@@ -446,6 +509,9 @@ int steer_host__open_libs(lua_State *L)
     steer_host *h = steer_host__of(L);
     if (h->def.trusted) {
         luaL_openlibs(L);
+        lua_getglobal(L, "setmetatable");
+        lua_pushcclosure(L, trusted_setmetatable, 1);
+        lua_setglobal(L, "setmetatable");
     } else {
         // os and debug are opened only to copy os.clock/time/date and
         // debug.traceback into environments; nothing else reaches them
@@ -472,7 +538,8 @@ int steer_host__open_libs(lua_State *L)
     luaL_requiref(L, "steer", luaopen_steer, 0);
     lua_setfield(L, -2, HOST_F_STEER);
     lua_pop(L, 1);
-    if (h->def.instruction_budget > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    steer_host__watchdog_open(L);
+    if (h->def.instruction_budget > 0 && h->def.budget_mode == STEER_HOST_BUDGET_EXACT) steer_host__budget_arm(L);
     lua_pushcfunction(L, work_hook);
     steer_lua_set_work_hook(L, -1);
     lua_pop(L, 1);
