@@ -257,10 +257,24 @@ static int resume(lua_State *L, lua_State *co, int narg)
     return nres;
 }
 
+// Close co's pending to-be-closed variables (their __close run in co).
+static int close_thread(lua_State *L, lua_State *co)
+{
+    steer_host *h = steer_host__of(L);
+    lua_State *was = steer_host__watchdog_enter(h, co);
+#if LUA_VERSION_RELEASE_NUM >= 50406
+    int status = lua_closethread(co, L);
+#else
+    int status = lua_resetthread(co);
+#endif
+    steer_host__watchdog_enter(h, was);
+    return status;
+}
+
 static int co_resume(lua_State *L)
 {
     lua_State *co = lua_tothread(L, 1);
-    luaL_argexpected(L, co != NULL, 1, "coroutine");
+    luaL_argexpected(L, co != NULL, 1, "thread");
     int n = resume(L, co, lua_gettop(L) - 1);
     lua_pushboolean(L, n >= 0);
     lua_insert(L, n >= 0 ? -(n + 1) : -2);
@@ -276,11 +290,7 @@ static int co_wrapped(lua_State *L)
     int status = lua_status(co);
     if (status != LUA_OK && status != LUA_YIELD) {
         // an error in the coroutine: close its to-be-closed variables
-#if LUA_VERSION_RELEASE_NUM >= 50406
-        status = lua_closethread(co, L);
-#else
-        status = lua_resetthread(co);
-#endif
+        status = close_thread(L, co);
         lua_xmove(co, L, 1);
     }
     if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -289,6 +299,26 @@ static int co_wrapped(lua_State *L)
         lua_concat(L, 2);
     }
     return lua_error(L);
+}
+
+// coroutine.close(co): a suspended or dead coroutine closed here, its
+// __close handlers counted as the coroutine's.
+static int co_close(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co != NULL, 1, "thread");
+    lua_Debug ar;
+    int status = lua_status(co);
+    if (co == L || (status == LUA_OK && lua_getstack(co, 0, &ar)))
+        return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
+    status = close_thread(L, co);
+    if (status == LUA_OK) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_xmove(co, L, 1);
+    return 2;
 }
 
 static int co_wrap(lua_State *L)
@@ -309,5 +339,7 @@ void steer_host__watchdog_open(lua_State *L)
     lua_setfield(L, -2, "resume");
     lua_pushcfunction(L, co_wrap);
     lua_setfield(L, -2, "wrap");
+    lua_pushcfunction(L, co_close);
+    lua_setfield(L, -2, "close");
     lua_pop(L, 1);
 }

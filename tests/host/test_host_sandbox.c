@@ -108,6 +108,10 @@ static void test_budget_modes(void)
          "instruction budget exceeded in update (200000 instructions)"},
         {"", "while true do pcall(coroutine.wrap(function() while true do end end)) end", false,
          "main.lua:6: instruction budget exceeded in update (200000 instructions)"},
+        // a __close handler that loops, run by coroutine.close in the coroutine
+        {"co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() "
+         "while true do end end }) coroutine.yield() end) coroutine.resume(co)",
+         "coroutine.close(co)", false, "main.lua:7: instruction budget exceeded in update (200000 instructions)"},
         {"", "('a'):rep(8000):find('.-.-.-.-b')", false,
          "main.lua:6: instruction budget exceeded in update (200000 instructions; each step of the pattern "
          "matcher counts as one)"},
