@@ -48,7 +48,7 @@ typedef struct host_recent {
 /// The signal the budget's watchdog sends to the host's thread.
 #define WATCHDOG_SIGNAL SIGURG
 
-/// The budget's watchdog (watchdog.c): seq and request are shared with its
+/// The budget's watchdog (budget.c): seq and request are shared with its
 /// thread; the rest belongs to the host's thread and its signal handler.
 typedef struct host_watchdog {
     _Atomic uint64_t seq;     ///< odd while a callback runs (the host's thread writes it)
@@ -239,7 +239,7 @@ void steer_host__budget_begin(steer_host *host, const char *scope);
 void steer_host__budget_end(steer_host *host);
 
 
-/* ---- the budget's watchdog (watchdog.c) ------------------------------------------------ */
+/* ---- the budget's watchdog (budget.c) ------------------------------------------------ */
 /// Put the host's coroutine.resume and coroutine.wrap in the coroutine
 /// library (they keep track of the Lua thread running). Before any
 /// environment copies it.

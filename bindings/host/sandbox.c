@@ -1,6 +1,6 @@
 // sandbox.c: what a script's code can reach. The Lua allocator with the
-// memory cap, the instruction budget's count hook (on from the start in the
-// exact mode; armed by watchdog.c in the default mode), and the environments a
+// memory cap, what the instruction budget counts besides Lua instructions
+// (budget.c counts those), and the environments a
 // version loads into: an allow-list (the default) or every library (trusted).
 // Modelled on Lua 5.4's lbaselib.c `load` (text mode, the environment as the
 // first upvalue) and lua.c's count hook that raises (`lstop`).
@@ -16,8 +16,6 @@
 
 #include "steer/steer_lua.h"
 
-// Instructions between two calls of the count hook while under budget.
-#define HOOK_STEP 1000
 // Steps of engine work (steer_lua_set_work_hook: a formation's assignment)
 // charged as one instruction: on the build machine an optimal assignment of
 // 1,000 members (1e9 steps) took 1.5 s, about what 16 steps a Lua
@@ -50,46 +48,6 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 }
 
 /* ---- instruction budget ----------------------------------------------------------- */
-
-static void budget_hook(lua_State *L, lua_Debug *ar);
-
-void steer_host__budget_arm(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP); }
-
-void steer_host__budget_arm_now(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1); }
-
-bool steer_host__budget_hooked(lua_State *L) { return lua_gethook(L) == budget_hook; }
-
-int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
-{
-    // (the watchdog mode takes the hook off at the callback's end)
-    h->watchdog.armed = 1;
-    if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    lua_Debug where;
-    if (lua_getstack(L, level, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
-        lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
-    else
-        lua_pushliteral(L, "");
-    lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions%s)", h->scope,
-                    (LUAI_UACINT)h->def.instruction_budget, extra);
-    lua_concat(L, 2);
-    return lua_error(L);
-}
-
-static void budget_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    steer_host *h = steer_host__of(L);
-    int count = lua_gethookcount(L);
-    if (h->scope == NULL || h->def.instruction_budget <= 0) return;
-    h->used += count;
-    if (h->used > h->def.instruction_budget) {
-        // where: the running function (level 0 inside a hook), not its caller
-        steer_host__budget_exceeded(L, h, 0, "");
-    } else if (count != HOOK_STEP) {
-        // a thread left at 1 by an earlier callback's overrun
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
-    }
-}
 
 // The work hook (steer_lua_set_work_hook): engine work a script causes
 // (a formation's assignment, O(n^3)) counts against the callback's budget,
@@ -164,24 +122,9 @@ void steer_host__interrupt_end(steer_host *host)
     if (!host->interrupted) return;
     host->interrupted = 0;
     if (host->def.instruction_budget > 0 && host->def.budget_mode == STEER_HOST_BUDGET_EXACT)
-        lua_sethook(host->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+        steer_host__budget_arm(host->L);
     else
         lua_sethook(host->L, NULL, 0, 0);
-}
-
-void steer_host__budget_begin(steer_host *host, const char *scope)
-{
-    host->scope = scope;
-    host->used = 0;
-    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
-        steer_host__watchdog_begin(host);
-}
-
-void steer_host__budget_end(steer_host *host)
-{
-    host->scope = NULL;
-    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
-        steer_host__watchdog_end(host);
 }
 
 /* ---- functions of the environments ------------------------------------------------------ */
@@ -419,15 +362,6 @@ static int trusted_setmetatable(lua_State *L)
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
-}
-
-void steer_host__budget_closing(steer_host *host)
-{
-    if (host->def.instruction_budget <= 0) return;
-    host->scope = "closing the state";
-    host->used = 0;
-    host->watchdog.armed = 1;
-    steer_host__budget_arm(host->L);
 }
 
 // setmetatable(t, mt): refuses metatables with __gc (a finaliser runs

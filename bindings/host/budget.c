@@ -1,7 +1,10 @@
-// watchdog.c: the instruction budget's default mode (STEER_HOST_BUDGET_
-// WATCHDOG). Lua 5.4 sends every instruction through its hook check while
-// any count hook is set, whatever the count, so a hook on every callback
-// doubles the cost of pure-Lua code. Here the count hook is off while a
+// budget.c: the instruction budget. Its count hook adds up the Lua
+// instructions of a callback (every HOOK_STEP) and raises past the budget;
+// in the exact mode (STEER_HOST_BUDGET_EXACT) it is on from the start.
+//
+// The default mode (STEER_HOST_BUDGET_WATCHDOG): Lua 5.4 sends every
+// instruction through its hook check while any count hook is set, whatever
+// the count, so a hook on every callback doubles the cost of pure-Lua code. Here the count hook is off while a
 // callback runs, and a thread of the host's, woken every time slice, asks
 // for it when the same callback is still running at two wakes in a row:
 // it sends WATCHDOG_SIGNAL to the host's thread, whose handler arms the
@@ -37,6 +40,75 @@ static _Thread_local steer_host *running_host;
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 static struct sigaction previous_action;
 static bool handler_installed;
+
+// Instructions between two calls of the count hook while under budget.
+#define HOOK_STEP 1000
+
+/* ---- the count hook ---------------------------------------------------------------------- */
+
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+void steer_host__budget_arm(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP); }
+
+void steer_host__budget_arm_now(lua_State *L) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1); }
+
+bool steer_host__budget_hooked(lua_State *L) { return lua_gethook(L) == budget_hook; }
+
+int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
+{
+    // (the watchdog mode takes the hook off at the callback's end)
+    h->watchdog.armed = 1;
+    if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    lua_Debug where;
+    if (lua_getstack(L, level, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
+        lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
+    else
+        lua_pushliteral(L, "");
+    lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions%s)", h->scope,
+                    (LUAI_UACINT)h->def.instruction_budget, extra);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    steer_host *h = steer_host__of(L);
+    int count = lua_gethookcount(L);
+    if (h->scope == NULL || h->def.instruction_budget <= 0) return;
+    h->used += count;
+    if (h->used > h->def.instruction_budget) {
+        // where: the running function (level 0 inside a hook), not its caller
+        steer_host__budget_exceeded(L, h, 0, "");
+    } else if (count != HOOK_STEP) {
+        // a thread left at 1 by an earlier callback's overrun
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+}
+
+void steer_host__budget_begin(steer_host *host, const char *scope)
+{
+    host->scope = scope;
+    host->used = 0;
+    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
+        steer_host__watchdog_begin(host);
+}
+
+void steer_host__budget_end(steer_host *host)
+{
+    host->scope = NULL;
+    if (host->def.budget_mode == STEER_HOST_BUDGET_WATCHDOG && host->def.instruction_budget > 0)
+        steer_host__watchdog_end(host);
+}
+
+void steer_host__budget_closing(steer_host *host)
+{
+    if (host->def.instruction_budget <= 0) return;
+    host->scope = "closing the state";
+    host->used = 0;
+    host->watchdog.armed = 1;
+    steer_host__budget_arm(host->L);
+}
 
 /* ---- on the host's thread -------------------------------------------------------------------- */
 
