@@ -83,6 +83,17 @@ static void test_escapes(void)
     }
 }
 
+// A host with a budget of 200,000 instructions counted the given way.
+static steer_host *budget_host(test_log *log, bool trusted, steer_host_budget_mode mode, int slice_us)
+{
+    steer_host_def def = logged_def(log);
+    def.instruction_budget = 200000;
+    def.trusted = trusted;
+    def.budget_mode = mode;
+    def.watchdog_slice_us = slice_us;
+    return steer_host_create(&def);
+}
+
 // The budget's modes stop the same runaways with the same error, word for
 // word: the exact count; the watchdog with a slice of 0 (its hook armed at
 // the callback's start: the overrun path without waiting for a clock); and
@@ -129,12 +140,7 @@ static void test_budget_modes(void)
         char first[1024] = "";
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
             test_log log;
-            steer_host_def def = logged_def(&log);
-            def.instruction_budget = 200000;
-            def.trusted = runaways[i].trusted;
-            def.budget_mode = modes[m].mode;
-            def.watchdog_slice_us = modes[m].slice_us;
-            steer_host *h = steer_host_create(&def);
+            steer_host *h = budget_host(&log, runaways[i].trusted, modes[m].mode, modes[m].slice_us);
             snprintf(text, sizeof text,
                      "local frames, co = 0, nil\n"
                      "return { update = function(world)\n"
@@ -176,11 +182,9 @@ static void test_budget_within(void)
     for (size_t m = 0; m < sizeof slices / sizeof slices[0]; ++m) {
         for (int over = 0; over < 2; ++over) {
             test_log log;
-            steer_host_def def = logged_def(&log);
-            def.instruction_budget = 200000;
-            def.budget_mode = slices[m] < 0 ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
-            def.watchdog_slice_us = slices[m] < 0 ? 0 : slices[m];
-            steer_host *h = steer_host_create(&def);
+            bool exact = slices[m] < 0;
+            steer_host_budget_mode mode = exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
+            steer_host *h = budget_host(&log, false, mode, exact ? 0 : slices[m]);
             char text[256];
             // 2 instructions a turn (ADD, FORLOOP)
             snprintf(text, sizeof text,
@@ -204,19 +208,18 @@ static void test_runaway_gc_at_close(void)
 {
     const char *dir = test_dir("gc_at_close");
     const char *path = test_path(dir, "main.lua");
-    write_in_place(path, "local keep = setmetatable({}, { __gc = function() while true do end end })\n"
+    write_in_place(path, "local keep = setmetatable({}, {\n"
+                         "  __gc = function() print('finalising') while true do end end })\n"
                          "return { update = function() return keep end }\n");
     for (int exact = 0; exact < 2; ++exact) {
         test_log log;
-        steer_host_def def = logged_def(&log);
-        def.trusted = true;
-        def.instruction_budget = 200000;
-        def.budget_mode = exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
-        steer_host *h = steer_host_create(&def);
+        steer_host *h = budget_host(&log, true, exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG, 50000);
         CHECK(steer_host_load(h, path) == 0);
         CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(!log_has(&log, "finalising"));
         steer_host_destroy(h);
-        CHECK(true); // (returned)
+        // (it ran, and destroy returned)
+        CHECK(strcmp(log.last_print, "finalising") == 0);
     }
 }
 
@@ -238,12 +241,9 @@ static void test_watchdog_disarms(void)
                          "end }\n");
     for (int exact = 0; exact < 2; ++exact) {
         test_log log;
-        steer_host_def def = logged_def(&log);
-        def.trusted = true;
-        def.instruction_budget = 200000;
-        def.budget_mode = exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
-        def.watchdog_slice_us = 60 * 1000 * 1000; // never reached here
-        steer_host *h = steer_host_create(&def);
+        // (a slice never reached here)
+        steer_host *h = budget_host(&log, true, exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG,
+                                    60 * 1000 * 1000);
         CHECK(steer_host_load(h, path) == 0);
         CHECK(steer_host_update(h, DT, NULL) == -1);
         CHECK(strstr(steer_host_last_error(h), "a formation's assignment here would take") != NULL);
