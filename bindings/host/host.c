@@ -38,6 +38,8 @@ steer_host_def steer_host_default_def(void)
     d.trusted = false;
     d.memory_cap = (size_t)64 << 20;
     d.instruction_budget = 10000000;
+    d.budget_mode = STEER_HOST_BUDGET_WATCHDOG;
+    d.watchdog_slice_us = 50000;
     d.world = steer_default_world_def();
     d.watch = STEER_HOST_WATCH_NONE;
     d.debounce_ms = 100;
@@ -511,7 +513,9 @@ static int p_init(lua_State *L)
 steer_host *steer_host_create(const steer_host_def *def)
 {
     steer_host_def d = def != NULL ? *def : steer_host_default_def();
-    if (d.instruction_budget < 0 || d.debounce_ms < 0) return NULL;
+    if (d.instruction_budget < 0 || d.debounce_ms < 0 || d.watchdog_slice_us < 0 ||
+        (d.budget_mode != STEER_HOST_BUDGET_WATCHDOG && d.budget_mode != STEER_HOST_BUDGET_EXACT))
+        return NULL;
     steer_host *h = calloc(1, sizeof *h);
     if (h == NULL) return NULL;
     h->def = d;
@@ -538,7 +542,9 @@ void steer_host_destroy(steer_host *host)
     if (host == NULL) return;
     steer_host__tape_destroy(host);
     steer_host__watch_stop(host);
+    steer_host__watchdog_stop(host);
     // the Lua state first: its proxies never own the world
+    if (host->L != NULL) steer_host__budget_closing(host);
     if (host->L != NULL) lua_close(host->L);
     if (host->world != NULL) steer_world_destroy(host->world);
     free(host);

@@ -6,7 +6,9 @@
 #ifndef STEER_HOST_INTERNAL_H
 #define STEER_HOST_INTERNAL_H
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -43,6 +45,24 @@ typedef struct host_recent {
     double time;
 } host_recent;
 
+/// The signal the budget's watchdog sends to the host's thread.
+#define WATCHDOG_SIGNAL SIGURG
+
+/// The budget's watchdog (budget.c): seq and request are shared with its
+/// thread; the rest belongs to the host's thread and its signal handler.
+typedef struct host_watchdog {
+    _Atomic uint64_t seq;     ///< odd while a callback runs (the host's thread writes it)
+    _Atomic uint64_t request; ///< the seq the watchdog asked to arm (its thread writes it)
+    uint64_t answered;        ///< the last request the handler saw
+    volatile sig_atomic_t armed;  ///< the count hook is on in this callback
+    lua_State *volatile current;  ///< the Lua thread running now (main state or a coroutine)
+    bool running;             ///< the thread is started (for target)
+    bool stop;                ///< under lock: the thread ends
+    pthread_t thread, target; ///< the watchdog; the host's thread it signals
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+} host_watchdog;
+
 /// A recording being written (the tape's).
 typedef struct steer_host__tape steer_host__tape;
 
@@ -60,6 +80,7 @@ struct steer_host {
     // instruction budget of the callback in progress
     int64_t used;
     volatile sig_atomic_t interrupted; ///< steer_host_interrupt was called (until the call in progress ends)
+    host_watchdog watchdog; ///< the default mode's (STEER_HOST_BUDGET_WATCHDOG)
     const char *scope; ///< "update", "setup", "role 'guard'", "a Lua behaviour", ...
     char scope_buf[96]; ///< the name of a role function's scope
     char path[HOST_PATH_MAX]; ///< the script (empty before the first load)
@@ -203,9 +224,36 @@ void steer_host__call_end(steer_host *host, int status, steer_memory_account *wa
 void steer_host__check_interrupt(lua_State *L, steer_host *host);
 /// After a call into Lua: an interrupt is over, the budget's hook back.
 void steer_host__interrupt_end(steer_host *host);
+/// Arm the budget's count hook on the Lua thread L (async-signal-safe).
+void steer_host__budget_arm(lua_State *L);
+/// ... with a count of 1: the budget is spent, L raises at its next instruction.
+void steer_host__budget_arm_now(lua_State *L);
+/// A callback of its own for the finalisers lua_close runs (a trusted
+/// script's; hooks on from the first instruction, in either mode).
+void steer_host__budget_closing(steer_host *host);
+/// Whether the hook of the Lua thread L is the budget's.
+bool steer_host__budget_hooked(lua_State *L);
 /// Start a callback scope with a fresh instruction budget.
 void steer_host__budget_begin(steer_host *host, const char *scope);
 /// End it (the hook stays installed; counting restarts at the next begin).
 void steer_host__budget_end(steer_host *host);
+
+
+/* ---- the budget's watchdog (budget.c) ------------------------------------------------ */
+/// Put the host's coroutine.resume and coroutine.wrap in the coroutine
+/// library (they keep track of the Lua thread running). Before any
+/// environment copies it.
+void steer_host__watchdog_open(lua_State *L);
+/// A callback starts (watchdog mode): its count hook off, the watchdog
+/// watching it (started on the first call, and again when the host's
+/// thread changed); a slice of 0 arms the hook at once.
+void steer_host__watchdog_begin(steer_host *h);
+/// The callback ends: the watchdog stops watching, the hook is off.
+void steer_host__watchdog_end(steer_host *h);
+/// The Lua thread co runs from now on (a resume, and the return from it):
+/// armed when the callback is, disarmed otherwise. Returns the one before.
+lua_State *steer_host__watchdog_enter(steer_host *h, lua_State *co);
+/// End the watchdog's thread (steer_host_destroy).
+void steer_host__watchdog_stop(steer_host *h);
 
 #endif

@@ -439,6 +439,9 @@ static bool check_host_def(const steer_replay *r, steer_host_def *def, const ste
     }
     def->memory_cap = (size_t)tighter(def->memory_cap, opt->memory_cap);
     def->instruction_budget = (int64_t)tighter((uint64_t)def->instruction_budget, (uint64_t)opt->instruction_budget);
+    // a callback over its budget stops at the same instruction every replay,
+    // whatever mode recorded it (docs/embedding.md, "Record and replay")
+    def->budget_mode = STEER_HOST_BUDGET_EXACT;
     return true;
 }
 

@@ -1,5 +1,6 @@
 // sandbox.c: what a script's code can reach. The Lua allocator with the
-// memory cap, the instruction budget's count hook, and the environments a
+// memory cap, what the instruction budget counts besides Lua instructions
+// (budget.c counts those), and the environments a
 // version loads into: an allow-list (the default) or every library (trusted).
 // Modelled on Lua 5.4's lbaselib.c `load` (text mode, the environment as the
 // first upvalue) and lua.c's count hook that raises (`lstop`).
@@ -15,8 +16,6 @@
 
 #include "steer/steer_lua.h"
 
-// Instructions between two calls of the count hook while under budget.
-#define HOOK_STEP 1000
 // Steps of engine work (steer_lua_set_work_hook: a formation's assignment)
 // charged as one instruction: on the build machine an optimal assignment of
 // 1,000 members (1e9 steps) took 1.5 s, about what 16 steps a Lua
@@ -49,38 +48,6 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 }
 
 /* ---- instruction budget ----------------------------------------------------------- */
-
-static void budget_hook(lua_State *L, lua_Debug *ar);
-
-int steer_host__budget_exceeded(lua_State *L, steer_host *h, int level, const char *extra)
-{
-    if (lua_gethookcount(L) != 1) lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    lua_Debug where;
-    if (lua_getstack(L, level, &where) && lua_getinfo(L, "Sl", &where) && where.currentline > 0)
-        lua_pushfstring(L, "%s:%d: ", where.short_src, where.currentline);
-    else
-        lua_pushliteral(L, "");
-    lua_pushfstring(L, "instruction budget exceeded in %s (%I instructions%s)", h->scope,
-                    (LUAI_UACINT)h->def.instruction_budget, extra);
-    lua_concat(L, 2);
-    return lua_error(L);
-}
-
-static void budget_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    steer_host *h = steer_host__of(L);
-    int count = lua_gethookcount(L);
-    if (h->scope == NULL || h->def.instruction_budget <= 0) return;
-    h->used += count;
-    if (h->used > h->def.instruction_budget) {
-        // where: the running function (level 0 inside a hook), not its caller
-        steer_host__budget_exceeded(L, h, 0, "");
-    } else if (count != HOOK_STEP) {
-        // a thread left at 1 by an earlier callback's overrun
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
-    }
-}
 
 // The work hook (steer_lua_set_work_hook): engine work a script causes
 // (a formation's assignment, O(n^3)) counts against the callback's budget,
@@ -154,21 +121,10 @@ void steer_host__interrupt_end(steer_host *host)
 {
     if (!host->interrupted) return;
     host->interrupted = 0;
-    if (host->def.instruction_budget > 0)
-        lua_sethook(host->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    if (host->def.instruction_budget > 0 && host->def.budget_mode == STEER_HOST_BUDGET_EXACT)
+        steer_host__budget_arm(host->L);
     else
         lua_sethook(host->L, NULL, 0, 0);
-}
-
-void steer_host__budget_begin(steer_host *host, const char *scope)
-{
-    host->scope = scope;
-    host->used = 0;
-}
-
-void steer_host__budget_end(steer_host *host)
-{
-    host->scope = NULL;
 }
 
 /* ---- functions of the environments ------------------------------------------------------ */
@@ -367,6 +323,47 @@ static int sb_collectgarbage(lua_State *L)
     return 1;
 }
 
+// A trusted script's finaliser (upvalue 1), run by the host's __gc in a
+// coroutine of its own: Lua 5.4 calls no hook inside a finaliser, but a
+// coroutine it resumes has hooks again, so the callback's budget (or the
+// budget of closing the state) stops a finaliser that loops. Its error goes
+// where any finaliser's goes (Lua 5.4 makes it a warning); the callback it
+// ran in raises at its next instruction.
+static int gc_guard(lua_State *L)
+{
+    steer_host *h = steer_host__of(L);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 2);
+    lua_State *was = steer_host__watchdog_enter(h, co);
+    int nres = 0;
+    int status = lua_resume(co, L, 1, &nres);
+    steer_host__watchdog_enter(h, was);
+    if (status == LUA_OK || status == LUA_YIELD) return 0;
+    lua_xmove(co, L, 1);
+    return lua_error(L);
+}
+
+// setmetatable(t, mt) of trusted hosts: a __gc function in mt is replaced
+// by the host's guard around it (upvalue 1: Lua's setmetatable).
+static int trusted_setmetatable(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) == LUA_TFUNCTION && lua_tocfunction(L, -1) != gc_guard) {
+            lua_pushcclosure(L, gc_guard, 1);
+            steer_host__raw_set_field(L, 2, "__gc");
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
 // setmetatable(t, mt): refuses metatables with __gc (a finaliser runs
 // outside any callback's budget).
 static int sb_setmetatable(lua_State *L)
@@ -446,6 +443,9 @@ int steer_host__open_libs(lua_State *L)
     steer_host *h = steer_host__of(L);
     if (h->def.trusted) {
         luaL_openlibs(L);
+        lua_getglobal(L, "setmetatable");
+        lua_pushcclosure(L, trusted_setmetatable, 1);
+        lua_setglobal(L, "setmetatable");
     } else {
         // os and debug are opened only to copy os.clock/time/date and
         // debug.traceback into environments; nothing else reaches them
@@ -472,7 +472,8 @@ int steer_host__open_libs(lua_State *L)
     luaL_requiref(L, "steer", luaopen_steer, 0);
     lua_setfield(L, -2, HOST_F_STEER);
     lua_pop(L, 1);
-    if (h->def.instruction_budget > 0) lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    steer_host__watchdog_open(L);
+    if (h->def.instruction_budget > 0 && h->def.budget_mode == STEER_HOST_BUDGET_EXACT) steer_host__budget_arm(L);
     lua_pushcfunction(L, work_hook);
     steer_lua_set_work_hook(L, -1);
     lua_pop(L, 1);

@@ -2,10 +2,11 @@
 //   latency  from a script file's close to the first step that uses the new
 //            version, through inotify, at 60 Hz real time (debounce 100 ms
 //            and 0 ms)
-//   hook     the instruction budget's count hook on a script-heavy update:
-//            the same update with and without the hook
+//   hook     the instruction budget on a script-heavy update: the same
+//            update unsandboxed (no budget), in the sandbox's default
+//            watchdog mode and in its exact mode, interleaved
+//   steer-bench-host [DIR] [--quick] [--hook-only]
 // Prints figures; asserts nothing about speed (the smoke test runs it tiny).
-//   steer-bench-host [DIR] [--quick]
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,27 @@ static const char *const heavy_scripts[] = {
     "    end end end }\n",
 };
 
-static double update_cost(const char *dir, bool hook, int frames, int which)
+// The host definitions compared: unsandboxed (trusted, no budget: no count
+// hook ever), the sandbox in its default mode (the watchdog: no hook within
+// the 50 ms slice) and the sandbox counting every instruction (exact).
+enum { UNSANDBOXED, WATCHDOG, EXACT, CONFIGS };
+static const char *const config_names[CONFIGS] = {"unsandboxed", "sandbox (watchdog, default)", "sandbox (exact)"};
+
+static steer_host_def config_def(int config)
+{
+    steer_host_def def = steer_host_default_def();
+    if (config == UNSANDBOXED) {
+        def.trusted = true;
+        def.instruction_budget = 0;
+    } else {
+        def.instruction_budget = 1000000000;
+        def.budget_mode = config == EXACT ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
+    }
+    return def;
+}
+
+// The median time of a frame (update and step) over `frames` frames.
+static double update_cost(const char *dir, int config, int frames, int which)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/heavy.lua", dir);
@@ -117,50 +138,65 @@ static double update_cost(const char *dir, bool hook, int frames, int which)
     if (f == NULL) exit(1);
     fputs(heavy_scripts[which], f);
     fclose(f);
-    steer_host_def def = steer_host_default_def();
-    def.instruction_budget = hook ? 1000000000 : 0;
+    steer_host_def def = config_def(config);
     steer_host *h = steer_host_create(&def);
     if (h == NULL || steer_host_load(h, path) != 0) exit(1);
-    double best[256];
+    double t[256];
     for (int i = 0; i < frames && i < 256; ++i) {
         double t0 = now_s();
         if (steer_host_update(h, 1.0f / 60.0f, NULL) != 0) {
             fprintf(stderr, "hook: %s\n", steer_host_last_error(h));
             exit(1);
         }
-        best[i] = now_s() - t0;
+        t[i] = now_s() - t0;
     }
-    qsort(best, (size_t)frames, sizeof best[0], cmp_double);
+    qsort(t, (size_t)frames, sizeof t[0], cmp_double);
     steer_host_destroy(h);
-    return best[frames / 2];
+    return t[frames / 2];
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = ".";
-    bool quick = false;
+    bool quick = false, hook_only = false;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
+        else if (strcmp(argv[i], "--hook-only") == 0)
+            hook_only = true;
         else
             dir = argv[i];
     }
     mkdir(dir, 0755);
     int trials = quick ? 1 : 9;
-    latency(dir, 100, trials);
-    latency(dir, 0, trials);
+    if (!hook_only) {
+        latency(dir, 100, trials);
+        latency(dir, 0, trials);
+    }
     int frames = quick ? 3 : 41;
     static const char *const names[] = {"pure-Lua update", "steer-API update"};
     for (int which = 0; which < 2; ++which) {
-        // alternate to share the machine's noise
-        double without = 0, with = 0;
-        int rounds = quick ? 1 : 3;
+        // rounds interleave the three definitions (sharing the machine's
+        // noise); the figure of each is the median of its rounds' medians
+        enum { MAX_ROUNDS = 15 };
+        int rounds = quick ? 1 : 9;
+        double ms[CONFIGS][MAX_ROUNDS], ratio[CONFIGS][MAX_ROUNDS];
         for (int r = 0; r < rounds; ++r) {
-            without += update_cost(dir, false, frames, which);
-            with += update_cost(dir, true, frames, which);
+            for (int c = 0; c < CONFIGS; ++c) ms[c][r] = update_cost(dir, (c + r) % CONFIGS, frames, which) * 1e3;
+            // (rotated so no definition always runs first)
+            double by[CONFIGS];
+            for (int c = 0; c < CONFIGS; ++c) by[(c + r) % CONFIGS] = ms[c][r];
+            for (int c = 0; c < CONFIGS; ++c) {
+                ms[c][r] = by[c];
+                ratio[c][r] = by[c] / by[UNSANDBOXED];
+            }
         }
-        printf("hook: %s (frame with step) %.3f ms without the count hook, %.3f ms with it: %+.1f%%\n", names[which],
-               without * 1e3 / rounds, with * 1e3 / rounds, (with / without - 1) * 100);
+        for (int c = 0; c < CONFIGS; ++c) {
+            qsort(ms[c], (size_t)rounds, sizeof ms[c][0], cmp_double);
+            qsort(ratio[c], (size_t)rounds, sizeof ratio[c][0], cmp_double);
+            printf("hook: %s (frame with step), %-28s %7.3f ms, %.3fx unsandboxed (medians of %d interleaved rounds)\n",
+                   names[which], config_names[c], ms[c][rounds / 2], ratio[c][rounds / 2], rounds);
+        }
     }
     return 0;
 }

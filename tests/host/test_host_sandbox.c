@@ -83,6 +83,177 @@ static void test_escapes(void)
     }
 }
 
+// A host with a budget of 200,000 instructions counted the given way.
+static steer_host *budget_host(test_log *log, bool trusted, steer_host_budget_mode mode, int slice_us)
+{
+    steer_host_def def = logged_def(log);
+    def.instruction_budget = 200000;
+    def.trusted = trusted;
+    def.budget_mode = mode;
+    def.watchdog_slice_us = slice_us;
+    return steer_host_create(&def);
+}
+
+// The budget's modes stop the same runaways with the same error, word for
+// word: the exact count; the watchdog with a slice of 0 (its hook armed at
+// the callback's start: the overrun path without waiting for a clock); and
+// the watchdog with a 1 ms slice (armed by its thread's signal: when it
+// fires changes how long the runaway ran, not what is reported). Frame 1
+// prepares, frame 2 runs away, frame 3 runs normally. A runaway __gc needs
+// a trusted host (the sandbox refuses __gc).
+static void test_budget_modes(void)
+{
+    static const struct {
+        const char *prepare, *run;
+        bool trusted;
+        const char *expect;
+    } runaways[] = {
+        {"", "while true do end", false, "main.lua:6: instruction budget exceeded in update (200000 instructions)"},
+        {"t = {} for i = 1, 100 do t[i] = i end",
+         "local s = 0 while true do for i = 1, #t do s = s + t[i] end end", false,
+         "instruction budget exceeded in update (200000 instructions)"},
+        // a coroutine made in an earlier frame (no hook inherited), resumed now
+        {"co = coroutine.create(function() while true do end end)", "coroutine.resume(co)", false,
+         "main.lua:7: instruction budget exceeded in update (200000 instructions)"},
+        {"", "coroutine.wrap(function() coroutine.wrap(function() while true do end end)() end)()", false,
+         "instruction budget exceeded in update (200000 instructions)"},
+        {"", "while true do pcall(coroutine.wrap(function() while true do end end)) end", false,
+         "main.lua:6: instruction budget exceeded in update (200000 instructions)"},
+        // a __close handler that loops, run by coroutine.close in the coroutine
+        {"co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() "
+         "while true do end end }) coroutine.yield() end) coroutine.resume(co)",
+         "coroutine.close(co)", false, "main.lua:7: instruction budget exceeded in update (200000 instructions)"},
+        {"", "('a'):rep(8000):find('.-.-.-.-b')", false,
+         "main.lua:6: instruction budget exceeded in update (200000 instructions; each step of the pattern "
+         "matcher counts as one)"},
+        {"", "setmetatable({}, { __gc = function() while true do end end }) collectgarbage() print('after')", true,
+         "main.lua:6: instruction budget exceeded in update (200000 instructions)"},
+    };
+    static const struct {
+        steer_host_budget_mode mode;
+        int slice_us;
+    } modes[] = {{STEER_HOST_BUDGET_EXACT, 0}, {STEER_HOST_BUDGET_WATCHDOG, 0}, {STEER_HOST_BUDGET_WATCHDOG, 1000}};
+    const char *dir = test_dir("budget_modes");
+    const char *path = test_path(dir, "main.lua");
+    char text[1024];
+    for (size_t i = 0; i < sizeof runaways / sizeof runaways[0]; ++i) {
+        char first[1024] = "";
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
+            test_log log;
+            steer_host *h = budget_host(&log, runaways[i].trusted, modes[m].mode, modes[m].slice_us);
+            snprintf(text, sizeof text,
+                     "local frames, co = 0, nil\n"
+                     "return { update = function(world)\n"
+                     "  frames = frames + 1\n"
+                     "  if frames == 1 then\n"
+                     "    %s\n"
+                     "  elseif frames == 2 then %s end\n"
+                     "end }\n",
+                     runaways[i].prepare, runaways[i].run);
+            write_in_place(path, text);
+            CHECK(steer_host_load(h, path) == 0);
+            CHECK(steer_host_update(h, DT, NULL) == 0);
+            CHECK(steer_host_update(h, DT, NULL) == -1);
+            const char *e = steer_host_last_error(h);
+            bool ok = e != NULL && strstr(e, runaways[i].expect) != NULL;
+            CHECK(ok);
+            if (!ok) fprintf(stderr, "  mode %zu: %s\n  got: %s\n", m, runaways[i].run, e ? e : "(no error)");
+            if (e != NULL && m == 0) snprintf(first, sizeof first, "%s", e);
+            bool same = e != NULL && strcmp(e, first) == 0;
+            CHECK(same);
+            if (!same) fprintf(stderr, "  mode %zu: %s\n  exact mode: %s\n", m, e ? e : "(no error)", first);
+            CHECK(steer_host_update(h, DT, NULL) == 0);
+            CHECK(steer_host_update(h, DT, NULL) == 0);
+            steer_host_destroy(h);
+        }
+    }
+}
+
+// A callback within its budget is never stopped, armed or not: 100,000
+// instructions under a budget of 200,000 run in every mode; 300,000 stop in
+// the exact mode and the watchdog's armed from the start (with a 1 ms
+// slice, they may end before it is armed: the watchdog counts no more than
+// the exact mode does).
+static void test_budget_within(void)
+{
+    const char *dir = test_dir("budget_within");
+    const char *path = test_path(dir, "main.lua");
+    static const int slices[] = {-1, 0, 1000};
+    for (size_t m = 0; m < sizeof slices / sizeof slices[0]; ++m) {
+        for (int over = 0; over < 2; ++over) {
+            test_log log;
+            bool exact = slices[m] < 0;
+            steer_host_budget_mode mode = exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG;
+            steer_host *h = budget_host(&log, false, mode, exact ? 0 : slices[m]);
+            char text[256];
+            // 2 instructions a turn (ADD, FORLOOP)
+            snprintf(text, sizeof text,
+                     "return { update = function() local s = 0 for i = 1, %d do s = s + i end print(s > 0) end }\n",
+                     over ? 150000 : 50000);
+            write_in_place(path, text);
+            CHECK(steer_host_load(h, path) == 0);
+            for (int f = 0; f < 3; ++f) {
+                int rc = steer_host_update(h, DT, NULL);
+                if (over && slices[m] != 1000) CHECK(rc == -1);
+                if (!over) CHECK(rc == 0);
+            }
+            steer_host_destroy(h);
+        }
+    }
+}
+
+// A trusted script's finaliser that loops, left for lua_close when the host
+// is destroyed, is stopped by the budget of closing the state (it hung).
+static void test_runaway_gc_at_close(void)
+{
+    const char *dir = test_dir("gc_at_close");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local keep = setmetatable({}, {\n"
+                         "  __gc = function() print('finalising') while true do end end })\n"
+                         "return { update = function() return keep end }\n");
+    for (int exact = 0; exact < 2; ++exact) {
+        test_log log;
+        steer_host *h = budget_host(&log, true, exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG, 50000);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(!log_has(&log, "finalising"));
+        steer_host_destroy(h);
+        // (it ran, and destroy returned)
+        CHECK(strcmp(log.last_print, "finalising") == 0);
+    }
+}
+
+// The watchdog takes its hook off at the callback's end: after a frame
+// stopped by the budget (a formation's assignment refused for its cost
+// arms the hook at once, no clock involved), the next frame runs without
+// one (a trusted script sees it with debug.gethook); the exact mode keeps
+// its hook on.
+static void test_watchdog_disarms(void)
+{
+    const char *dir = test_dir("watchdog_disarms");
+    const char *path = test_path(dir, "main.lua");
+    write_in_place(path, "local frames = 0\n"
+                         "return { update = function(world)\n"
+                         "  frames = frames + 1\n"
+                         "  if frames == 1 then local ms = {} for i = 1, 300 do ms[i] = world:spawn{ x = i } end\n"
+                         "    steer.formation{ members = ms } end\n"
+                         "  print(tostring(debug.gethook()))\n"
+                         "end }\n");
+    for (int exact = 0; exact < 2; ++exact) {
+        test_log log;
+        // (a slice never reached here)
+        steer_host *h = budget_host(&log, true, exact ? STEER_HOST_BUDGET_EXACT : STEER_HOST_BUDGET_WATCHDOG,
+                                    60 * 1000 * 1000);
+        CHECK(steer_host_load(h, path) == 0);
+        CHECK(steer_host_update(h, DT, NULL) == -1);
+        CHECK(strstr(steer_host_last_error(h), "a formation's assignment here would take") != NULL);
+        CHECK(steer_host_update(h, DT, NULL) == 0);
+        CHECK(strcmp(log.last_print, exact ? "external hook" : "nil") == 0);
+        if (strcmp(log.last_print, exact ? "external hook" : "nil") != 0) fprintf(stderr, "  got %s\n", log.last_print);
+        steer_host_destroy(h);
+    }
+}
+
 // The sandbox's pattern matcher (match.c) gives what Lua's gives: ~3,000
 // random and hand-picked patterns against 9 subjects through find (with init
 // and plain), match, gmatch and gsub (string, table and function
@@ -452,5 +623,9 @@ int main(void)
     RUN(test_assignment_budget);
     RUN(test_matcher_agrees_with_lua);
     RUN(test_interrupt_without_budget);
+    RUN(test_budget_modes);
+    RUN(test_budget_within);
+    RUN(test_watchdog_disarms);
+    RUN(test_runaway_gc_at_close);
     return TEST_RESULT();
 }

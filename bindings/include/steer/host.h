@@ -89,6 +89,20 @@ typedef struct steer_host_camera {
 /// Receives a script's camera request (during the callback that asked).
 typedef void steer_host_camera_fn(void *context, const steer_host_camera *camera);
 
+/// How the instruction budget counts (docs/embedding.md, "Instructions").
+typedef enum steer_host_budget_mode {
+    /// The default: no count hook while a callback runs within its time
+    /// slice (watchdog_slice_us); one that overruns it has its instructions
+    /// counted from then on, against the whole budget. Full speed; a
+    /// callback within the budget is never stopped, one over it is stopped
+    /// at a point that depends on timing (or not at all when it ends first).
+    STEER_HOST_BUDGET_WATCHDOG,
+    /// A count hook on every instruction of every callback: a callback over
+    /// the budget stops at the same instruction every run (lockstep;
+    /// replays always run so). Lua code runs about half as fast.
+    STEER_HOST_BUDGET_EXACT
+} steer_host_budget_mode;
+
 /// How to create a host; start from steer_host_default_def().
 typedef struct steer_host_def {
     bool trusted;                ///< false (default): the sandbox; true: every standard library
@@ -96,6 +110,11 @@ typedef struct steer_host_def {
     /// behaviours, paths, formations) may hold together (default 64 MiB; 0: no cap)
     size_t memory_cap;
     int64_t instruction_budget;  ///< Lua instructions per callback (default 10 000 000; 0: none)
+    steer_host_budget_mode budget_mode; ///< default STEER_HOST_BUDGET_WATCHDOG
+    /// watchdog mode: microseconds a callback runs before its instructions
+    /// are counted (default 50 000; armed after one to two slices); 0: from
+    /// its first instruction
+    int watchdog_slice_us;
     const char *script_root;     ///< root for require/loadfile (NULL: the script's directory)
     steer_world_def world;       ///< the world's definition (seed, ...)
     steer_host_watch watch;      ///< default STEER_HOST_WATCH_NONE
@@ -108,7 +127,8 @@ typedef struct steer_host_def {
     void *camera_context;        ///< passed to camera
 } steer_host_def;
 
-/// The defaults: sandboxed, 64 MiB, 10 million instructions, no watcher.
+/// The defaults: sandboxed, 64 MiB, 10 million instructions counted by the
+/// watchdog after a 50 ms slice, no watcher.
 steer_host_def steer_host_default_def(void);
 
 /// Create a host with an empty world and no script; NULL when memory ran out
