@@ -222,6 +222,38 @@ static void test_role_function_cannot_change_the_world(void)
     steer_host_destroy(h);
 }
 
+// A formation changed while it still lists a member removed from the world
+// (it leaves at the next step): no engine assertion (the cost roles and a
+// costs function were given to every listed member: formation.c,
+// set_member_cost_role and set_member_costs asserted; fuzz_lua seed
+// 640005474), and the change takes effect.
+static void test_formation_change_after_a_member_left(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *path = test_path(test_dir("member_left"), "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { setup = function(world)\n"
+                         "  for variant = 1, 4 do\n"
+                         "    local a, b, c = world:spawn{}, world:spawn{ x = 2 }, world:spawn{ x = 4 }\n"
+                         "    local f = steer.formation{ members = { a, b, c }, costs = variant == 4 and { x = { y = 1 } } or nil }\n"
+                         "    b:remove()\n"
+                         "    if variant >= 2 then world:spawn{ x = 5 } end\n" // b's index taken again
+                         "    if variant == 3 then f.costs = function(m, s) return s end\n"
+                         "    elseif variant == 4 then f.slot_roles = { 'y', 'y', 'y' }\n"
+                         "    else f:remove(a) end\n"
+                         "    print(variant, f:slot_of(c) ~= nil)\n"
+                         "  end end }\n");
+    role_asserts = 0;
+    steer_set_assert_fn(count_role_assert, NULL);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_set_assert_fn(NULL, NULL);
+    CHECK(role_asserts == 0);
+    CHECK(log_has(&log, "3\ttrue") && log_has(&log, "4\ttrue"));
+    steer_host_destroy(h);
+}
+
 // A role function that raises at spawn: the spawn raises with its message
 // (the world thawed again: the next spawn works).
 static void test_role_function_raising_at_spawn(void)
@@ -809,6 +841,7 @@ int main(void)
     RUN(test_load_roles_and_frames);
     RUN(test_role_function_cannot_change_the_world);
     RUN(test_role_function_raising_at_spawn);
+    RUN(test_formation_change_after_a_member_left);
     RUN(test_parameter_change_next_frame);
     RUN(test_reload_keeps_state_and_memory);
     RUN(test_roles_added_and_removed);
