@@ -515,6 +515,29 @@ static void test_anchor_behaviour(void)
     steer_behaviour *cb = steer_behaviour_create(&cd);
     CHECK(!steer_formation_can_steer_anchor(cb));
     CHECK(steer_formation_can_steer_anchor(arrive));
+    // ... nor one put into its tree after the formation took it: it is
+    // never called for the anchor (no agent), which keeps moving by the rest
+    // (the Lua module asserted: fuzz_lua seed 640005489)
+    steer_child kids[] = {{arrive, 1.0f}};
+    steer_behaviour_def bd = steer_default_behaviour_def(STEER_BLEND);
+    bd.children = kids, bd.child_count = 1;
+    steer_behaviour *blend = steer_behaviour_create(&bd);
+    steer_formation_def d2 = steer_default_formation_def();
+    d2.anchor_behaviour = blend;
+    steer_formation_id g = steer_formation_create(w, &d2);
+    midstep_ctx c = {g, steer_null_agent, 0};
+    cd.context = &c;
+    steer_behaviour *counted = steer_behaviour_create(&cd);
+    steer_child more[] = {{arrive, 1.0f}, {counted, 1.0f}};
+    CHECK(steer_behaviour_set_children(blend, more, 2));
+    assert_counter count = {0};
+    steer_set_assert_fn(counting_assert, &count);
+    for (int k = 0; k < 30; ++k) steer_world_step(w, 1.0f / 60.0f);
+    steer_set_assert_fn(NULL, NULL);
+    CHECK(c.calls == 0 && count.count == 0);
+    CHECK(steer_formation_anchor_position(w, g).y > 0.1f);
+    steer_behaviour_release(counted);
+    steer_behaviour_release(blend);
     steer_behaviour_release(cb);
     steer_behaviour_release(arrive);
     steer_behaviour_release(b);
