@@ -164,6 +164,17 @@ static void count_role_assert(const char *condition, const char *file, int line,
     ++role_asserts;
 }
 
+// Load the script at path and run a frame: the engine assertions meanwhile.
+static int load_and_step_counting_asserts(steer_host *h, const char *path)
+{
+    role_asserts = 0;
+    steer_set_assert_fn(count_role_assert, NULL);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_set_assert_fn(NULL, NULL);
+    return role_asserts;
+}
+
 static void test_role_function_cannot_change_the_world(void)
 {
     test_log log;
@@ -195,12 +206,7 @@ static void test_role_function_cannot_change_the_world(void)
                          "    world:spawn{ x = 2, role = 'c' }\n"
                          "    own:spawn{ x = 3, role = 'o' }\n"
                          "  end }\n");
-    role_asserts = 0;
-    steer_set_assert_fn(count_role_assert, NULL);
-    CHECK(steer_host_load(h, path) == 0);
-    CHECK(steer_host_update(h, DT, NULL) == 0);
-    steer_set_assert_fn(NULL, NULL);
-    CHECK(role_asserts == 0);
+    CHECK(load_and_step_counting_asserts(h, path) == 0);
     static const char *const refused[] = {"remove", "remove other", "spawn", "move", "move other", "retune", "colour"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
         char line[256];
@@ -244,12 +250,7 @@ static void test_formation_change_after_a_member_left(void)
                          "    else f:remove(a) end\n"
                          "    print(variant, f:slot_of(c) ~= nil)\n"
                          "  end end }\n");
-    role_asserts = 0;
-    steer_set_assert_fn(count_role_assert, NULL);
-    CHECK(steer_host_load(h, path) == 0);
-    CHECK(steer_host_update(h, DT, NULL) == 0);
-    steer_set_assert_fn(NULL, NULL);
-    CHECK(role_asserts == 0);
+    CHECK(load_and_step_counting_asserts(h, path) == 0);
     CHECK(log_has(&log, "3\ttrue") && log_has(&log, "4\ttrue"));
     steer_host_destroy(h);
 }
