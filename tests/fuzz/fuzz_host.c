@@ -225,18 +225,21 @@ static void host_run(const char *dir, const char *script, const char *rec)
             int before = steer_host_version(h);
             write_script(script, kind, ++version);
             int rc = steer_host_reload(h);
-            if (rc != 0) {
-                ++reloads_failed;
+            if (rc != 0) ++reloads_failed;
+            // with nothing loaded yet (the first load failed) a reload is a
+            // load: one whose setup raises keeps the version, as
+            // steer_host_load does, on a new world
+            if (rc != 0 && before > 0) {
                 w = steer_host_world(h);
-                if (steer_host_version(h) != before) violation("a failed reload changed the version");
+                if (steer_host_version(h) != before)
+                    violation("a failed reload changed the version: %s", steer_host_last_error(h));
                 // #11: a failed reload keeps the last good version and the world as it was
                 if (w != NULL && (steer_world_hash(w) != hash || steer_world_agent_count(w) != count))
                     violation("a failed reload (%s) changed the world: %d agents before, %d after",
                               (const char *[]){"good?", "a role raised", "setup raised", "syntax", "no table"}[kind], count,
                               steer_world_agent_count(w));
-            } else if (kind == 3 || kind == 4) {
-                violation("a reload of a script that cannot load succeeded");
             }
+            if (rc == 0 && (kind == 3 || kind == 4)) violation("a reload of a script that cannot load succeeded");
         } else if (r < 19) {
             if (steer_host_reset(h) != 0 && opt.o.verbose) printf("a reset failed: %s\n", steer_host_last_error(h));
         } else {
