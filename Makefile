@@ -6,8 +6,9 @@
 #               built with gcc (Debug) and with clang (optimised), then the
 #               determinism checks cross-built for aarch64 (test-aarch64)
 #   make scenarios  the crowd matrix in full, printed as a table (long)
-#   make fuzz   the clang sanitizer build, then the three fuzzers over fresh seeds for
-#               SECONDS seconds (default 600); failing seeds print their replay command
+#   make fuzz   the clang sanitizer build, then the four fuzzers over fresh seeds for
+#               SECONDS seconds each (default 600), two at a time; failing seeds print
+#               their replay command
 #   make test-aarch64  install the cross compilers and qemu-user, cross-build for
 #               aarch64 (cmake/aarch64.cmake) and run the determinism checks
 #               (the golden hashes) under qemu-aarch64
@@ -18,8 +19,9 @@ AARCH64_BUILD ?= build-aarch64
 SECONDS     ?= 600
 FUZZ_OPS    ?= 2000
 FUZZ_HOST_OPS ?= 200
-# e.g. FUZZ_FLAGS=--avoid-open to steer around the open findings of issue 20,
-# --avoid-known around the (fixed) findings of issue 9
+FUZZ_SNAPSHOT_OPS ?= 500
+# e.g. FUZZ_FLAGS=--avoid-known to steer around the (fixed) findings of
+# issue 9, for comparing against older builds
 FUZZ_FLAGS  ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build and the tests need (the other Lua versions: the
@@ -117,17 +119,19 @@ aarch64-build: deps-aarch64
 test-aarch64: aarch64-build
 	cd $(AARCH64_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The three fuzzers at once (engine C API, Lua API, script host and
-# recordings), each for SECONDS, each seed in its own process; the summary
-# lines say how many seeds failed. FUZZ_FLAGS=--avoid-open steers around the
-# open findings of issue 20 (`fuzz_c --known` lists them).
+# The four fuzzers (engine C API, Lua API, script host and recordings,
+# snapshots), each for SECONDS, two at a time (2 x SECONDS in all), each seed
+# in its own process; the summary lines say how many seeds failed.
 fuzz: clang-build
-	@echo "fuzzing for $(SECONDS) s ($(FUZZ_OPS) ops per seed, $(FUZZ_HOST_OPS) per host seed) in $(CLANG_BUILD)"
+	@echo "fuzzing for 2 x $(SECONDS) s ($(FUZZ_OPS) ops per seed, $(FUZZ_HOST_OPS) per host seed) in $(CLANG_BUILD)"
 	@ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/tests/fuzz/fuzz_c --seconds $(SECONDS) --ops $(FUZZ_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_c.log 2>&1 & c=$$!; \
-	ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/tests/fuzz/fuzz_host --seconds $(SECONDS) --ops $(FUZZ_HOST_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_host.log 2>&1 & h=$$!; \
+	ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/tests/fuzz/fuzz_host --seconds $(SECONDS) --ops $(FUZZ_HOST_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_host.log 2>&1; hs=$$?; \
+	wait $$c; cs=$$?; \
+	ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/tests/fuzz/fuzz_snapshot --seconds $(SECONDS) --ops $(FUZZ_SNAPSHOT_OPS) > $(CLANG_BUILD)/fuzz_snapshot.log 2>&1 & s=$$!; \
 	ASAN_OPTIONS=detect_leaks=1 ./$(CLANG_BUILD)/bindings/steer-lua tests/fuzz/fuzz_lua.lua --seconds $(SECONDS) --ops $(FUZZ_OPS) $(FUZZ_FLAGS) > $(CLANG_BUILD)/fuzz_lua.log 2>&1; l=$$?; \
-	wait $$c; cs=$$?; wait $$h; hs=$$?; cat $(CLANG_BUILD)/fuzz_c.log $(CLANG_BUILD)/fuzz_host.log $(CLANG_BUILD)/fuzz_lua.log; \
-	test $$cs = 0 && test $$hs = 0 && test $$l = 0
+	wait $$s; ss=$$?; \
+	cat $(CLANG_BUILD)/fuzz_c.log $(CLANG_BUILD)/fuzz_host.log $(CLANG_BUILD)/fuzz_lua.log $(CLANG_BUILD)/fuzz_snapshot.log; \
+	test $$cs = 0 && test $$hs = 0 && test $$l = 0 && test $$ss = 0
 
 # The crowd matrix of issue 21 in full (docs/crowds.md): every layout of
 # scripts/scenarios/matrix/ over every setting, printed as one table (also in

@@ -292,9 +292,12 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
             lua_pop(L, 1);
         }
     }
-    // members' roles get cost roles too (a role nobody prices costs nothing)
+    // members' roles get cost roles too (a role nobody prices costs nothing);
+    // a member removed from the world (it leaves at the next step) is skipped
+    // here and below: it is no member to the engine any more
     for (int m = 0; m < n; ++m) {
         steer_agent_id a = steer_formation_member_at(world, lf->id, m);
+        if (!steer_agent_is_valid(world, a)) continue;
         steer_lua__formation_member_role(L, core_idx, a);
         steer_formation_set_member_cost_role(world, lf->id, a, cost_role(L, names, -1));
         lua_pop(L, 1);
@@ -328,6 +331,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
         float *row = lua_newuserdatauv(L, sizeof *row * (size_t)(slot_count > 0 ? slot_count : 1), 0);
         for (int m = 0; m < n; ++m) {
             steer_agent_id a = steer_formation_member_at(world, lf->id, m);
+            if (!steer_agent_is_valid(world, a)) continue;
             for (int s = 0; s < slot_count; ++s) {
                 steer_lua__push_agent(L, core_idx, a);
                 lua_pushinteger(L, s + 1);

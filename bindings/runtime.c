@@ -454,18 +454,25 @@ void steer_lua_set_spawn_hook(lua_State *L, int index)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &spawn_hook_key);
 }
 
-void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx)
+void steer_lua__push_spawn_steering(lua_State *L, lcore *core, int agent_idx, int role_idx)
 {
     agent_idx = lua_absindex(L, agent_idx);
     role_idx = lua_absindex(L, role_idx);
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &spawn_hook_key) != LUA_TFUNCTION) {
         lua_pop(L, 1);
         lua_pushnil(L);
+        lua_pushnil(L);
         return;
     }
     lua_pushvalue(L, agent_idx);
     lua_pushvalue(L, role_idx);
-    lua_call(L, 2, 1);
+    // the hook (a host's role function) may read the world, not change it:
+    // a removal, spawn or move would pull the new agent from under the spawn
+    const char *was = core->frozen;
+    core->frozen = "a role function gives a spawned agent its behaviour";
+    int status = lua_pcall(L, 2, 2, 0);
+    core->frozen = was;
+    if (status != LUA_OK) lua_error(L);
 }
 
 /* ---- paths --------------------------------------------------------------------------------- */

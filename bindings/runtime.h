@@ -95,9 +95,10 @@ typedef struct lpath {
 } lpath;
 
 /// Push what the spawn hook (steer_lua_set_spawn_hook) gives the agent at
-/// agent_idx spawned with the role at role_idx: its result, or nil when no
-/// hook is set.
-void steer_lua__push_spawn_steering(lua_State *L, int agent_idx, int role_idx);
+/// agent_idx spawned with the role at role_idx: its two results (a
+/// behaviour or nil, a colour or nil), or nil, nil when no hook is set.
+/// The world of core is frozen while the hook runs; its errors propagate.
+void steer_lua__push_spawn_steering(lua_State *L, lcore *core, int agent_idx, int role_idx);
 
 /// Push a new world proxy and its core (the proxy at -1, its core as uservalue 1).
 lworld *steer_lua__new_world(lua_State *L);

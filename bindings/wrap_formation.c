@@ -229,7 +229,9 @@ static void check_forbidden(lua_State *L, int fidx, steer_laux_where w)
     int n = steer_formation_member_count(world, lf->id), slots = steer_formation_slot_count(world, lf->id);
     for (int m = 0; m < n; ++m) {
         steer_agent_id a = steer_formation_member_at(world, lf->id, m);
-        if (slots == 0 || steer_formation_allowed_slots(world, lf->id, a) > 0) continue;
+        // (a member removed from the world leaves at the next step)
+        if (slots == 0 || !steer_agent_is_valid(world, a) || steer_formation_allowed_slots(world, lf->id, a) > 0)
+            continue;
         lua_getiuservalue(L, fidx, FORM_UV_CORE);
         steer_lua__formation_member_role(L, -1, a);
         const char *role = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(none)";

@@ -123,22 +123,27 @@ static int world_spawn(lua_State *L)
         lua_rawseti(L, -2, stored);
         lua_pop(L, 1);
     }
-    // the colour before the spawn hook: a host's role colour fills only an unset one
     if (!lua_isnil(L, EXTRAS + SPAWN_COLOR) &&
         !steer_agent_set_color(core->world, id, (steer_color)lua_tointeger(L, EXTRAS + SPAWN_COLOR)))
         return luaL_error(L, "not enough memory");
-    // a role without steering: the spawn hook (if any) gives the role's behaviour
+    // a role without steering: the spawn hook (if any) gives the role's
+    // behaviour and colour; the world is frozen meanwhile, so the new agent
+    // is still there
     if (lua_isnil(L, EXTRAS + SPAWN_STEERING) && !lua_isnil(L, EXTRAS + SPAWN_ROLE)) {
-        steer_lua__push_spawn_steering(L, PROXY, EXTRAS + SPAWN_ROLE);
-        // the hook (a host's role function) may have removed the new agent
-        if (!steer_agent_is_valid(core->world, id))
-            return luaL_error(L, "role '%s' removed the agent it was giving a behaviour to",
-                              lua_tostring(L, EXTRAS + SPAWN_ROLE));
-        if (!lua_isnil(L, -1)) {
-            if (steer_lua__test_behaviour(L, -1) == NULL)
-                return luaL_error(L, "the behaviour of role '%s' is not a behaviour", lua_tostring(L, EXTRAS + SPAWN_ROLE));
-            steer_lua__set_steering(L, CORE, id, -1, false);
-        }
+        steer_lua__push_spawn_steering(L, core, PROXY, EXTRAS + SPAWN_ROLE); // behaviour, colour
+        const char *role = lua_tostring(L, EXTRAS + SPAWN_ROLE);
+        if (!lua_isnil(L, -2) && steer_lua__test_behaviour(L, -2) == NULL)
+            return luaL_error(L, "the behaviour of role '%s' is not a behaviour", role);
+        uint32_t color = 0;
+        if (!lua_isnil(L, -1) &&
+            (lua_type(L, -1) != LUA_TSTRING || !steer_lua_parse_color(lua_tostring(L, -1), &color)))
+            return luaL_error(L, "the colour of role '%s' must be a colour '#rrggbb', got %s", role,
+                              lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+        // the role's colour fills only a colour the spawn did not give
+        if (!lua_isnil(L, -1) && lua_isnil(L, EXTRAS + SPAWN_COLOR) &&
+            !steer_agent_set_color(core->world, id, (steer_color)color))
+            return luaL_error(L, "not enough memory");
+        if (!lua_isnil(L, -2)) steer_lua__set_steering(L, CORE, id, lua_gettop(L) - 1, false);
     }
     lua_pushvalue(L, PROXY);
     return 1;
@@ -229,6 +234,8 @@ static int world_close(lua_State *L)
     if (lw->core == NULL || lw->core->world == NULL) return 0;
     if (!lw->core->owned) return luaL_error(L, "attempt to close a world owned by its host");
     if (lw->core->busy > 0) return luaL_error(L, "attempt to close a world while it is stepping");
+    // (a role, pattern or costs function: the call that runs it still uses the world)
+    if (lw->core->frozen != NULL) return luaL_error(L, "attempt to close a world while %s", lw->core->frozen);
     lua_getiuservalue(L, 1, 1);
     steer_lua__close_core(L, lua_gettop(L));
     return 0;

@@ -108,7 +108,9 @@ static void resolve_role(lua_State *L, int vidx, int aidx, const char *name)
 
 // The spawn hook (steer_lua_set_spawn_hook) of world:spawn{role = name}
 // without steering: (agent, role) -> the current version's behaviour for
-// it, or nil.
+// it and the role's colour (the version's colors table), or nothing. The
+// world is frozen meanwhile: world:spawn sets the colour (unless the spawn
+// gave one) and the behaviour.
 static int role_hook(lua_State *L)
 {
     steer_host *h = steer_host__of(L);
@@ -118,16 +120,15 @@ static int role_hook(lua_State *L)
     lua_pushvalue(L, 2);
     if (lua_rawget(L, -2) == LUA_TNIL) return 0;
     int role = lua_gettop(L);
-    // the role's colour (the version's colors table) unless spawn gave one
-    if (steer_host__raw_field(L, -3, "colors") == LUA_TTABLE) {
+    resolve_role(L, role, 1, lua_tostring(L, 2)); // role + 1
+    if (steer_host__raw_field(L, role - 2, "colors") == LUA_TTABLE) {
         lua_pushvalue(L, 2);
-        if (lua_rawget(L, -2) == LUA_TSTRING && lua_getfield(L, 1, "color") == LUA_TNIL) {
-            lua_pushvalue(L, -2);
-            lua_setfield(L, 1, "color");
+        if (lua_rawget(L, -2) == LUA_TSTRING) {
+            lua_remove(L, -2);
+            return 2; // the behaviour, the colour (validate checked it)
         }
     }
-    lua_settop(L, role);
-    resolve_role(L, role, 1, lua_tostring(L, 2));
+    lua_settop(L, role + 1);
     return 1;
 }
 
@@ -520,6 +521,8 @@ steer_host *steer_host_create(const steer_host_def *def)
     if (h == NULL) return NULL;
     h->def = d;
     h->account.cap = d.memory_cap;
+    h->account.reclaim = steer_host__reclaim;
+    h->account.reclaim_context = h;
     h->table_ref = LUA_NOREF;
     h->watch.fd = -1;
     h->world = steer_world_create(&d.world);

@@ -197,6 +197,9 @@ bool steer_host__watch_applied(steer_host *host, bool failed);
 /* ---- the sandbox ------------------------------------------------------------------------ */
 /// The allocator of the host's Lua state (cap, count, test failures).
 void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/// The account's reclaim (steer_memory_account): a full collection of the
+/// script's Lua state before an engine allocation is refused for the cap.
+void steer_host__reclaim(steer_memory_account *account, size_t needed, void *context);
 /// Open the libraries (all when trusted; otherwise those the sandbox copies
 /// from), the steer module, the string metatable guard. Protected call.
 int steer_host__open_libs(lua_State *L);

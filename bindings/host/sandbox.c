@@ -47,6 +47,20 @@ void *steer_host__alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
+// An engine allocation a script causes would take the script's memory past
+// memory_cap (the account): collect its Lua garbage (and so the engine
+// memory of unreachable paths, behaviours and worlds) and try again, as Lua
+// does before it refuses an allocation of its own. Whether an allocation
+// fits then depends on what the script holds, not on how far the collector
+// had got, which a replay of the recording (its allocations differ) does
+// not repeat: a spawn refused while recording succeeded in the replay.
+void steer_host__reclaim(steer_memory_account *account, size_t needed, void *context)
+{
+    (void)account, (void)needed;
+    steer_host *h = context;
+    if (h->L != NULL) lua_gc(h->L, LUA_GCCOLLECT, 0); // (the sandbox allows no __gc: C finalisers only)
+}
+
 /* ---- instruction budget ----------------------------------------------------------- */
 
 // The work hook (steer_lua_set_work_hook): engine work a script causes

@@ -92,8 +92,17 @@ void *steer__alloc(size_t size)
     steer_memory_account *a = account_now;
     const size_t total = sizeof(block_header) + size;
     if (a != NULL && a->cap != 0 && (a->bytes > a->cap || total > a->cap - a->bytes)) {
-        a->refused = true;
-        return NULL;
+        // the owner may free something first (not from inside itself)
+        void (*reclaim)(steer_memory_account *, size_t, void *) = a->reclaim;
+        if (reclaim != NULL) {
+            a->reclaim = NULL;
+            reclaim(a, total, a->reclaim_context);
+            a->reclaim = reclaim;
+        }
+        if (a->bytes > a->cap || total > a->cap - a->bytes) {
+            a->refused = true;
+            return NULL;
+        }
     }
     block_header *h = alloc_fn(total, alloc_context);
     if (h == NULL) return NULL;

@@ -136,12 +136,16 @@ static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steerin
 // The id of the agent being evaluated (for callbacks).
 static steer_agent_id self_id(const eval_ctx *ctx)
 {
-    // a formation's anchor is evaluated as no agent (self < 0)
-    return ctx->self >= 0 ? steer__store_id_of(ctx->world, ctx->self) : steer_null_agent;
+    return steer__store_id_of(ctx->world, ctx->self); // (an anchor, self < 0, calls none)
 }
 
 static bool eval_callback(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
+    // An anchor's steering holds no callback (steer_formation_can_steer_anchor
+    // when the formation takes it); one put into its tree since (new
+    // children) gives nothing: it has no agent to be called for (the Lua
+    // module asked the key of the null agent: an engine assertion)
+    if (ctx->self < 0) return false;
     steer_steering s = {{0.0f, 0.0f}, 0.0f};
     steer_callback_result r = d->callback(ctx->world, self_id(ctx), ctx->dt, &s, d->context);
     if (r == STEER_CALLBACK_ERROR) {

@@ -323,6 +323,17 @@ static void steer_anchor(steer_world *w, formation *f, float dt, float speed)
     f->anchor_vel = body.state.velocity;
 }
 
+// What moved over dt as a velocity. dt may be so small (a denormal) that
+// 1 / dt overflows: then 0 * inf made a resting anchor's velocity NaN, and
+// its rigid members' velocities with it (fuzz_c, a step of 1.4e-45 s).
+static steer_vec2 moved_per_second(steer_vec2 moved, float dt)
+{
+    if (!(dt > 0.0f)) return steer_v2(0.0f, 0.0f);
+    float inv = 1.0f / dt;
+    if (isfinite(inv)) return steer_scale(moved, inv); // (the common case, the bits as before)
+    return steer_clamp_length(steer_v2(moved.x / dt, moved.y / dt), (float)STEER_MAX_LIMIT);
+}
+
 static void move_anchor(steer_world *w, formation *f, float dt)
 {
     const steer_formation_def *d = &f->def;
@@ -372,7 +383,7 @@ static void move_anchor(steer_world *w, formation *f, float dt)
         step = fminf(dist, v * dt);
     }
     if (has_goal && dist > 1e-6f) f->anchor_pos = steer_add(f->anchor_pos, steer_scale(to, step / dist));
-    f->anchor_vel = dt > 0.0f ? steer_scale(steer_sub(f->anchor_pos, old), 1.0f / dt) : steer_v2(0.0f, 0.0f);
+    f->anchor_vel = moved_per_second(steer_sub(f->anchor_pos, old), dt);
     turn_anchor(f, dt, old_o);
 }
 

@@ -121,6 +121,25 @@ static void spawn_hook(void)
     steer_lua_set_spawn_hook(L, -1);
     lua_pop(L, 1);
     run(L, "local a = world:spawn{ role = 'seeker' }; assert(a.steering == nil)");
+    // (agent, role) -> behaviour, colour: the colour fills one the spawn did
+    // not give; while the hook runs the world is frozen
+    run(L, "hook2 = function(agent, role)\n"
+           "  if role == 'painted' then return seeker, '#ff0000' end\n"
+           "  if role == 'bad' then return seeker, 'red' end\n"
+           "  local ok, err = pcall(world.spawn, world, {}) frozen = err\n"
+           "  ok, err = pcall(agent.remove, agent) frozen_remove = err\n"
+           "  return seeker end");
+    lua_getglobal(L, "hook2");
+    steer_lua_set_spawn_hook(L, -1);
+    lua_pop(L, 1);
+    run(L, "local a = world:spawn{ role = 'painted' }; assert(a.color == '#ff0000' and a.steering == seeker)");
+    run(L, "local a = world:spawn{ role = 'painted', color = '#00ff00' }; assert(a.color == '#00ff00')");
+    run(L, "local ok, err = pcall(world.spawn, world, { role = 'bad' })\n"
+           "assert(err:find(\"the colour of role 'bad' must be a colour '#rrggbb', got red\", 1, true), err)");
+    run(L, "local n = world:count(); local a = world:spawn{ role = 'x' }\n"
+           "assert(world:count() == n + 1 and a:alive() and a.steering == seeker)\n"
+           "local m = 'attempt to modify a world while a role function gives a spawned agent its behaviour'\n"
+           "assert(frozen:find(m, 1, true) and frozen_remove:find(m, 1, true), frozen)");
     lua_close(L);
     steer_world_destroy(w);
 }

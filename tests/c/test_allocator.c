@@ -168,11 +168,40 @@ static void test_memory_account(void)
     steer_free(free_of_charge);
 }
 
+// Before refusing for the cap, the account's reclaim runs once (not from
+// inside itself); what it frees lets the allocation through.
+static void *held;
+static int reclaims;
+static void free_held(steer_memory_account *a, size_t needed, void *context)
+{
+    CHECK(context == &held && needed > 2048 && a->reclaim == NULL);
+    ++reclaims;
+    CHECK(steer_alloc(8192) == NULL && a->refused); // no reclaim inside reclaim
+    a->refused = false;
+    steer_free(held);
+    held = NULL;
+}
+
+static void test_memory_account_reclaim(void)
+{
+    steer_memory_account a = {.cap = 4096, .reclaim = free_held, .reclaim_context = &held};
+    steer_set_memory_account(&a);
+    held = steer_alloc(2048);
+    CHECK(held != NULL);
+    void *p = steer_alloc(2048); // over the cap with held: reclaim frees it
+    CHECK(p != NULL && held == NULL && reclaims == 1 && !a.refused && a.reclaim == free_held);
+    CHECK(steer_alloc(4096) == NULL && a.refused && reclaims == 2); // nothing more to free
+    steer_free(p);
+    steer_set_memory_account(NULL);
+    CHECK(a.bytes == 0);
+}
+
 int main(void)
 {
     steer_set_assert_fn(counting_assert, &asserts);
     RUN(test_hook_sees_every_allocation);
     RUN(test_every_failure_is_clean);
     RUN(test_memory_account);
+    RUN(test_memory_account_reclaim);
     return TEST_RESULT();
 }

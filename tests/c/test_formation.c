@@ -515,6 +515,29 @@ static void test_anchor_behaviour(void)
     steer_behaviour *cb = steer_behaviour_create(&cd);
     CHECK(!steer_formation_can_steer_anchor(cb));
     CHECK(steer_formation_can_steer_anchor(arrive));
+    // ... nor one put into its tree after the formation took it: it is
+    // never called for the anchor (no agent), which keeps moving by the rest
+    // (the Lua module asserted: fuzz_lua seed 640005489)
+    steer_child kids[] = {{arrive, 1.0f}};
+    steer_behaviour_def bd = steer_default_behaviour_def(STEER_BLEND);
+    bd.children = kids, bd.child_count = 1;
+    steer_behaviour *blend = steer_behaviour_create(&bd);
+    steer_formation_def d2 = steer_default_formation_def();
+    d2.anchor_behaviour = blend;
+    steer_formation_id g = steer_formation_create(w, &d2);
+    midstep_ctx c = {g, steer_null_agent, 0};
+    cd.context = &c;
+    steer_behaviour *counted = steer_behaviour_create(&cd);
+    steer_child more[] = {{arrive, 1.0f}, {counted, 1.0f}};
+    CHECK(steer_behaviour_set_children(blend, more, 2));
+    assert_counter count = {0};
+    steer_set_assert_fn(counting_assert, &count);
+    for (int k = 0; k < 30; ++k) steer_world_step(w, 1.0f / 60.0f);
+    steer_set_assert_fn(NULL, NULL);
+    CHECK(c.calls == 0 && count.count == 0);
+    CHECK(steer_formation_anchor_position(w, g).y > 0.1f);
+    steer_behaviour_release(counted);
+    steer_behaviour_release(blend);
     steer_behaviour_release(cb);
     steer_behaviour_release(arrive);
     steer_behaviour_release(b);
@@ -751,6 +774,42 @@ static void test_slot_targets_follow_membership(void)
     steer_world_destroy(w);
 }
 
+/* ---- an anchor over a denormal dt ------------------------------------------------ */
+
+// An anchored formation stepped with a dt whose inverse overflows (a
+// denormal): the anchor's velocity, its slots' and its rigid members' stay
+// finite, whether the anchor rests on its target or moves (0 * inf made a
+// resting anchor's velocity NaN, and the rigid members' with it: fuzz_c
+// seeds 639638695, 639638700, 639638702).
+static void test_anchor_at_rest_tiny_dt(void)
+{
+    const float dts[] = {1e-45f, 3e-39f, 1e-38f};
+    for (int k = 0; k < 3; ++k) {
+        for (int motion = STEER_MOTION_STEER; motion <= STEER_MOTION_EMERGENT; ++motion) {
+            for (int resting = 0; resting <= 1; ++resting) {
+                steer_world *w = make_world(2);
+                steer_formation_def d = steer_default_formation_def();
+                d.motion = (steer_formation_motion)motion;
+                d.anchor_target.kind = STEER_TARGET_POINT;
+                d.anchor_target.point = resting ? steer_v2(0.0f, 0.0f) : steer_v2(50.0f, 20.0f);
+                steer_formation_id f = steer_formation_create(w, &d);
+                for (int i = 0; i < 4; ++i) CHECK(steer_formation_add(w, f, spawn_at(w, (float)i, -1.0f, NULL), 0));
+                for (int i = 0; i < 10; ++i) steer_world_step(w, 1.0f / 60.0f);
+                steer_world_step(w, dts[k]);
+                const formation *fo = formation_get(w, f);
+                CHECK(steer_vec2_is_finite(fo->anchor_vel) && steer_vec2_is_finite(fo->anchor_pos));
+                CHECK(steer_vec2_is_finite(fo->target_vel[0]));
+                for (int i = 0; i < steer_world_agent_count(w); ++i) {
+                    steer_kinematic s = steer_agent_get_state(w, steer_world_agent_at(w, i));
+                    CHECK(steer_vec2_is_finite(s.velocity) && steer_vec2_is_finite(s.position) &&
+                          isfinite(s.rotation));
+                }
+                steer_world_destroy(w);
+            }
+        }
+    }
+}
+
 /* ---- rigid slots after a turn ------------------------------------------------------- */
 
 // A leader turned by a script (its orientation set), then a step: the
@@ -817,5 +876,6 @@ int main(void)
     RUN(test_members_added_then_assigned_once);
     RUN(test_slot_targets_follow_membership);
     RUN(test_rigid_turn_bounded);
+    RUN(test_anchor_at_rest_tiny_dt);
     return TEST_RESULT();
 }

@@ -37,19 +37,13 @@ static const char KNOWN[] =
     "  #10 tiny cell_size: cell_size below 1e-30 is not tried\n"
     "  #13 get_steering of a callback behaviour: no world change is tried from inside it\n";
 
-static const char OPEN[] =
-    "--avoid-open steers around these open findings of issue 20:\n"
-    "  #9  slot velocities: no step with dt below 1e-3 in a world with formations (a moving slot's\n"
-    "      velocity is infinite: NaN steering), members of rigid formations skip the speed check\n"
-    "  (#10: engine asserts are refusals here, counted, not failures)\n";
-
 /* ---- options and random numbers --------------------------------------------------------- */
 
 static struct {
     fuzz_options o;
     int avoid;
     const char *self;
-} opt = {{0, 0, 1, 2000, 0, 0, 0.0, 120.0}, 0, "fuzz_c"}; // every finding of issue 9 is fixed: nothing avoided
+} opt = {{0, 0, 1, 2000, 0, 0.0, 120.0}, 0, "fuzz_c"}; // every finding of issue 9 is fixed: nothing avoided
 
 static float small(void) { return (float)((unit() * 2.0 - 1.0) * 20.0); }
 
@@ -99,8 +93,6 @@ typedef struct fworld {
     int shape_count;
     steer_formation_id formations[MAX_FORMATIONS]; // made here (some destroyed since)
     int formation_count;
-    int rigid;           // a rigid formation was made
-    int rigid_touched;   // ... and formations changed since the last step (a former member keeps its speed)
     int removal_pending; // an agent was removed since the last step (members leave at the step)
 } fworld;
 
@@ -991,7 +983,7 @@ static void step_world(fworld *fw, float dt)
     ++S.stepping[wi];
     steer_world_step(fw->w, dt);
     --S.stepping[wi];
-    if (steer_world_step_count(fw->w) != before) fw->dirty = 0, fw->removal_pending = 0, fw->rigid_touched = 0;
+    if (steer_world_step_count(fw->w) != before) fw->dirty = 0, fw->removal_pending = 0;
     if (S.stepping[wi] == 0 && S.previewed[wi] == 0 && steer_world_is_stepping(fw->w))
         violation("the world still says it is stepping after its step");
 }
@@ -1003,7 +995,6 @@ static void op_step(void)
     float dts[] = {1.0f / 60.0f, 1.0f / 60.0f, 0.1f, 0.5f};
     float bad[] = {0.0f, 1.0f, 1e4f, 1e-45f, -1.0f, NAN, 1e5f, INFINITY};
     float dt = chance(0.85) ? dts[rnd(4)] : bad[rnd(8)];
-    if (opt.o.open && fw->formation_count > 0 && dt > 0.0f && dt < 1e-3f) dt = 1.0f / 60.0f; // #9 (open)
     step_world(fw, dt);
 }
 
@@ -1114,7 +1105,6 @@ static void op_formation(void)
     steer_formation_slot slots[16];
     float costs[9];
     steer_formation_id f = some_formation(fw);
-    fw->rigid_touched = fw->rigid;
     int what = rnd(12);
     if (trace) fprintf(stderr, "  formation world %d case %d id %u\n", (int)(fw - S.worlds), what, f.index);
     switch (what) {
@@ -1125,7 +1115,6 @@ static void op_formation(void)
         note_formation(fw, id);
         if (!steer_formation_id_is_null(id)) {
             for (int i = rnd(10); i > 0; --i) steer_formation_add(fw->w, id, some_agent(fw), rnd(3));
-            if (d.motion == STEER_MOTION_RIGID) fw->rigid = 1;
         }
         break;
     }
@@ -1138,7 +1127,7 @@ static void op_formation(void)
     }
     case 5: {
         steer_formation_def d = random_formation_def(fw, slots, costs);
-        if (steer_formation_set_def(fw->w, f, &d) && d.motion == STEER_MOTION_RIGID) fw->rigid = 1;
+        steer_formation_set_def(fw->w, f, &d);
         break;
     }
     case 6: {
@@ -1235,12 +1224,6 @@ static void check_formations(fworld *fw)
             }
         }
     }
-}
-
-static int is_rigid_member(fworld *fw, steer_agent_id a)
-{
-    steer_formation_id f = steer_agent_get_formation(fw->w, a);
-    return !steer_formation_id_is_null(f) && steer_formation_get_def(fw->w, f)->motion == STEER_MOTION_RIGID;
 }
 
 /* ---- determinism (issue 20): one scene, 1-4 workers, either spawn order ---------------------- */
@@ -1370,8 +1353,18 @@ static void check_world(fworld *fw)
         steer_steering s = steer_agent_get_last_steering(fw->w, id);
         if (!(finitef(k.position.x) && finitef(k.position.y) && finitef(k.velocity.x) && finitef(k.velocity.y) &&
               finitef(k.orientation) && finitef(k.rotation)))
-            violation("agent state not finite: p (%g, %g) v (%g, %g) o %g r %g", k.position.x, k.position.y,
-                      k.velocity.x, k.velocity.y, k.orientation, k.rotation);
+            violation("agent state not finite: p (%g, %g) v (%g, %g) o %g r %g (a %s, %s, limits %g %g %g %g, "
+                      "kinematic %d, steering (%g, %g, %g))",
+                      k.position.x, k.position.y, k.velocity.x, k.velocity.y, k.orientation, k.rotation,
+                      steer_agent_get_behaviour(fw->w, id)
+                          ? steer_behaviour_type_name(steer_behaviour_get_type(steer_agent_get_behaviour(fw->w, id)))
+                          : "none",
+                      steer_formation_id_is_null(steer_agent_get_formation(fw->w, id))
+                          ? "no formation"
+                          : (const char *[]){"steer motion", "rigid motion", "emergent motion"}[steer_formation_get_def(
+                                fw->w, steer_agent_get_formation(fw->w, id))->motion % 3],
+                      l.max_speed, l.max_acceleration, l.drag, l.radius, (int)steer_agent_get_kinematic(fw->w, id),
+                      s.linear.x, s.linear.y, s.angular);
         else if (!(k.orientation > -PI_F && k.orientation <= PI_F))
             violation("orientation %.9g outside (-pi, pi]", k.orientation);
         if (!(finitef(l.radius) && finitef(l.max_speed) && finitef(l.max_acceleration) && finitef(l.max_rotation) &&
@@ -1382,7 +1375,7 @@ static void check_world(fworld *fw)
                       steer_agent_get_behaviour(fw->w, id)
                           ? steer_behaviour_type_name(steer_behaviour_get_type(steer_agent_get_behaviour(fw->w, id)))
                           : "none");
-        if (!fw->dirty && !(opt.o.open && fw->rigid && (fw->rigid_touched || is_rigid_member(fw, id)))) {
+        if (!fw->dirty) {
             double speed = hypot(k.velocity.x, k.velocity.y);
             if (speed > (double)l.max_speed * (1 + 1e-5) + 1e-30)
                 violation("speed %.9g above max_speed %.9g after a step", speed, l.max_speed);
@@ -1452,8 +1445,7 @@ static const op *pick_op(void)
 
 static void replay_command(char *buf, size_t size, unsigned long long seed)
 {
-    snprintf(buf, size, "%s --seed %llu --ops %d%s%s", opt.self, seed, opt.o.ops, opt.avoid ? " --avoid-known" : "",
-             opt.o.open ? " --avoid-open" : "");
+    snprintf(buf, size, "%s --seed %llu --ops %d%s", opt.self, seed, opt.o.ops, opt.avoid ? " --avoid-known" : "");
 }
 
 static void clean_up(void)
@@ -1511,10 +1503,9 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--no-avoid-known") == 0) opt.avoid = 0;
         else if (strcmp(a, "--known") == 0) {
             fputs(KNOWN, stdout);
-            fputs(OPEN, stdout);
             return 0;
         } else {
-            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--avoid-known] [--avoid-open] [--verbose] [--known]\n", argv[0]);
+            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--avoid-known] [--verbose] [--known]\n", argv[0]);
             return 2;
         }
     }

@@ -22,9 +22,9 @@ static uint64_t rnd64(void)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-static int rnd(int n) { return n <= 1 ? 0 : (int)(rnd64() % (uint64_t)n); } // [0, n)
-static double unit(void) { return (double)(rnd64() >> 11) * (1.0 / 9007199254740992.0); }
-static int chance(double p) { return unit() < p; }
+static inline int rnd(int n) { return n <= 1 ? 0 : (int)(rnd64() % (uint64_t)n); } // [0, n)
+static inline double unit(void) { return (double)(rnd64() >> 11) * (1.0 / 9007199254740992.0); }
+static inline int chance(double p) { return unit() < p; }
 
 typedef struct fuzz_driver {
     const char *name;        // in the summary line
@@ -77,11 +77,11 @@ static int fuzz_run_for_seconds(const fuzz_driver *d)
 }
 
 // The options both take: --seed N, --count K, --ops N, --seconds S,
-// --timeout T, --avoid-open, --verbose. Returns how many arguments
+// --timeout T, --verbose. Returns how many arguments
 // argv[i] (and its value) took: 0 when it is none of these.
 typedef struct fuzz_options {
     unsigned long long seed;
-    int have_seed, count, ops, open, verbose;
+    int have_seed, count, ops, verbose;
     double seconds, timeout;
 } fuzz_options;
 
@@ -94,7 +94,6 @@ static int fuzz_common_option(fuzz_options *o, int argc, char **argv, int i)
     else if (strcmp(a, "--ops") == 0 && v) o->ops = atoi(v);
     else if (strcmp(a, "--seconds") == 0 && v) o->seconds = atof(v);
     else if (strcmp(a, "--timeout") == 0 && v) o->timeout = atof(v);
-    else if (strcmp(a, "--avoid-open") == 0) return o->open = 1;
     else if (strcmp(a, "--verbose") == 0) return o->verbose = 1;
     else return 0;
     return 2;

@@ -1,9 +1,8 @@
 // fuzz_host: a seeded fuzzer for the script host and its recordings,
 // through the public steer/host.h only.
 //
-//   fuzz_host --seed N [--count K] [--ops N] [--avoid-open] [--verbose] [--dir D]
-//   fuzz_host --seconds S [--ops N] [--timeout T] [--avoid-open] [--dir D]
-//   fuzz_host --known        (what --avoid-open steers around)
+//   fuzz_host --seed N [--count K] [--ops N] [--verbose] [--dir D]
+//   fuzz_host --seconds S [--ops N] [--timeout T] [--dir D]
 //
 // Each seed writes random scripts (roles as behaviours and as functions,
 // setup and update that spawn, remove and build formations, hostile lines:
@@ -28,17 +27,10 @@
 #include "fuzz_common.h"
 #include "steer/host.h"
 
-static const char OPEN[] =
-    "--avoid-open steers around these open findings of issue 20:\n"
-    "  #7  the pattern matcher: no pathological string.find in a script\n"
-    "  #10 engine assertions from scripts: no role function removes an agent\n"
-    "  #11 failed reloads: no role function of a failing version changes the world\n"
-    "  #12 engine memory: no script turns big point tables into paths in a loop\n";
-
 static struct {
     fuzz_options o;
     const char *self, *dir;
-} opt = {{0, 0, 1, 60, 0, 0, 0.0, 120.0}, "fuzz_host", NULL};
+} opt = {{0, 0, 1, 60, 0, 0.0, 120.0}, "fuzz_host", NULL};
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -141,8 +133,8 @@ static void write_script(const char *path, int kind, int version)
         } else {
             put(&b, "  %s = function(agent)\n", ROLE_NAMES[i]);
             if (kind == 1 && chance(0.7)) put(&b, "    if agent.key %% 3 == 0 then error(\"role %s fails\") end\n", ROLE_NAMES[i]);
-            if (!opt.o.open && chance(0.15)) {
-                // #10, #11 (open): a role function that changes the world
+            if (chance(0.15)) {
+                // a role function that tries to change the world (refused: issue 20 #10, #11)
                 put(&b, "    if agent.key %% 5 == 1 then pcall(agent.set_position, agent, 1, 1) end\n");
                 put(&b, "    if agent.key %% 7 == 2 then pcall(agent.remove, agent) end\n");
             }
@@ -171,8 +163,8 @@ static void write_script(const char *path, int kind, int version)
     if (chance(0.1)) put(&b, "    pcall(function() local f = io.open('%s.escaped', 'w') if f then f:write('x') f:close() end end)\n", path);
     if (chance(0.1)) put(&b, "    pcall(function() os.execute('touch %s.escaped') end)\n", path);
     if (chance(0.1)) put(&b, "    pcall(loadfile, '/etc/passwd')\n");
-    if (!opt.o.open && chance(0.05)) put(&b, "    if state.n == 6 then return (('a'):rep(2000)):find(('a*'):rep(12) .. 'b') end\n"); // #7
-    if (!opt.o.open && chance(0.05))
+    if (chance(0.05)) put(&b, "    if state.n == 6 then return (('a'):rep(2000)):find(('a*'):rep(12) .. 'b') end\n"); // #7
+    if (chance(0.05))
         put(&b, "    if state.n == 3 then local pts = {} for i = 1, 60000 do pts[i] = { i, i %% 7 } end\n"
                 "      for _ = 1, 60 do pcall(steer.path, pts) end end\n"); // #12
     put(&b, "  end,\n  on_reload = function(world) state.reloads = (state.reloads or 0) + 1 end,\n}\n");
@@ -233,20 +225,23 @@ static void host_run(const char *dir, const char *script, const char *rec)
             int before = steer_host_version(h);
             write_script(script, kind, ++version);
             int rc = steer_host_reload(h);
-            if (rc != 0) {
-                ++reloads_failed;
+            if (rc != 0) ++reloads_failed;
+            // with nothing loaded yet (the first load failed) a reload is a
+            // load: one whose setup raises keeps the version, as
+            // steer_host_load does, on a new world
+            if (rc != 0 && before > 0) {
                 w = steer_host_world(h);
-                if (steer_host_version(h) != before) violation("a failed reload changed the version");
+                if (steer_host_version(h) != before)
+                    violation("a failed reload changed the version: %s", steer_host_last_error(h));
                 // #11: a failed reload keeps the last good version and the world as it was
                 if (w != NULL && (steer_world_hash(w) != hash || steer_world_agent_count(w) != count))
                     violation("a failed reload (%s) changed the world: %d agents before, %d after",
                               (const char *[]){"good?", "a role raised", "setup raised", "syntax", "no table"}[kind], count,
                               steer_world_agent_count(w));
-            } else if (kind == 3 || kind == 4) {
-                violation("a reload of a script that cannot load succeeded");
             }
+            if (rc == 0 && (kind == 3 || kind == 4)) violation("a reload of a script that cannot load succeeded");
         } else if (r < 19) {
-            steer_host_reset(h);
+            if (steer_host_reset(h) != 0 && opt.o.verbose) printf("a reset failed: %s\n", steer_host_last_error(h));
         } else {
             (void)steer_host_memory(h);
             (void)steer_host_last_error(h);
@@ -426,8 +421,7 @@ static void replays_of(const char *rec, const char *dir) // dir: at most 1024 by
 
 static void replay_command(char *b, size_t size, unsigned long long seed)
 {
-    snprintf(b, size, "%s --seed %llu --ops %d%s --dir %s", opt.self, seed, opt.o.ops, opt.o.open ? " --avoid-open" : "",
-             opt.dir);
+    snprintf(b, size, "%s --seed %llu --ops %d --dir %s", opt.self, seed, opt.o.ops, opt.dir);
 }
 
 static void mkdir_p(const char *path)
@@ -499,15 +493,12 @@ int main(int argc, char **argv)
         if (took > 0) i += took - 1;
         else if (strcmp(a, "--dir") == 0 && i + 1 < argc) opt.dir = argv[++i];
         else if (strcmp(a, "--avoid-known") == 0) continue; // (nothing of issue 9 to avoid here)
-        else if (strcmp(a, "--known") == 0) {
-            fputs(OPEN, stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--avoid-open] [--dir D] [--verbose] [--known]\n", argv[0]);
+        else {
+            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--dir D] [--verbose]\n", argv[0]);
             return 2;
         }
     }
     if (opt.o.seconds <= 0) steer_set_allocator(count_alloc, count_free, NULL); // (--seconds: in each child)
     fuzz_driver d = {"fuzz_host", opt.o.seconds, opt.o.timeout, opt.o.ops, run_seed, replay_command, child_setup, passed};
-    return fuzz_main(&opt.o, &d, argv[0], opt.o.open ? " (open findings avoided)" : "");
+    return fuzz_main(&opt.o, &d, argv[0], "");
 }

@@ -33,20 +33,7 @@ local KNOWN = [[
   #13 get_steering of a Lua behaviour: no world change is tried from inside it
 (#8, #9, #11, #12, #14 are not avoided: #9 is C only, the others do not break an invariant here)]]
 
--- Open findings of issue 20 (another branch fixes them); --avoid-open steers
--- around them, and ctest passes it so that those gaps do not fail the suite.
-local OPEN = [[
---avoid-open steers around these open findings of issue 20:
-  #9  slot velocities: no step with dt below 1e-3 in a world holding a formation
-      (a moving slot's velocity is infinite: NaN steering, infinite rigid members),
-      and members of rigid formations skip the speed <= max_speed check
-  #10 engine assertions from Lua: no change to a formation whose leader was removed
-      (but `f.leader = nil`), nor to one still listing a member removed from the world;
-      spacing and offsets within 1e15; a costs function never removes an agent; no blend,
-      priority or reciprocal_avoidance built in a Lua behaviour during a step
-  (#6, #7, #11, #12 are not reached by this fuzzer; see fuzz_host)]]
-
-local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = false, open = false, timeout = 120,
+local opts = { seed = nil, count = 1, ops = 2000, seconds = nil, avoid = false, timeout = 120,
   verbose = false }
 do
   local i = 1
@@ -59,12 +46,11 @@ do
     elseif a == "--timeout" then opts.timeout = tonumber(arg[i + 1]); i = i + 1
     elseif a == "--avoid-known" then opts.avoid = true
     elseif a == "--no-avoid-known" then opts.avoid = false
-    elseif a == "--avoid-open" then opts.open = true
     elseif a == "--verbose" then opts.verbose = true
-    elseif a == "--known" then print(KNOWN); print(OPEN); os.exit(0)
+    elseif a == "--known" then print(KNOWN); os.exit(0)
     else
       io.stderr:write("usage: fuzz_lua.lua (--seed N [--count K] | --seconds S) [--ops N] [--avoid-known]"
-        .. " [--avoid-open] [--verbose] [--known]\n")
+        .. " [--verbose] [--known]\n")
       os.exit(2)
     end
     i = i + 1
@@ -79,8 +65,8 @@ local TRACE = os.getenv("FUZZ_TRACE") -- each operation's index and name on stde
 local INTERP = arg[-1] or "steer-lua"
 local SCRIPT = arg[0]
 local function replay_command(seed)
-  return string.format("%s %s --seed %d --ops %d%s%s", INTERP, SCRIPT, seed, opts.ops,
-    opts.avoid and " --avoid-known" or "", opts.open and " --avoid-open" or "")
+  return string.format("%s %s --seed %d --ops %d%s", INTERP, SCRIPT, seed, opts.ops,
+    opts.avoid and " --avoid-known" or "")
 end
 
 local R = math.random
@@ -378,9 +364,7 @@ local function mutate_from_callback(W)
   elseif r == 7 and #S.formations > 0 then
     -- a formation's members or properties (refused while its world steps)
     local F = pick(S.formations)
-    if F.W ~= W or F.destroyed or (opts.open and (F.leader and not F.leader:alive() or W.removal_pending)) then
-      return
-    end
+    if F.W ~= W or F.destroyed then return end
     local q = R(3)
     if q == 1 and #W.agents > 0 then what = "formation add"; ok = pcall(function() F.f:add(pick(W.agents)) end)
     elseif q == 2 then what = "formation spacing"; ok = pcall(function() F.f.spacing = R() * 3 + 0.5 end)
@@ -431,9 +415,6 @@ local function callback_body(agent)
   elseif r >= 90 then
     -- a new, unattached behaviour built during a step simply works
     local kind = pick { "seek", "arrive", "blend", "priority", "reciprocal_avoidance" }
-    if opts.open and (kind == "blend" or kind == "priority" or kind == "reciprocal_avoidance") then
-      kind = "seek" -- #10 (open): combinators built mid-step trip an engine assertion
-    end
     local seek = steer.seek { target = { 1, 2 } }
     local ok, err
     if kind == "blend" then ok, err = pcall(steer.blend, { seek, { seek, weight = 2 } })
@@ -513,7 +494,7 @@ local function describe_agent(a)
   return ok and text or "?"
 end
 
-local function check_agent(a, W, rigid)
+local function check_agent(a, W)
   local x, y, vx, vy = a.x, a.y, a.vx, a.vy
   local o, rot, ms = a.orientation, a.rotation, a.max_speed
   local values = { x, y, vx, vy, o, rot, ms }
@@ -524,7 +505,7 @@ local function check_agent(a, W, rigid)
     end
   end
   if not (o > -PI_F and o <= PI_F) then violation("orientation %.17g outside (-pi, pi]", o) end
-  if not W.dirty and not rigid then
+  if not W.dirty then
     local speed = math.sqrt(vx * vx + vy * vy)
     if speed > ms * (1 + 1e-5) + 1e-30 then
       violation("speed %.9g above max_speed %.9g after a step (%s%s)", speed, ms, describe_agent(a),
@@ -539,31 +520,14 @@ local function check_agent(a, W, rigid)
   if not a:alive() then violation("alive() false for a live agent") end
 end
 
--- #9 (open): members of rigid formations, whose speed may exceed max_speed
--- (or were, since the last step: they keep the velocity the slot gave them)
-local function rigid_members(W)
-  if not (opts.open and W.rigid) then return {} end
-  W.rigid_seen = W.rigid_seen or {}
-  local set = W.rigid_seen
-  for _, F in ipairs(S.formations) do
-    if F.W == W and not F.destroyed then
-      pcall(function()
-        if F.f.motion == "rigid" then for _, m in ipairs(F.f.members) do set[m] = true end end
-      end)
-    end
-  end
-  return set
-end
-
 local function check_world(W)
   local ok, err = pcall(function()
-    local rigid = rigid_members(W)
     local n = W.w:count()
     if n ~= W.count then violation("world:count() = %d, the fuzzer counts %d", n, W.count) end
     local seen = 0
     for a in W.w:agents() do
       seen = seen + 1
-      check_agent(a, W, rigid[a])
+      check_agent(a, W)
     end
     if seen ~= n then violation("world:agents() visits %d agents, count() = %d", seen, n) end
     local h = W.w:hash()
@@ -784,7 +748,7 @@ local function step_world(W, dt)
   if W.closed then return end
   local okc, after = pcall(function() return W.w.steps end)
   if okc and after ~= before then
-    W.dirty = false; W.removal_pending = false; W.rigid_seen = nil
+    W.dirty = false; W.removal_pending = false
     S.steps = S.steps + 1; S.agent_steps = S.agent_steps + W.count
   end
   if opts.verbose and not ok then print("  step: " .. tostring(err):match("[^\n]*")) end
@@ -1030,12 +994,6 @@ end
 
 local PATTERNS = { "line", "column", "v", "circle", "defensive_circle", "grid" }
 
--- #10 (open): spacing and offsets above 1e15 pass the bindings and trip the engine
-local function bounded(v)
-  if opts.open and finite(v) and math.abs(v) > 1e15 then return v > 0 and 1e15 or -1e15 end
-  return v
-end
-
 local function fpattern()
   local r = R(10)
   if r <= 6 then return pick(PATTERNS) end
@@ -1043,7 +1001,7 @@ local function fpattern()
     local t = {}
     for i = 1, (chance(0.05) and 0 or R(1, 12)) do
       local dx, dy = small(), small()
-      if chance(0.1) then dx = bounded(coord()) end
+      if chance(0.1) then dx = coord() end
       t[i] = chance(0.5) and { dx, dy } or { dx, dy, chance(0.8) and small() or any_value() }
     end
     if chance(0.05) then t[#t + 1] = pick { 1, "x", {} } end
@@ -1054,7 +1012,7 @@ local function fpattern()
       if chance(0.03) then error("pattern error") end
       if chance(0.03) then return "x" end
       local dx = (i - (n + 1) / 2) * 2
-      if chance(0.05) then dx = bounded(any_value()) end
+      if chance(0.05) then dx = any_value() end
       return dx, -2, chance(0.5) and small() or nil
     end
   end
@@ -1096,8 +1054,8 @@ local function fcosts()
   elseif r == 5 then
     return function(member, slot)
       if chance(0.02) then error("costs error") end
-      if not opts.open and chance(0.02) then
-        -- #10 (open): removing a member while the costs are evaluated
+      if chance(0.02) then
+        -- removing a member while the costs are evaluated (refused: issue 20 #10)
         local W = S.owner[member]
         if W and pcall(member.remove, member) then W.count = W.count - 1; S.forget_agent(W, member) end
       end
@@ -1145,7 +1103,7 @@ local function new_formation()
   if chance(0.05) then o.anchor = fanchor() end -- with a leader: refused
   if (not o.members and not o.leader) or chance(0.1) then o.world = chance(0.95) and W.w or 1 end
   if chance(0.7) then o.pattern = fpattern() end
-  if chance(0.4) then o.spacing = bounded(chance(0.8) and R() * 4 + 0.1 or any_value()) end
+  if chance(0.4) then o.spacing = chance(0.8) and R() * 4 + 0.1 or any_value() end
   if chance(0.3) then o.motion = chance(0.95) and pick { "steer", "rigid", "emergent" } or "fly" end
   if chance(0.3) then o.assignment = chance(0.95) and pick { "optimal", "ordered" } or "best" end
   if chance(0.4) then o.slot_roles = fslot_roles() end
@@ -1168,7 +1126,7 @@ end
 
 local function formation_value(prop)
   if prop == "pattern" then return fpattern()
-  elseif prop == "spacing" then return bounded(chance(0.8) and R() * 4 + 0.1 or any_value())
+  elseif prop == "spacing" then return chance(0.8) and R() * 4 + 0.1 or any_value()
   elseif prop == "motion" then return chance(0.95) and pick { "steer", "rigid", "emergent" } or "fly"
   elseif prop == "assignment" then return chance(0.95) and pick { "optimal", "ordered" } or 2
   elseif prop == "slot_roles" then return fslot_roles()
@@ -1187,20 +1145,6 @@ local function formation_op()
   local function call(m, ...)
     local args = table.pack(...)
     return pcall(function() return f[m](f, table.unpack(args, 1, args.n)) end)
-  end
-  if opts.open and not W.closed and not F.destroyed then
-    -- #10 (open): a change through a formation that still lists a member
-    -- removed from the world (until the next step) trips an engine assertion
-    local okm, members = pcall(function() return f.members end)
-    if okm then
-      for _, m in ipairs(members) do if not m:alive() then return end end
-    end
-  end
-  if opts.open and F.leader and not F.leader:alive() and not W.closed then
-    -- #10 (open): after its leader was removed, a formation refuses every
-    -- change (an engine assertion) until the leader is cleared
-    if pcall(function() f.leader = nil end) then F.leader = nil end
-    return
   end
   if TRACE then
     local okm, members = pcall(function() return F.f.members end)
@@ -1483,9 +1427,6 @@ local OPS = {
       local W = pick(S.worlds)
       if not W then return end
       local dt = chance(0.85) and pick { 1 / 60, 1 / 60, 0.1, 0.5 } or pick { 0, 1, 1e4, 1e-45, -1, NAN, 1e5, "x" }
-      -- #9 (open): a rigid formation stepped with a tiny dt gives infinite member velocities
-      -- (and a moving slot's velocity is infinite for any formation: a NaN steering)
-      if opts.open and W.has_formation and finite(dt) and dt > 0 and dt < 1e-3 then dt = 1 / 60 end
       if TRACE then io.stderr:write(string.format("  step dt %s\n", tostring(dt))) end
       S.step_world(W, dt)
     end, "step" },

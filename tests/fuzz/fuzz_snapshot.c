@@ -1,7 +1,8 @@
 // fuzz_snapshot: the snapshot reader (steer_world_restore) against
 // mutated and truncated snapshots.
 //
-//   fuzz_snapshot [--seed N] [--count K] [--ops N]
+//   fuzz_snapshot --seed N [--count K] [--ops N] [--verbose]
+//   fuzz_snapshot --seconds S [--ops N] [--timeout T]
 //
 // A scene with every part a snapshot holds (shapes of each kind and a
 // removed one, a path, a shared subtree, a named callback, formations,
@@ -11,21 +12,16 @@
 // behind it. Every restore must either refuse with a message or give a
 // world that steps with finite state; the sanitizer builds catch anything
 // out of bounds. Exit status 1 on a broken rule, with the seed and op.
+// --seconds runs fresh seeds, each in a child process (fuzz_common.h), so
+// crashes, hangs and sanitizer reports name their seed.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "steer/steer.h"
 
-static uint64_t rng_state;
-static uint64_t rnd64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 static size_t below(size_t n) { return n > 0 ? (size_t)(rnd64() % n) : 0; }
 
 static steer_callback_result spin(steer_world *w, steer_agent_id a, float dt, steer_steering *out, void *context)
@@ -164,54 +160,86 @@ static bool state_finite(const steer_world *w)
 
 static void ignore_assert(const char *c, const char *f, int l, void *ctx) { (void)c, (void)f, (void)l, (void)ctx; }
 
+static struct {
+    fuzz_options o;
+    const char *self;
+    const unsigned char *bytes; // the saved scene
+    size_t size;
+    unsigned char *copy;
+    long restored, refused;
+} opt = {{0, 0, 1, 500, 0, 0.0, 120.0}, "fuzz_snapshot", NULL, 0, NULL, 0, 0};
+
+// One seed: ops mutated snapshots, each refused with a message or restored
+// to a world that steps finite. 1 when every one held.
+static int run_seed(unsigned long long seed)
+{
+    rng_state = seed;
+    steer_restore_def rd = steer_default_restore_def();
+    rd.resolve = resolve;
+    int failures = 0;
+    for (int op = 0; op < opt.o.ops; ++op) {
+        size_t n = mutate(opt.bytes, opt.size, opt.copy);
+        steer_snapshot_error e = {{0}};
+        rd.worker_count = 1 + (int)below(2);
+        steer_world *r = steer_world_restore(opt.copy, n, &rd, &e);
+        if (r == NULL) {
+            ++opt.refused;
+            if (e.message[0] == '\0') {
+                printf("FAIL seed %llu op %d: refused without a message\n", seed, op);
+                ++failures;
+            }
+            continue;
+        }
+        ++opt.restored;
+        for (int k = 0; k < 3; ++k) steer_world_step(r, 0.05f);
+        if (!state_finite(r)) {
+            printf("FAIL seed %llu op %d: a restored world stepped to non-finite state\n", seed, op);
+            ++failures;
+        }
+        steer_world_destroy(r);
+    }
+    if (opt.o.verbose) printf("seed %llu: %ld restored, %ld refused so far\n", seed, opt.restored, opt.refused);
+    return failures == 0;
+}
+
+static void replay_command(char *b, size_t size, unsigned long long seed)
+{
+    snprintf(b, size, "%s --seed %llu --ops %d", opt.self, seed, opt.o.ops);
+}
+
 int main(int argc, char **argv)
 {
-    unsigned long long seed = 1;
-    int count = 1, ops = 500;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--count") == 0) count = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--ops") == 0) ops = atoi(argv[i + 1]);
+    opt.self = argv[0];
+    for (int i = 1; i < argc; ++i) {
+        int took = fuzz_common_option(&opt.o, argc, argv, i);
+        if (took <= 0) {
+            fprintf(stderr, "usage: %s (--seed N [--count K] | --seconds S [--timeout T]) [--ops N] [--verbose]\n",
+                    argv[0]);
+            return 2;
+        }
+        i += took - 1;
     }
     // a restored world with odd but valid values may assert in a step; the
     // rule here is no crash and no non-finite state
     steer_set_assert_fn(ignore_assert, NULL);
+    rng_state = 0; // the scene is the same for every seed
     steer_world *w = scene();
     size_t size = 0;
     steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
-    unsigned char *bytes = malloc(size), *copy = malloc(size);
-    if (!steer_world_snapshot(w, NULL, bytes, size, &size, NULL)) return fprintf(stderr, "cannot save\n"), 1;
-    steer_restore_def rd = steer_default_restore_def();
-    rd.resolve = resolve;
-    int restored = 0, refused = 0, failures = 0;
-    for (int s = 0; s < count; ++s) {
-        rng_state = seed + (unsigned long long)s;
-        for (int op = 0; op < ops; ++op) {
-            size_t n = mutate(bytes, size, copy);
-            steer_snapshot_error e = {{0}};
-            rd.worker_count = 1 + (int)below(2);
-            steer_world *r = steer_world_restore(copy, n, &rd, &e);
-            if (r == NULL) {
-                ++refused;
-                if (e.message[0] == '\0') {
-                    fprintf(stderr, "seed %llu op %d: refused without a message\n", seed + (unsigned long long)s, op);
-                    ++failures;
-                }
-                continue;
-            }
-            ++restored;
-            for (int k = 0; k < 3; ++k) steer_world_step(r, 0.05f);
-            if (!state_finite(r)) {
-                fprintf(stderr, "seed %llu op %d: a restored world stepped to non-finite state\n",
-                        seed + (unsigned long long)s, op);
-                ++failures;
-            }
-            steer_world_destroy(r);
-        }
+    unsigned char *bytes = malloc(size);
+    opt.copy = malloc(size);
+    if (bytes == NULL || opt.copy == NULL || !steer_world_snapshot(w, NULL, bytes, size, &size, NULL))
+        return fprintf(stderr, "cannot save\n"), 1;
+    opt.bytes = bytes, opt.size = size;
+    fuzz_driver d = {"fuzz_snapshot", opt.o.seconds, opt.o.timeout, opt.o.ops, run_seed, replay_command, NULL, NULL};
+    int status = fuzz_main(&opt.o, &d, argv[0], "");
+    // the mutations must reach the reader's refusals (not only checksum failures)
+    if (opt.o.seconds <= 0) {
+        printf("fuzz_snapshot: %ld restored, %ld refused\n", opt.restored, opt.refused);
+        if (opt.refused == 0) status = 1;
     }
-    printf("fuzz_snapshot: %d restored, %d refused, %d failures\n", restored, refused, failures);
     free(bytes);
-    free(copy);
+    free(opt.copy);
     steer_world_destroy(w);
-    return failures == 0 && refused > 0 ? 0 : 1;
+    return status;
 }

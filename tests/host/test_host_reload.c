@@ -150,9 +150,13 @@ static void test_roles_added_and_removed(void)
     steer_host_destroy(h);
 }
 
-// A role function that removes the agent it is giving a behaviour to at its
-// spawn makes the spawn raise, naming the role; the engine never gets a
-// behaviour for a removed agent (it asserted: agent.c, i >= 0).
+// While a role function gives a spawned agent its behaviour the world is
+// frozen, as during a reload's prepare: removing, spawning, moving,
+// retuning or recolouring agents (the new one or another) and closing a
+// world are refused with a clear error; a role function that catches the
+// errors still gives its behaviour, and the role's colour is set after it
+// returned. (Before: the removal went through and the engine asserted,
+// agent.c i >= 0, or a spawn raised "role 'c' removed the agent".)
 static int role_asserts;
 static void count_role_assert(const char *condition, const char *file, int line, void *context)
 {
@@ -160,26 +164,115 @@ static void count_role_assert(const char *condition, const char *file, int line,
     ++role_asserts;
 }
 
-static void test_role_function_removing_its_agent(void)
+// Load the script at path and run a frame: the engine assertions meanwhile.
+static int load_and_step_counting_asserts(steer_host *h, const char *path)
+{
+    role_asserts = 0;
+    steer_set_assert_fn(count_role_assert, NULL);
+    CHECK(steer_host_load(h, path) == 0);
+    CHECK(steer_host_update(h, DT, NULL) == 0);
+    steer_set_assert_fn(NULL, NULL);
+    return role_asserts;
+}
+
+static void test_role_function_cannot_change_the_world(void)
 {
     test_log log;
     steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
-    const char *path = test_path(test_dir("role_remove"), "main.lua");
+    const char *path = test_path(test_dir("role_frozen"), "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "local stash, first, own = nil, nil, nil\n"
+                         "local function try(what, f, ...)\n"
+                         "  local ok, err = pcall(f, ...)\n"
+                         "  print(what .. ': ' .. (ok and 'allowed' or tostring(err):gsub('^main.lua:%d+: ', '')))\n"
+                         "end\n"
+                         "return { colors = { c = '#ff0000' },\n"
+                         "  roles = { c = function(agent)\n"
+                         "    if stash ~= nil then\n"
+                         "      try('remove', agent.remove, agent)\n"
+                         "      try('remove other', first.remove, first)\n"
+                         "      try('spawn', stash.spawn, stash, { x = 9 })\n"
+                         "      try('move', agent.set_position, agent, 50, 50)\n"
+                         "      try('move other', first.set_position, first, 40, 0)\n"
+                         "      try('retune', function() agent.max_speed = 0.25 end)\n"
+                         "      try('colour', function() agent.color = '#00ff00' end)\n"
+                         "    end\n"
+                         "    return steer.seek{ target = { -100, 0 } } end,\n"
+                         "    o = function(agent) try('close', own.close, own) return steer.wander{} end },\n"
+                         "  setup = function(world)\n"
+                         "    own = steer.world{}\n"
+                         "    first = world:spawn{ x = 1, role = 'c' }\n"
+                         "    stash = world\n"
+                         "    world:spawn{ x = 2, role = 'c' }\n"
+                         "    own:spawn{ x = 3, role = 'o' }\n"
+                         "  end }\n");
+    CHECK(load_and_step_counting_asserts(h, path) == 0);
+    static const char *const refused[] = {"remove", "remove other", "spawn", "move", "move other", "retune", "colour"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        char line[256];
+        snprintf(line, sizeof line, "%s: attempt to modify a world while a role function gives a spawned agent its behaviour",
+                 refused[i]);
+        CHECK(log_has(&log, line));
+    }
+    CHECK(log_has(&log, "close: attempt to close a world while a role function gives a spawned agent its behaviour"));
+    CHECK(!log_has(&log, "allowed"));
+    steer_world *w = steer_host_world(h);
+    CHECK(steer_world_agent_count(w) == 2);
+    for (int i = 0; i < 2; ++i) {
+        steer_agent_id id = steer_world_agent_at(w, i);
+        CHECK(steer_agent_get_position(w, id).x < 3); // nobody moved
+        CHECK(steer_agent_get_limits(w, id).max_speed != 0.25f);
+        CHECK(steer_agent_get_color(w, id) == 0xff0000ffu); // the role's colour, set after the hook
+        CHECK(steer_agent_get_last_steering(w, id).linear.x < 0); // the role's behaviour
+    }
+    steer_host_destroy(h);
+}
+
+// A formation changed while it still lists a member removed from the world
+// (it leaves at the next step): no engine assertion (the cost roles and a
+// costs function were given to every listed member: formation.c,
+// set_member_cost_role and set_member_costs asserted; fuzz_lua seed
+// 640005474), and the change takes effect.
+static void test_formation_change_after_a_member_left(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *path = test_path(test_dir("member_left"), "main.lua");
+    write_in_place(path, "local steer = require 'steer'\n"
+                         "return { setup = function(world)\n"
+                         "  for variant = 1, 4 do\n"
+                         "    local a, b, c = world:spawn{}, world:spawn{ x = 2 }, world:spawn{ x = 4 }\n"
+                         "    local f = steer.formation{ members = { a, b, c }, costs = variant == 4 and { x = { y = 1 } } or nil }\n"
+                         "    b:remove()\n"
+                         "    if variant >= 2 then world:spawn{ x = 5 } end\n" // b's index taken again
+                         "    if variant == 3 then f.costs = function(m, s) return s end\n"
+                         "    elseif variant == 4 then f.slot_roles = { 'y', 'y', 'y' }\n"
+                         "    else f:remove(a) end\n"
+                         "    print(variant, f:slot_of(c) ~= nil)\n"
+                         "  end end }\n");
+    CHECK(load_and_step_counting_asserts(h, path) == 0);
+    CHECK(log_has(&log, "3\ttrue") && log_has(&log, "4\ttrue"));
+    steer_host_destroy(h);
+}
+
+// A role function that raises at spawn: the spawn raises with its message
+// (the world thawed again: the next spawn works).
+static void test_role_function_raising_at_spawn(void)
+{
+    test_log log;
+    steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
+    const char *path = test_path(test_dir("role_raises"), "main.lua");
     write_in_place(path, "local steer = require 'steer'\n"
                          "return { roles = { c = function(agent)\n"
                          "    if agent.x > 2 then agent:remove() end\n"
                          "    return steer.seek{ target = { 0, 0 } } end },\n"
                          "  setup = function(world) for i = 1, 3 do\n"
                          "    local ok, err = pcall(world.spawn, world, { x = i, role = 'c' })\n"
-                         "    if not ok then print(err) end end end }\n");
-    role_asserts = 0;
-    steer_set_assert_fn(count_role_assert, NULL);
+                         "    if not ok then print(err) end end\n"
+                         "    world:spawn{ x = 0 } end }\n");
     CHECK(steer_host_load(h, path) == 0);
-    CHECK(steer_host_update(h, DT, NULL) == 0);
-    steer_set_assert_fn(NULL, NULL);
-    CHECK(role_asserts == 0);
-    CHECK(steer_world_agent_count(steer_host_world(h)) == 2);
-    CHECK(log_has(&log, "role 'c' removed the agent it was giving a behaviour to"));
+    CHECK(log_has(&log, "attempt to modify a world while a role function gives a spawned agent its behaviour"));
+    CHECK(steer_world_agent_count(steer_host_world(h)) == 4);
     steer_host_destroy(h);
 }
 
@@ -747,7 +840,9 @@ int main(void)
 {
     RUN(test_no_garbage_per_frame);
     RUN(test_load_roles_and_frames);
-    RUN(test_role_function_removing_its_agent);
+    RUN(test_role_function_cannot_change_the_world);
+    RUN(test_role_function_raising_at_spawn);
+    RUN(test_formation_change_after_a_member_left);
     RUN(test_parameter_change_next_frame);
     RUN(test_reload_keeps_state_and_memory);
     RUN(test_roles_added_and_removed);

@@ -87,12 +87,17 @@ int steer_lua_pushrole(lua_State *L, int world_index, steer_agent_id id);
 /// has one never allocates. Does nothing for a removed agent.
 void steer_lua_set_steering(lua_State *L, int agent_index, int behaviour_index);
 
-/// The spawn hook: a function (agent, role) -> behaviour or nil that
-/// `world:spawn{role = name}` calls when the spawn gives a role and no
+/// The spawn hook: a function (agent, role) -> behaviour or nil [, colour]
+/// that `world:spawn{role = name}` calls when the spawn gives a role and no
 /// steering; a behaviour it returns becomes the agent's steering (anything
-/// else but nil raises "the behaviour of role 'name' is not a behaviour").
-/// One per Lua state, for every world of it. Sets it to the value at index
-/// (a function, or nil for none).
+/// else but nil raises "the behaviour of role 'name' is not a behaviour"),
+/// a colour '#rrggbb' the agent's colour unless the spawn gave one. While it
+/// runs the spawning world is frozen: changing it (removing, spawning,
+/// moving, retuning, recolouring agents) or closing it raises "attempt to
+/// modify a world while a role function gives a spawned agent its
+/// behaviour"; its errors propagate from world:spawn (the agent stays,
+/// without steering). One per Lua state, for every world of it. Sets it to
+/// the value at index (a function, or nil for none).
 void steer_lua_set_spawn_hook(lua_State *L, int index);
 
 /// The work hook: a function (units) the module calls before engine work a

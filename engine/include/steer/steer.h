@@ -49,6 +49,13 @@ typedef struct steer_memory_account {
     size_t bytes;  ///< bytes charged and not freed yet (block headers included); the owner may add its own
     size_t cap;    ///< an allocation that would take bytes past cap is refused (0: no cap)
     bool refused;  ///< set when an allocation was refused for the cap (the owner clears it)
+    /// Called once (on the allocating thread) when an allocation of `needed`
+    /// bytes would take bytes past cap, before it is refused: the owner may
+    /// free what it holds and no longer needs (a script host collects its
+    /// Lua garbage, which the cap counts too); the allocation is then tried
+    /// again. Not called again from inside itself. NULL: none.
+    void (*reclaim)(struct steer_memory_account *account, size_t needed, void *context);
+    void *reclaim_context; ///< passed to reclaim
 } steer_memory_account;
 /// Charge the engine allocations of the calling thread to account (NULL:
 /// none) until the next call; returns the account it replaces. A block goes

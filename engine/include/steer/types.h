@@ -562,7 +562,8 @@ typedef struct steer_formation_def {
     /// Or a behaviour steering the anchor (retained; NULL: none), evaluated
     /// for the anchor as for an agent at its place (its neighbours are the
     /// agents around it) before the members' evaluation; it may not contain
-    /// callback or formation_slot behaviours (steer_formation_can_steer_anchor).
+    /// callback or formation_slot behaviours (steer_formation_can_steer_anchor;
+    /// a callback put into its tree later gives no steering, uncalled).
     steer_behaviour *anchor_behaviour;
     float anchor_max_acceleration; ///< m/s^2, with anchor_behaviour (default 10)
     float anchor_max_speed;  ///< default 3
