@@ -85,12 +85,6 @@
 /// ...and a yielded agent is assumed to give way at this fraction of its
 /// max speed (half that, so that both stay slow while it is pushed)
 #define ORCA_YIELD_PUSH 0.1f
-/// Between two agents of which one has yielded (both at rest, or about to
-/// be) the clearance is this gap in metres instead of ORCA_CLEARANCE: no
-/// one presses there, and at rest the gap should not grow with the radii.
-#define ORCA_REST_GAP 0.02f
-/// A yielded neighbour supports an agent (see yields) within this gap (m).
-#define ORCA_REST_REACH 0.04f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -226,60 +220,80 @@ static float priority_share(float share, float mine, float theirs)
 // Contention for one spot (issue 21). Two agents that want the same point,
 // or through each other at a standstill, press into each other for ever:
 // ORCA shares the avoidance, and from rest nobody ever gives ground (at the
-// clearance distance the half-planes pass through both velocities). So an
-// agent yields (takes a preferred velocity of zero) when it is slow and
-// touches a slow avoider j its preferred velocity points into, and
-// - j's intent points back into it (a standoff) and j's key comes first:
-//   it yields to j (a setting, so velocity noise cannot flip it);
-// - or j has yielded to an agent whose key comes before this one's: it
-//   yields to that agent too (a yielded agent is done: a gathering comes
-//   to rest from its core out; keys only ever decrease along a chain, so
-//   no cycle can form and the first key never yields);
-// - or it yielded itself last time and j is idle (at rest on the spot: the
-//   loser stays beside the winner).
-// Neighbours that yielded to this agent are no block: it pushes them (see
-// steer__reciprocal_steer). Any new order that no longer points into a
-// touching neighbour, or the neighbour moving off, ends the yield at once.
-// Everything read of j is the grid's copy from before the step. Returns
-// the key yielded to, or 0.
-static uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 preferred, float speed)
+// clearance distance the half-planes pass through both velocities). So a
+// slow agent yields to a slow avoider j it touches and wants to go into
+// (`want`, the change of velocity it asks for, points at j) when
+// - j wants back into it (a standoff) and j's key comes first: it yields
+//   to j (a setting, so velocity noise cannot flip it);
+// - or j has yielded to an agent whose key comes before this one's (a
+//   yielded agent is done: a gathering comes to rest from its core out;
+//   keys only decrease along a chain, so no cycle forms and the first key
+//   never yields);
+// - or it yielded last time and j is idle (at rest on the spot: the loser
+//   stays beside the winner).
+// Yielding does not stop the agent: it gives up only what it wants into
+// those it yields to (yield_slide), so it walks round a single one (an
+// agent on its own goal, in a field of goals) and comes to rest in a pocket
+// between two, or straight behind one. The winner pushes it off the spot
+// (yield_lines). Any new order that no longer points into a touching
+// neighbour, or the neighbour moving off, ends the yield at once.
+// Everything read of j is the grid's copy from before the step. Returns the
+// key yielded to (the first), or 0; the directions of those yielded to go
+// to `away` (at most ORCA_YIELD_MAX).
+#define ORCA_YIELD_MAX 8
+static uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
+                       steer_vec2 *away, int *n_away)
 {
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
+    *n_away = 0;
     if (speed >= ORCA_YIELD_SLOW * ctx->lim.max_speed || ctx->self_proxy >= (uint32_t)g->count) return 0;
     const steer_vec2 me = ctx->me.position;
     const uint64_t mine = ctx->key, was = g->yield_to[ctx->self_proxy];
-    const float pref_len = steer_length(preferred);
-    uint64_t first = 0; // the first root among the yielded supports
-    int supports = 0;
-    for (int i = 0; i < k; ++i) {
+    const float want_len = steer_length(want);
+    uint64_t first = 0;
+    for (int i = 0; i < k && *n_away < ORCA_YIELD_MAX; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         if (!(view->flags[j] & AGENT_AVOIDS) || g->yield_to[q] == mine) continue;
         steer_vec2 rel = steer_sub(steer_v2(g->x[q], g->y[q]), me);
         float reach = ORCA_YIELD_REACH * (ctx->lim.radius + view->limits[j].radius), d = steer_length(rel);
         if (d >= reach || d <= 0.0f) continue;
-        if (steer_dot(preferred, rel) <= ORCA_YIELD_COS * pref_len * d) continue; // not in the way
-        float idle_j = ORCA_IDLE_SPEED * view->limits[j].max_speed;
+        if (steer_dot(want, rel) <= ORCA_YIELD_COS * want_len * d) continue; // not in the way
         float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
         if (g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] >= slow_j * slow_j) continue; // it is moving
-        uint64_t root = g->yield_to[q];
+        uint64_t root = g->yield_to[q], to = 0;
         if (root != 0) {
-            // a yielded neighbour: a support (two make a pocket to rest
-            // in) when it is as close as the rest gap lets them come
-            if (root < mine && d < ctx->lim.radius + view->limits[j].radius + ORCA_REST_REACH) {
-                if (was != 0) return was;
-                ++supports;
-                first = first != 0 && first < root ? first : root;
-            }
-            continue;
+            to = root < mine ? root : 0;
+        } else {
+            steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
+            float ij_len = steer_length(ij);
+            if (ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed && was != 0) to = was;
+            else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
+                     -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine)
+                to = view->key[j];
         }
-        steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
-        float ij_len = steer_length(ij);
-        if (ij_len < idle_j && was != 0) return was;
-        if (ij_len < ORCA_YIELD_INTENT * view->limits[j].max_speed) continue;
-        if (-steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine) return view->key[j];
+        if (to == 0) continue;
+        away[(*n_away)++] = steer_scale(rel, 1.0f / d);
+        first = first != 0 && first < to ? first : to;
     }
-    return supports >= 2 ? first : 0;
+    return first;
+}
+
+// A yielding agent's preferred velocity without what it had into those it
+// yields to (unit directions `away`): projected off each in turn, twice
+// round; whatever still points into one of them (a pocket) is dropped.
+static steer_vec2 yield_slide(steer_vec2 preferred, const steer_vec2 *away, int n)
+{
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < n; ++i) {
+            float into = steer_dot(preferred, away[i]);
+            if (into > 0.0f) preferred = steer_mul_add(preferred, away[i], -into);
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (steer_dot(preferred, away[i]) > 1e-6f) return steer_v2(0.0f, 0.0f);
+    }
+    return preferred;
 }
 
 // The half-plane B imposes on A: relative position and velocity (B - A and
@@ -398,37 +412,20 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
 {
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
-    // layers or priorities move the shares (adjust_lines): the rest gap is
-    // left out then
-    const bool plain = view->filtered || view->prioritised;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         bool pushes = g->yield_to[q] == ctx->key, gives = yielded != 0 && view->key[j] == yielded;
-        // a pair of which one has yielded: at rest, or about to be
-        bool rest = (yielded != 0 || g->yield_to[q] != 0) && (view->flags[j] & AGENT_AVOIDS) && !plain;
-        if (!pushes && !gives && !rest) continue;
+        if (!pushes && !gives) continue;
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
-        float d = steer_length(rel), share = 1.0f;
+        float d = steer_length(rel);
         if (pushes && d > 0.0f) {
             // its velocity along the line of centres replaced by the push
             steer_vec2 n = steer_scale(rel, 1.0f / d);
             vj = steer_mul_add(vj, n, ORCA_YIELD_PUSH * view->limits[j].max_speed - steer_dot(vj, n));
-        } else if (!gives) {
-            float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (f->max_speed + view->limits[j].max_speed);
-            share = avoid_share(rel, f->v, f->speed, vj, floor_speed);
-            if (f->idle) share = steer_maxf(share, 0.5f);
         }
-        // at rest the clearance is a fixed gap, not a tenth of the radii;
-        // it grows back to the tenth as the two close in faster, up to the
-        // speed below which agents yield
-        float r = f->r_self + view->limits[j].radius * ORCA_CLEARANCE;
-        if (rest && d > 0.0f) {
-            float closing = steer_dot(steer_sub(f->v, steer_v2(g->vx[q], g->vy[q])), rel) / d;
-            float t = steer_clampf(closing / (ORCA_YIELD_SLOW * f->max_speed), 0.0f, 1.0f);
-            r += (1.0f - t) * (ctx->lim.radius + view->limits[j].radius + ORCA_REST_GAP - r);
-        }
-        lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, share);
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
+                              f->inv_tau, f->inv_dt, f->v, 1.0f);
     }
 }
 
@@ -548,11 +545,15 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // is where it wants to go even while it is pushed the other way)
     const steer_vec2 want = steer_sub(preferred, v);
     const bool intends = steer_length_sq(want) >= ORCA_YIELD_INTENT * ORCA_YIELD_INTENT * max_speed * max_speed;
-    const uint64_t yielded = intends ? yields(ctx, near, k, want, speed) : 0;
+    steer_vec2 away[ORCA_YIELD_MAX];
+    int n_away = 0;
+    const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, away, &n_away) : 0;
     if (ctx->intent != NULL) *ctx->intent = (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32)};
     if (yielded != 0) {
-        preferred = steer_v2(0.0f, 0.0f);
-        idle = true;
+        // what it asks for, not its velocity: being pushed round, it would
+        // keep going round
+        preferred = yield_slide(want, away, n_away);
+        idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     }
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     for (int i = 0; i < k; ++i) {
