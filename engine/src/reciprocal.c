@@ -223,14 +223,14 @@ static float priority_share(float share, float mine, float theirs)
 // clearance distance the half-planes pass through both velocities). So a
 // slow agent yields to a slow avoider j it touches and wants to go into
 // (`want`, the change of velocity it asks for, points at j) when
-// - j wants back into it (a standoff) and j's key comes first: it yields
-//   to j (a setting, so velocity noise cannot flip it);
-// - or j has yielded to an agent whose key comes before this one's (a
-//   yielded agent is done: a gathering comes to rest from its core out;
-//   keys only decrease along a chain, so no cycle forms and the first key
-//   never yields);
+// - j has not yielded itself, wants back into it (a standoff) and j's key
+//   comes first: it yields to j (a setting, so velocity noise cannot flip
+//   it, and the first key never yields);
 // - or it yielded last time and j is idle (at rest on the spot: the loser
 //   stays beside the winner).
+// Yielding is not passed on: an agent that yielded is no reason for others
+// to yield (tried: a gathering came to rest, but loosely, and round an exit
+// agents that had yielded to one gone through held each other up).
 // Yielding does not stop the agent: it gives up only what it wants into
 // those it yields to (yield_slide), so it walks round a single one (an
 // agent on its own goal, in a field of goals) and comes to rest in a pocket
@@ -261,16 +261,15 @@ static uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, s
         if (steer_dot(want, rel) <= ORCA_YIELD_COS * want_len * d) continue; // not in the way
         float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
         if (g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] >= slow_j * slow_j) continue; // it is moving
-        uint64_t root = g->yield_to[q], to = 0;
-        if (root != 0) {
-            to = root < mine ? root : 0;
-        } else {
-            steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
-            float ij_len = steer_length(ij);
-            if (ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed && was != 0) to = was;
-            else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
-                     -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine)
-                to = view->key[j];
+        if (g->yield_to[q] != 0) continue; // it gave way itself
+        uint64_t to = 0;
+        steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
+        float ij_len = steer_length(ij);
+        if (ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed && was != 0) {
+            to = was;
+        } else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
+                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine) {
+            to = view->key[j];
         }
         if (to == 0) continue;
         away[(*n_away)++] = steer_scale(rel, 1.0f / d);
