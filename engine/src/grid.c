@@ -216,6 +216,9 @@ static void fill_proxies(steer_world *w)
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = 0.0f;
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
+    int yielders = 0;
+    for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
+    g->yielders = yielders;
     ++g->version;
     g->dirty = false;
 }

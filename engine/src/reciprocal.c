@@ -241,7 +241,7 @@ static float priority_share(float share, float mine, float theirs)
 // key yielded to (the first), or 0; the directions of those yielded to go
 // to `away` (at most ORCA_YIELD_MAX).
 #define ORCA_YIELD_MAX 8
-static uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
+static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
                        steer_vec2 *away, int *n_away)
 {
     const eval_view *view = ctx->view;
@@ -543,7 +543,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // the intent: the change of velocity the agent asks for (its direction
     // is where it wants to go even while it is pushed the other way)
     const steer_vec2 want = steer_sub(preferred, v);
-    const bool intends = steer_length_sq(want) >= ORCA_YIELD_INTENT * ORCA_YIELD_INTENT * max_speed * max_speed;
+    // (only a slow agent yields: out of line, and not called otherwise)
+    const bool intends = speed < ORCA_YIELD_SLOW * max_speed &&
+                         steer_length_sq(want) >= ORCA_YIELD_INTENT * ORCA_YIELD_INTENT * max_speed * max_speed;
     steer_vec2 away[ORCA_YIELD_MAX];
     int n_away = 0;
     const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, away, &n_away) : 0;
@@ -572,7 +574,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
         adjust_lines(ctx, near, k, &f, lines + hard);
     }
-    if (g->count > 0 && ctx->self_proxy < (uint32_t)g->count) {
+    if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
         const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
         yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
