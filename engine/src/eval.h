@@ -113,6 +113,9 @@ typedef struct eval_ctx {
     uint32_t gathered_epoch; ///< scratch->gather_epoch of that gather
     neighbour_sums sums;     ///< the last sums (sums.radius < 0: none)
     struct agent_trace *trace; ///< the agent's trace buffer when traced, else NULL
+    /// where reciprocal_avoidance leaves the agent's intent (world.h,
+    /// orca_intent): its column during a step; NULL in previews and bodies
+    struct orca_intent *intent;
     struct nav_plan *plan;     ///< a body's (an anchor's) navigate plan; agents' are in the view
     bool plan_writable;        ///< false while previewing: the plan's progress is not advanced
 } eval_ctx;

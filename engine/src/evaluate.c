@@ -292,6 +292,7 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->gathered_radius = -1.0f;
     ctx->sums.radius = -1.0f;
     ctx->trace = NULL;
+    ctx->intent = NULL;
     ctx->plan = NULL; // an agent's is read from the view, by navigate only
     ctx->plan_writable = true;
 }
@@ -304,6 +305,7 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
+        ctx.intent = &w->intent[i];
         // a traced agent's evaluation goes into its worker's buffer, then
         // into the agent's record (trace.c)
         if (w->flags[i] & AGENT_TRACE) ctx.trace = steer__trace_start(w, (int)(scratch - w->scratch));

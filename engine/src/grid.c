@@ -35,6 +35,7 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
     // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
     if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
+        !STEER_GROW(g->ix, n) || !STEER_GROW(g->iy, n) || !STEER_GROW(g->yield_to, n) ||
         !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
         !STEER_GROW(g->order_key, n))
         return false;
@@ -57,6 +58,9 @@ void steer__grid_free(neighbour_grid *g)
     steer__free(g->y);
     steer__free(g->vx);
     steer__free(g->vy);
+    steer__free(g->ix);
+    steer__free(g->iy);
+    steer__free(g->yield_to);
     steer__free(g->agent);
     steer__free(g->proxy_of);
     steer__free(g->bucket_of);
@@ -197,6 +201,9 @@ static void fill_range(int start, int end, int worker, void *context)
         g->y[k] = s->position.y;
         g->vx[k] = s->velocity.x;
         g->vy[k] = s->velocity.y;
+        g->ix[k] = w->intent[a].x;
+        g->iy[k] = w->intent[a].y;
+        g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
     }
 }
@@ -207,7 +214,11 @@ static void fill_proxies(steer_world *w)
     neighbour_grid *g = &w->grid;
     const int n = g->count;
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
-    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = 0.0f;
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = 0.0f;
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
+    int yielders = 0;
+    for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
+    g->yielders = yielders;
     ++g->version;
     g->dirty = false;
 }

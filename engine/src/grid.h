@@ -18,6 +18,9 @@ typedef struct neighbour_grid {
     uint32_t *bucket_start; ///< bucket_mask + 2 entries
     // proxies in bucket order (structure of arrays)
     float *x, *y, *vx, *vy;
+    float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
+    uint64_t *yield_to; ///< and the key each yielded to (0: none)
+    int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index
     uint32_t *bucket_of; ///< scratch: bucket of each dense agent

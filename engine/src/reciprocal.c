@@ -28,6 +28,7 @@
 #include "eval.h"
 #include "geometry.h"
 #include "orca_lp.h"
+#include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
 /// radians (a consistent side preference: two agents meeting head-on both
@@ -65,6 +66,25 @@
 /// higher an agent takes all of the avoidance (and the neighbour none); a
 /// smaller difference moves the share that far from the right of way's.
 #define ORCA_PRIORITY_SPAN 1.0f
+
+/// Yielding a spot: a slow agent whose preferred velocity points (within
+/// acos ORCA_YIELD_COS) into a slow avoider it touches (centres within
+/// ORCA_YIELD_REACH times the two radii) yields, takes a preferred velocity
+/// of zero, when that neighbour has yielded, or wants through it the other
+/// way and comes first by key; once yielded, a neighbour at rest on its
+/// own spot keeps it yielded (see yields).
+#define ORCA_YIELD_REACH 1.2f
+#define ORCA_YIELD_COS 0.5f
+/// ...and a preferred velocity counts as pointing somewhere from this
+/// fraction of the max speed on (an arrive from rest asks for a tenth of
+/// what it wants in the first step: below ORCA_IDLE_SPEED)
+#define ORCA_YIELD_INTENT 0.01f
+/// Only agents slower than this fraction of their max speed yield, or are
+/// yielded to...
+#define ORCA_YIELD_SLOW 0.2f
+/// ...and a yielded agent is assumed to give way at this fraction of its
+/// max speed (half that, so that both stay slow while it is pushed)
+#define ORCA_YIELD_PUSH 0.1f
 
 typedef struct orca_neighbour {
     uint32_t proxy;
@@ -197,6 +217,84 @@ static float priority_share(float share, float mine, float theirs)
     return share;
 }
 
+// Contention for one spot (issue 21). Two agents that want the same point,
+// or through each other at a standstill, press into each other for ever:
+// ORCA shares the avoidance, and from rest nobody ever gives ground (at the
+// clearance distance the half-planes pass through both velocities). So a
+// slow agent yields to a slow avoider j it touches and wants to go into
+// (`want`, the change of velocity it asks for, points at j) when
+// - j has not yielded itself, wants back into it (a standoff) and j's key
+//   comes first: it yields to j (a setting, so velocity noise cannot flip
+//   it, and the first key never yields);
+// - or it yielded last time and j is idle (at rest on the spot: the loser
+//   stays beside the winner).
+// Yielding is not passed on: an agent that yielded is no reason for others
+// to yield (tried: a gathering came to rest, but loosely, and round an exit
+// agents that had yielded to one gone through held each other up).
+// Yielding does not stop the agent: it gives up only what it wants into
+// those it yields to (yield_slide), so it walks round a single one (an
+// agent on its own goal, in a field of goals) and comes to rest in a pocket
+// between two, or straight behind one. The winner pushes it off the spot
+// (yield_lines). Any new order that no longer points into a touching
+// neighbour, or the neighbour moving off, ends the yield at once.
+// Everything read of j is the grid's copy from before the step. Returns the
+// key yielded to (the first), or 0; the directions of those yielded to go
+// to `away` (at most ORCA_YIELD_MAX).
+#define ORCA_YIELD_MAX 8
+static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
+                       steer_vec2 *away, int *n_away)
+{
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    *n_away = 0;
+    if (speed >= ORCA_YIELD_SLOW * ctx->lim.max_speed || ctx->self_proxy >= (uint32_t)g->count) return 0;
+    const steer_vec2 me = ctx->me.position;
+    const uint64_t mine = ctx->key, was = g->yield_to[ctx->self_proxy];
+    const float want_len = steer_length(want);
+    uint64_t first = 0;
+    for (int i = 0; i < k && *n_away < ORCA_YIELD_MAX; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        if (!(view->flags[j] & AGENT_AVOIDS) || g->yield_to[q] == mine) continue;
+        steer_vec2 rel = steer_sub(steer_v2(g->x[q], g->y[q]), me);
+        float reach = ORCA_YIELD_REACH * (ctx->lim.radius + view->limits[j].radius), d = steer_length(rel);
+        if (d >= reach || d <= 0.0f) continue;
+        if (steer_dot(want, rel) <= ORCA_YIELD_COS * want_len * d) continue; // not in the way
+        float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
+        if (g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] >= slow_j * slow_j) continue; // it is moving
+        if (g->yield_to[q] != 0) continue; // it gave way itself
+        uint64_t to = 0;
+        steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
+        float ij_len = steer_length(ij);
+        if (ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed && was != 0) {
+            to = was;
+        } else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
+                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine) {
+            to = view->key[j];
+        }
+        if (to == 0) continue;
+        away[(*n_away)++] = steer_scale(rel, 1.0f / d);
+        first = first != 0 && first < to ? first : to;
+    }
+    return first;
+}
+
+// A yielding agent's preferred velocity without what it had into those it
+// yields to (unit directions `away`): projected off each in turn, twice
+// round; whatever still points into one of them (a pocket) is dropped.
+static steer_vec2 yield_slide(steer_vec2 preferred, const steer_vec2 *away, int n)
+{
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < n; ++i) {
+            float into = steer_dot(preferred, away[i]);
+            if (into > 0.0f) preferred = steer_mul_add(preferred, away[i], -into);
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (steer_dot(preferred, away[i]) > 1e-6f) return steer_v2(0.0f, 0.0f);
+    }
+    return preferred;
+}
+
 // The half-plane B imposes on A: relative position and velocity (B - A and
 // A - B), combined radius, horizon tau, the step dt, A's velocity.
 static STEER_ALWAYS_INLINE orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
@@ -299,6 +397,35 @@ static int drop_much_lower(const eval_ctx *ctx, orca_neighbour *near, int k)
         kept += !(reciprocates && (mine - view->priority[j]) * (1.0f / ORCA_PRIORITY_SPAN) >= 1.0f);
     }
     return kept;
+}
+
+// The pairs of a yield (see yields): against a neighbour that yielded to
+// this agent, the half-plane is built as if that neighbour were already
+// moving away at its idle speed (a yielded agent gives way), and this agent
+// takes all of it: so a winner standing at the clearance distance can push
+// the loser off the spot, at most that much faster than it gives way. An
+// agent that yielded takes all of the avoidance of the one it yielded to.
+// Out of line: in a crowd without yields it only compares keys.
+static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour *near, int k, const orca_frame *f,
+                                       uint64_t yielded, orca_line *lines)
+{
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        bool pushes = g->yield_to[q] == ctx->key, gives = yielded != 0 && view->key[j] == yielded;
+        if (!pushes && !gives) continue;
+        steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
+        steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
+        float d = steer_length(rel);
+        if (pushes && d > 0.0f) {
+            // its velocity along the line of centres replaced by the push
+            steer_vec2 n = steer_scale(rel, 1.0f / d);
+            vj = steer_mul_add(vj, n, ORCA_YIELD_PUSH * view->limits[j].max_speed - steer_dot(vj, n));
+        }
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
+                              f->inv_tau, f->inv_dt, f->v, 1.0f);
+    }
 }
 
 typedef struct obstacle_query {
@@ -412,7 +539,23 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
     const float speed = steer_length(v);
     const float idle_speed = ORCA_IDLE_SPEED * max_speed;
-    const bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
+    bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
+    // the intent: the change of velocity the agent asks for (its direction
+    // is where it wants to go even while it is pushed the other way)
+    const steer_vec2 want = steer_sub(preferred, v);
+    // (only a slow agent yields: out of line, and not called otherwise)
+    const bool intends = speed < ORCA_YIELD_SLOW * max_speed &&
+                         steer_length_sq(want) >= ORCA_YIELD_INTENT * ORCA_YIELD_INTENT * max_speed * max_speed;
+    steer_vec2 away[ORCA_YIELD_MAX];
+    int n_away = 0;
+    const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, away, &n_away) : 0;
+    if (ctx->intent != NULL) *ctx->intent = (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32)};
+    if (yielded != 0) {
+        // what it asks for, not its velocity: being pushed round, it would
+        // keep going round
+        preferred = yield_slide(want, away, n_away);
+        idle = steer_length_sq(preferred) < idle_speed * idle_speed;
+    }
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
@@ -430,6 +573,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     if (ctx->view->filtered || ctx->view->prioritised) {
         const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
         adjust_lines(ctx, near, k, &f, lines + hard);
+    }
+    if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
+        yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
     if (hard > 0) {
         // alone at a shape: slide along it (no neighbour within twice the

@@ -13,6 +13,18 @@
 /// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
 /// it, decided by the tree's shape (behaviour.h). A tree needing more than
 /// STEER_MAX_TREE_MEMORY floats is refused.
+/// What a reciprocal_avoidance node tells its neighbours about itself
+/// (reciprocal.c, yielding a spot): the preferred velocity it was given at
+/// its last evaluation, and the key of the agent it yielded to then (0: it
+/// did not yield; keys are never 0), in two 32-bit words. Written by the
+/// agent's own evaluation; the neighbours read the grid's copy, taken
+/// before the step's evaluation, so every agent order and worker count
+/// reads the same.
+typedef struct orca_intent {
+    float x, y;
+    uint32_t to_lo, to_hi;
+} orca_intent;
+
 typedef struct agent_memory {
     float value[STEER_MAX_TREE_MEMORY];
 } agent_memory;
@@ -43,6 +55,7 @@ struct steer_world {
     steer_behaviour **behaviour;
     steer_steering *out;
     agent_memory *memory;
+    orca_intent *intent; ///< reciprocal avoidance's intent (orca_intent)
     uint64_t *rng;
     uint64_t *key;
     uint32_t *slot_of; ///< dense -> slot index

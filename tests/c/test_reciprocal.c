@@ -315,6 +315,77 @@ static void an_agent_at_rest_makes_room(void)
     steer_world_destroy(w);
 }
 
+// Contention for one spot (issue 21): n agents sent to the origin from
+// `at`; returns when the first was within 0.5 m of it (-1: never) and when
+// the others last moved at 0.02 m/s or more; the world's hash after 30 s.
+static float contend(const steer_vec2 *at, int n, bool reversed, float *settled, float *closest, uint64_t *hash)
+{
+    steer_world *w = make_world(1);
+    steer_behaviour *b[3];
+    steer_agent_id ids[3];
+    for (int k = 0; k < n; ++k) {
+        int i = reversed ? n - 1 - k : k;
+        b[i] = avoid_to(0, 0, 2);
+        ids[i] = walker(w, at[i].x, at[i].y, b[i], (uint64_t)i + 1);
+    }
+    float first = -1.0f;
+    int holder = -1;
+    *settled = 0.0f;
+    *closest = 100.0f;
+    for (int s = 1; s <= 300; ++s) {
+        steer_world_step(w, 0.1f);
+        float t = 0.1f * (float)s;
+        for (int i = 0; i < n; ++i) {
+            if (holder < 0 && steer_length(steer_agent_get_position(w, ids[i])) < 0.5f) holder = i, first = t;
+            for (int j = i + 1; j < n; ++j) *closest = steer_minf(*closest, distance(w, ids[i], ids[j]));
+        }
+        for (int i = 0; i < n; ++i) {
+            if (i != holder && steer_length(steer_agent_get_velocity(w, ids[i])) >= 0.02f) *settled = t;
+        }
+    }
+    *hash = steer_world_hash(w);
+    for (int i = 0; i < n; ++i) steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return first;
+}
+
+static void two_contenders_for_one_spot(void)
+{
+    // head-on from 6 m either side: before, they stopped 0.55 m either side
+    // of it and orbited it; now one yields, and the other pushes it off the
+    // spot: the first is in within 3 s of the 4 s straight walk, the other
+    // at rest within 5 s of that, and spawn order changes no bit
+    const steer_vec2 at[2] = {{-6.0f, 0.0f}, {6.0f, 0.0f}};
+    float settled, closest, settled2, closest2;
+    uint64_t h, h2;
+    float first = contend(at, 2, false, &settled, &closest, &h);
+    float first2 = contend(at, 2, true, &settled2, &closest2, &h2);
+    CHECK(first > 0.0f && first <= 7.0f);
+    CHECK(settled <= first + 5.0f);
+    CHECK(closest >= 1.0f - 1e-3f);
+    CHECK(h == h2 && first == first2 && settled == settled2);
+}
+
+static void three_contenders_for_one_spot(void)
+{
+    // three 0.65 m round the spot, 120 degrees apart, all at rest: before,
+    // none ever got in (from rest ORCA gives no ground); now the first key
+    // does within 5 s and the others stop beside it
+    steer_vec2 at[3];
+    for (int i = 0; i < 3; ++i) {
+        float a = (float)i * 2.0943951f + 0.3f;
+        at[i] = steer_v2(0.65f * cosf(a), 0.65f * sinf(a));
+    }
+    float settled, closest, settled2, closest2;
+    uint64_t h, h2;
+    float first = contend(at, 3, false, &settled, &closest, &h);
+    float first2 = contend(at, 3, true, &settled2, &closest2, &h2);
+    CHECK(first > 0.0f && first <= 5.0f);
+    CHECK(settled <= first + 5.0f);
+    CHECK(closest >= 1.0f - 1e-3f);
+    CHECK(h == h2 && first == first2 && settled == settled2);
+}
+
 static void a_jam_at_a_gap_ignores_order_and_workers(void)
 {
     // 30 agents pressing through a 2.4 m gap with contact resolution: the
@@ -498,6 +569,8 @@ int main(void)
     RUN(static_geometry_is_not_entered);
     RUN(alone_at_a_block_slides_past_its_corner);
     RUN(an_agent_at_rest_makes_room);
+    RUN(two_contenders_for_one_spot);
+    RUN(three_contenders_for_one_spot);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
