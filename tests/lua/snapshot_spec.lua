@@ -90,8 +90,10 @@ local navigation_options = { nav_bounds = { -60, -60, 60, 60 } }
 local function navigation(world)
   world:add_circle(30, 0, 2):remove()
   world:add_box(-15, -5, 15, 5)
-  local crowd = steer.reciprocal_avoidance{ preferred = steer.navigate{ target = { 0, 20 } } }
-  for i = 0, 11 do world:spawn{ x = -6 + (i % 6) * 2, y = -12 - math.floor(i / 6) * 2, steering = crowd, tag = "crowd" } end
+  local bound = steer.reciprocal_avoidance{ preferred = steer.navigate{ target = { 0, 20 } } }
+  for i = 0, 11 do
+    world:spawn{ x = -6 + (i % 6) * 2, y = -12 - math.floor(i / 6) * 2, steering = bound, tag = "crowd" }
+  end
   local own = steer.reciprocal_avoidance{ preferred = steer.navigate{} }
   for i = 0, 5 do world:spawn{ x = -28 + i * 1.5, y = -20, steering = own, tag = "group" } end
   world:spawn{ x = -30, y = 0, steering = steer.navigate{ target = { 0, 0 } }, tag = "blocked" }
