@@ -10,6 +10,12 @@ typedef struct lnav_entry {
     int count;           ///< navigation shapes (a polyline has one per link)
     steer_nav_shape one;
     steer_nav_shape *many;
+    // the shape as given (steer_lua__nav_shape_added's arguments), which a
+    // snapshot saves: a restored world's navigation is made again from it
+    int kind, points;
+    float radius;
+    bool loop;
+    steer_vec2 *at;
 } lnav_entry;
 
 struct lnav {
@@ -258,6 +264,10 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
     lnav_entry *e = entry_for(n, id.index);
     if (e == NULL) return false;
     memset(e, 0, sizeof *e);
+    e->at = steer_alloc((size_t)count * sizeof *e->at);
+    if (e->at == NULL) return false;
+    memcpy(e->at, p, (size_t)count * sizeof *e->at);
+    e->kind = kind, e->points = count, e->radius = radius, e->loop = loop;
     steer_nav_shape s = {0, 0};
     switch (kind) {
     case LNAV_SEGMENT: s = steer_nav_add_segment(n->nav, p[0], p[1]); break;
@@ -267,7 +277,11 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
     default: break;
     }
     if (kind != LNAV_POLYLINE) {
-        if (s.index == 0) return false;
+        if (s.index == 0) {
+            steer_free(e->at);
+            e->at = NULL;
+            return false;
+        }
         e->generation = id.generation;
         e->count = 1;
         e->one = s;
@@ -283,7 +297,9 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
         if (link.index == 0) {
             for (int k = 0; k < e->count; ++k) steer_nav_remove(n->nav, e->many[k]);
             steer_free(e->many);
+            steer_free(e->at);
             e->many = NULL;
+            e->at = NULL;
             e->count = 0;
             return false;
         }
@@ -306,6 +322,7 @@ void steer_lua__nav_shape_removed(lcore *core, steer_shape_id id)
     } else {
         steer_nav_remove(n->nav, e->one);
     }
+    steer_free(e->at);
     memset(e, 0, sizeof *e);
 }
 
@@ -314,9 +331,128 @@ void steer_lua__nav_free(lcore *core)
     struct lnav *n = core->nav;
     if (n == NULL) return;
     if (n->shown_release != NULL) n->shown_release(n->shown_owner);
-    for (int i = 0; i < n->capacity; ++i) steer_free(n->entries[i].many);
+    for (int i = 0; i < n->capacity; ++i) steer_free(n->entries[i].many), steer_free(n->entries[i].at);
     steer_free(n->entries);
     steer_nav_destroy(n->nav);
     steer_free(n);
     core->nav = NULL;
+}
+
+/* ---- snapshots ------------------------------------------------------------------------- */
+
+void steer_lua__nav_push_state(lua_State *L, const lcore *core)
+{
+    const struct lnav *n = core->nav;
+    if (n == NULL) {
+        lua_pushnil(L);
+        return;
+    }
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, (lua_Integer)n->version);
+    lua_setfield(L, -2, "version");
+    steer_lua__nav_push_bounds(L, core);
+    lua_setfield(L, -2, "bounds");
+    lua_newtable(L);
+    for (int i = 0; i < n->capacity; ++i) {
+        const lnav_entry *e = &n->entries[i];
+        if (e->generation == 0) continue;
+        // {generation, kind, radius, loop, x1, y1, x2, y2, ...}
+        lua_createtable(L, 4 + 2 * e->points, 0);
+        const lua_Number head[] = {(lua_Number)e->generation, (lua_Number)e->kind, (lua_Number)e->radius,
+                                   e->loop ? 1.0 : 0.0};
+        for (int k = 0; k < 4; ++k) {
+            lua_pushnumber(L, head[k]);
+            lua_rawseti(L, -2, k + 1);
+        }
+        for (int k = 0; k < e->points; ++k) {
+            lua_pushnumber(L, (lua_Number)e->at[k].x);
+            lua_rawseti(L, -2, 5 + 2 * k);
+            lua_pushnumber(L, (lua_Number)e->at[k].y);
+            lua_rawseti(L, -2, 6 + 2 * k);
+        }
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "shapes");
+}
+
+static int nav_damaged(lua_State *L)
+{
+    return luaL_error(L, "steer.world_from_snapshot: the script's state in the snapshot is damaged (its navigation)");
+}
+
+// Field k of the table at idx as a number: finite, within [lo, hi].
+static double nav_number(lua_State *L, int idx, int k, double lo, double hi)
+{
+    lua_rawgeti(L, idx, k);
+    double v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v >= lo && v <= hi)) nav_damaged(L);
+    lua_pop(L, 1);
+    return v;
+}
+
+// One saved shape (the table on top) for the world's shape slot `index`.
+static void nav_load_shape(lua_State *L, lcore *core, uint32_t index)
+{
+    const int t = lua_gettop(L);
+    if (!lua_istable(L, t)) nav_damaged(L);
+    const double c = STEER_NAV_MAX_COORDINATE;
+    steer_shape_id id = {index, (uint32_t)nav_number(L, t, 1, 1, 4294967295.0)};
+    int kind = (int)nav_number(L, t, 2, LNAV_SEGMENT, LNAV_POLYLINE);
+    float radius = (float)nav_number(L, t, 3, 0, c);
+    bool loop = nav_number(L, t, 4, 0, 1) != 0.0;
+    int len = (int)lua_rawlen(L, t), count = (len - 4) / 2;
+    const int need[] = {2, 1, 2, 3, 2}; // points: segment, circle, box; at least, polygon and polyline
+    if (len < 4 || len % 2 != 0 || count < need[kind] || ((kind <= LNAV_BOX) && count != need[kind]) ||
+        !steer_shape_is_valid(core->world, id))
+        nav_damaged(L);
+    steer_vec2 *p = lua_newuserdatauv(L, (size_t)count * sizeof *p, 0);
+    for (int k = 0; k < count; ++k) {
+        p[k].x = (float)nav_number(L, t, 5 + 2 * k, -c, c);
+        p[k].y = (float)nav_number(L, t, 6 + 2 * k, -c, c);
+    }
+    if (!steer_lua__nav_shape_added(core, id, kind, p, count, radius, loop)) luaL_error(L, "not enough memory");
+    lua_settop(L, t);
+}
+
+void steer_lua__nav_load_state(lua_State *L, lcore *core, int idx)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_isnil(L, idx)) return;
+    if (!lua_istable(L, idx)) nav_damaged(L);
+    steer_lua__nav_free(core);
+    lua_getfield(L, idx, "bounds");
+    if (!lua_isnil(L, -1)) {
+        steer_vec2 lo, hi;
+        if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 4) nav_damaged(L);
+        const double c = STEER_NAV_MAX_COORDINATE;
+        lo.x = (float)nav_number(L, -1, 1, -c, c), lo.y = (float)nav_number(L, -1, 2, -c, c);
+        hi.x = (float)nav_number(L, -1, 3, -c, c), hi.y = (float)nav_number(L, -1, 4, -c, c);
+        if (!(lo.x < hi.x && lo.y < hi.y)) nav_damaged(L);
+        if (!steer_lua__nav_set_bounds(core, lo, hi)) luaL_error(L, "not enough memory");
+    }
+    lua_pop(L, 1);
+    // the shapes in slot order (the order is the world's, whatever the table's)
+    lua_getfield(L, idx, "shapes");
+    const int shapes = lua_gettop(L);
+    if (!lua_istable(L, shapes)) nav_damaged(L);
+    lua_Integer top = 0;
+    lua_pushnil(L);
+    while (lua_next(L, shapes) != 0) {
+        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || lua_tointeger(L, -2) > STEER_MAX_AGENT_CAPACITY)
+            nav_damaged(L);
+        if (lua_tointeger(L, -2) > top) top = lua_tointeger(L, -2);
+        lua_pop(L, 1);
+    }
+    if (steer_lua__nav_of(core) == NULL) luaL_error(L, "not enough memory");
+    for (lua_Integer i = 1; i <= top; ++i) {
+        lua_rawgeti(L, shapes, i);
+        if (lua_isnil(L, -1)) lua_pop(L, 1);
+        else nav_load_shape(L, core, (uint32_t)(i - 1)), lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    // the planner's version as saved: the restored plans were made at it
+    lua_getfield(L, idx, "version");
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0) nav_damaged(L);
+    core->nav->version = (uint64_t)lua_tointeger(L, -1);
+    lua_pop(L, 1);
 }

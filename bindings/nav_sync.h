@@ -44,5 +44,13 @@ void steer_lua__nav_attach(lcore *core);
 /// caller hands over one reference, dropped with release(owner) when
 /// another is shown or the world closes.
 void steer_lua__nav_show_field(lcore *core, const steer_flow_field *field, void *owner, void (*release)(void *));
+/// Push the navigation's state for a snapshot's script bytes (nil when the
+/// world has none): {version =, bounds =, shapes = {[slot + 1] = {generation,
+/// kind, radius, loop, x1, y1, ...}}}, plain values.
+void steer_lua__nav_push_state(lua_State *L, const lcore *core);
+/// Make the navigation again from such a state (the table at idx, or nil)
+/// for a restored world whose shapes it names; the planner's version as
+/// saved, so the restored plans stand. Raises on a damaged state.
+void steer_lua__nav_load_state(lua_State *L, lcore *core, int idx);
 
 #endif

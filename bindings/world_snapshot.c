@@ -7,9 +7,12 @@
 // table of functions. A restored world gets its proxies as a world made in
 // Lua has them (the behaviours' Lua mirrors, the formations' proxies).
 //
-// Host bytes: "STEERLUA", a u32 version (1), then five values: the role
+// Host bytes: "STEERLUA", a u32 version (2), then six values: the role
 // table, the tag table, the data table (all by stored agent id), the
-// world's own table, and the formations' Lua values by stored formation id.
+// world's own table, the formations' Lua values by stored formation id, and
+// the navigation's state (nav_sync.c: the planner's version, nav_bounds and
+// the shapes as given, from which the restored world's navigation is made
+// again, so restored plans stand and new ones are the same routes).
 // A value: 'n' nil, 't'/'f' booleans, 'i' integer (8 bytes), 'd' double
 // (its 8 bytes), 's' u32 length and bytes, 'T' u32 count and that many key,
 // value pairs (keys sorted: booleans, numbers, strings, so a table gives the
@@ -17,13 +20,14 @@
 // Little-endian whatever the machine.
 #include "classes.h"
 #include "formation_sync.h"
+#include "nav_sync.h"
 #include "runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define HOST_MAGIC "STEERLUA"
-#define HOST_VERSION 1u
+#define HOST_VERSION 2u
 #define MAX_DEPTH 64
 
 /* ---- bytes out ----------------------------------------------------------------------- */
@@ -248,6 +252,9 @@ static int world_snapshot(lua_State *L)
     }
     lua_pop(L, 1);
     put_value(L, b, 4, 0, core);
+    steer_lua__nav_push_state(L, core);
+    put_value(L, b, lua_gettop(L), 0, NULL);
+    lua_pop(L, 1);
     steer_snapshot_def def = steer_default_snapshot_def();
     def.host_data = b->p;
     def.host_size = b->n;
@@ -429,7 +436,7 @@ static void restore_host(lua_State *L, int core_idx, const void *host, size_t si
         lua_setiuservalue(L, core_idx, uvs[i]);
     }
     get_value(L, &r, 0, core_idx);
-    if (!lua_istable(L, -1) || r.at != r.n) damaged(L);
+    if (!lua_istable(L, -1)) damaged(L);
     int forms = lua_gettop(L);
     lcore *core = lua_touserdata(L, core_idx);
     lua_getiuservalue(L, core_idx, CORE_UV_FORMATIONS);
@@ -447,6 +454,11 @@ static void restore_host(lua_State *L, int core_idx, const void *host, size_t si
         lua_pop(L, 1);
     }
     lua_pop(L, 2);
+    // the navigation, made again from the shapes as given
+    get_value(L, &r, 0, core_idx);
+    if (r.at != r.n) damaged(L);
+    steer_lua__nav_load_state(L, core, -1);
+    lua_pop(L, 1);
 }
 
 // The Lua mirrors of the agents' behaviours of the world at world_idx.
@@ -565,6 +577,8 @@ static int world_from_snapshot(lua_State *L)
     lw->core->world = world;
     lw->core->owned = true;
     steer_lua_restore_state(L, 4, bytes, size, bindings_idx);
+    // navigate and world:move_group plan through the restored navigation
+    steer_lua__nav_attach(lw->core);
     return 1;
 }
 

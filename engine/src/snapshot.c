@@ -14,7 +14,9 @@
 
 static const char magic[8] = {'S', 'T', 'E', 'E', 'R', 'S', 'N', 'P'};
 /// Bumped whenever the layout below changes.
-enum { SNAP_FORMAT = 1 };
+/// 2: navigate's plans and the agents' own goals (after the agents' columns,
+/// and after each formation's anchor state).
+enum { SNAP_FORMAT = 2 };
 /// Most nodes of a snapshot's behaviour graph and points of a path it holds.
 enum { SNAP_MAX_OBJECTS = 1 << 26 };
 
@@ -224,6 +226,8 @@ static void write_payload(snap_writer *o, const steer_world *w, const snap_refs 
             for (int i = 0; i < w->count; ++i) snap_u32(o, (uint32_t)snap_ref_of(refs, w->behaviour[i]));
         }
     }
+    // navigate's plans (a column of pointers): each agent's, in dense order
+    for (int i = 0; i < w->count; ++i) steer__snapshot_write_plan(o, w->plan[i], w->behaviour[i], refs);
     steer__snapshot_write_shapes(o, w);
     steer__snapshot_write_formations(o, w, refs);
 }
@@ -542,7 +546,7 @@ static bool read_agents(snap_reader *r, steer_world *w, const snap_refs *refs)
     int n = snap_rcount(r, 0, w->capacity);
     if (!r->ok) return false;
     memset(w->behaviour, 0, sizeof *w->behaviour * (size_t)n);
-    memset(w->plan, 0, sizeof *w->plan * (size_t)n); // not saved: made again at the next step
+    memset(w->plan, 0, sizeof *w->plan * (size_t)n); // read after the columns (read_plans)
     memset(w->user_data, 0, sizeof *w->user_data * (size_t)n); // the embedder's, not saved: NULL
     w->count = n; // from here on the world releases the behaviours read
     int ncol = snap_rcount(r, 9, 64);
@@ -577,6 +581,14 @@ static bool read_agents(snap_reader *r, steer_world *w, const snap_refs *refs)
     return r->ok && agents_ok(r, w);
 }
 
+// Each agent's plan, after the columns (its behaviour known).
+static bool read_plans(snap_reader *r, steer_world *w, const snap_refs *refs)
+{
+    r->part = "the plans";
+    for (int i = 0; i < w->count && r->ok; ++i) steer__snapshot_read_plan(r, &w->plan[i], w->behaviour[i], refs);
+    return r->ok;
+}
+
 static bool read_payload(snap_reader *r, steer_world **out, snap_refs *refs, const steer_restore_def *rd)
 {
     const void *host;
@@ -586,7 +598,7 @@ static bool read_payload(snap_reader *r, steer_world **out, snap_refs *refs, con
     if (w == NULL) return false;
     *out = w;
     if (!read_slots(r, w) || !read_paths(r, refs) || !read_behaviours(r, refs, rd) || !read_agents(r, w, refs) ||
-        !steer__snapshot_read_shapes(r, w) || !steer__snapshot_read_formations(r, w, refs))
+        !read_plans(r, w, refs) || !steer__snapshot_read_shapes(r, w) || !steer__snapshot_read_formations(r, w, refs))
         return false;
     if (r->pos != r->size) return snap_fail(r, "damaged snapshot: %zu bytes follow its end", r->size - r->pos);
     // traces are buffers of their own: the flag comes back, the buffer is made

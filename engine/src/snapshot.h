@@ -1,6 +1,6 @@
 // snapshot.h: the byte format of world snapshots (snapshot.c writes the
 // header, the world, its agents, paths and behaviours; snapshot_parts.c the
-// shapes and formations): a writer that counts what it cannot store, and a
+// shapes, navigate's plans and formations): a writer that counts what it cannot store, and a
 // reader that refuses, with a message naming the part, whatever it cannot
 // read. Every number is little-endian whatever the machine; floats by their
 // bits.
@@ -217,6 +217,16 @@ static inline int snap_ref_of(const snap_refs *refs, const void *object)
 /// Shapes: slots with their generations, parts, polygon vertices.
 void steer__snapshot_write_shapes(snap_writer *w, const steer_world *world);
 bool steer__snapshot_read_shapes(snap_reader *r, steer_world *world);
+struct nav_plan;
+/// navigate's plan (navigate.h) of an agent or formation anchor whose
+/// behaviour tree is `tree`: route, progress, goal, replan and stuck state,
+/// and the planner version it was made at. Reading makes *plan (NULL on
+/// entry; owned by the caller whatever fails); a tree that navigates gets a
+/// fresh plan when none was saved, as spawning gives it one.
+void steer__snapshot_write_plan(snap_writer *w, const struct nav_plan *plan, const steer_behaviour *tree,
+                                const snap_refs *refs);
+bool steer__snapshot_read_plan(snap_reader *r, struct nav_plan **plan, const steer_behaviour *tree,
+                               const snap_refs *refs);
 /// Formations: their table, definitions, members, slots, anchors, memory.
 void steer__snapshot_write_formations(snap_writer *w, const steer_world *world, const snap_refs *refs);
 bool steer__snapshot_read_formations(snap_reader *r, steer_world *world, const snap_refs *refs);

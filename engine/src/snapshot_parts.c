@@ -1,9 +1,10 @@
-// snapshot_parts.c: the shapes and formations of a world snapshot
+// snapshot_parts.c: the shapes, navigate's plans and formations of a world snapshot
 // (snapshot.h): written as they are held, slots and generations included,
 // so ids stay valid and the next step sees the same parts in the same
 // order; read back with every index and number checked first.
 #include "formation.h"
 #include "geometry.h"
+#include "navigate.h"
 #include "snapshot.h"
 
 /* ---- shapes ---------------------------------------------------------------------------- */
@@ -144,6 +145,67 @@ bool steer__snapshot_read_shapes(snap_reader *r, steer_world *w)
     return true;
 }
 
+static bool finite_at_least(float v, float low) { return isfinite(v) && v >= low; }
+
+/* ---- navigate's plans ------------------------------------------------------------------ */
+
+void steer__snapshot_write_plan(snap_writer *o, const nav_plan *p, const steer_behaviour *tree, const snap_refs *refs)
+{
+    snap_u8(o, p != NULL);
+    if (p == NULL) return;
+    // the node is only compared with the tree's navigate: any other is as none
+    const steer_behaviour *nav = tree != NULL ? tree->nav : NULL;
+    snap_u32(o, p->node != NULL && p->node == nav ? (uint32_t)snap_ref_of(refs, nav) : 0);
+    snap_vec2(o, p->goal), snap_vec2(o, p->order);
+    snap_u8(o, p->has_order), snap_u8(o, p->partial), snap_u8(o, p->stuck), snap_u8(o, p->status);
+    snap_i32(o, p->count), snap_i32(o, p->next), snap_i32(o, p->replans);
+    snap_u64(o, p->version);
+    snap_f32(o, p->radius), snap_f32(o, p->retry), snap_f32(o, p->best), snap_f32(o, p->stall);
+    snap_f32(o, p->remaining);
+    for (int k = 0; k < p->count; ++k) snap_vec2(o, p->points[k]), snap_f32(o, p->rest[k]);
+    snap_str(o, p->message);
+}
+
+bool steer__snapshot_read_plan(snap_reader *r, nav_plan **out, const steer_behaviour *tree, const snap_refs *refs)
+{
+    const steer_behaviour *nav = tree != NULL ? tree->nav : NULL;
+    const bool saved = snap_rbool(r);
+    if (!r->ok || (!saved && nav == NULL)) return r->ok;
+    nav_plan *p = *out = steer__navigate_new();
+    if (p == NULL) return snap_fail(r, "not enough memory for a plan");
+    if (!saved) return true;
+    uint32_t node = snap_ru32(r);
+    p->goal = snap_rvec2(r), p->order = snap_rvec2(r);
+    p->has_order = snap_rbool(r), p->partial = snap_rbool(r), p->stuck = snap_rbool(r);
+    uint32_t status = snap_ru8(r);
+    p->count = snap_ri32(r), p->next = snap_ri32(r), p->replans = snap_ri32(r);
+    p->version = snap_ru64(r);
+    p->radius = snap_rf32(r), p->retry = snap_rf32(r), p->best = snap_rf32(r), p->stall = snap_rf32(r);
+    p->remaining = snap_rf32(r);
+    p->status = (uint8_t)status;
+    // the route: none, or 2 to STEER_PLAN_POINTS points; one being followed
+    // is past its first point (navigate.c reads points[next - 1] and [next])
+    const bool follows = status == STEER_PLAN_FOLLOWING || status == STEER_PLAN_ARRIVED;
+    if (!SNAP_NEED(r, status <= STEER_PLAN_NO_GOAL && (p->count == 0 || (p->count >= 2 && p->count <= STEER_PLAN_POINTS)) &&
+                          p->next >= 0 && p->next < STEER_PLAN_POINTS && p->replans >= 0 &&
+                          (!follows || (p->count >= 2 && p->next >= 1 && p->next < p->count)),
+                   "a plan's status or route length is out of range"))
+        return false;
+    bool finite = steer_vec2_is_finite(p->goal) && steer_vec2_is_finite(p->order) && isfinite(p->retry) &&
+                  isfinite(p->best) && isfinite(p->remaining) && finite_at_least(p->radius, 0.0f) &&
+                  finite_at_least(p->stall, 0.0f);
+    for (int k = 0; k < p->count && r->ok; ++k) {
+        p->points[k] = snap_rvec2(r), p->rest[k] = snap_rf32(r);
+        finite = finite && steer_vec2_is_finite(p->points[k]) && isfinite(p->rest[k]);
+    }
+    snap_rstr(r, p->message, sizeof p->message);
+    SNAP_NEED(r, finite, "a plan's route or timers are not finite");
+    SNAP_NEED(r, node == 0 || (node <= (uint32_t)refs->behaviour_count && refs->behaviours[node - 1] == nav),
+              "a plan was made for a navigate its behaviour tree lacks");
+    p->node = node > 0 ? nav : NULL;
+    return r->ok;
+}
+
 /* ---- formations ------------------------------------------------------------------------- */
 
 static void write_id(snap_writer *o, uint32_t index, uint32_t generation) { snap_u32(o, index), snap_u32(o, generation); }
@@ -191,6 +253,7 @@ static void write_formation(snap_writer *o, const formation *f, const snap_refs 
     for (int k = 0; k < STEER_MAX_TREE_MEMORY; ++k) snap_f32(o, f->anchor_mem[k]);
     snap_u64(o, f->anchor_rng);
     snap_u8(o, f->dirty), snap_i32(o, f->depth);
+    steer__snapshot_write_plan(o, f->anchor_plan, d->anchor_behaviour, refs);
 }
 
 void steer__snapshot_write_formations(snap_writer *o, const steer_world *w, const snap_refs *refs)
@@ -213,7 +276,6 @@ void steer__snapshot_write_formations(snap_writer *o, const steer_world *w, cons
     }
 }
 
-static bool finite_at_least(float v, float low) { return isfinite(v) && v >= low; }
 static steer_agent_id read_agent(snap_reader *r)
 {
     steer_agent_id a;
@@ -335,7 +397,9 @@ static bool read_formation(snap_reader *r, steer_world *w, formation *f, const s
     for (int k = 0; k < STEER_MAX_TREE_MEMORY; ++k) f->anchor_mem[k] = snap_rf32(r), finite = finite && isfinite(f->anchor_mem[k]);
     f->anchor_rng = snap_ru64(r);
     f->dirty = snap_rbool(r), f->depth = snap_ri32(r);
-    return SNAP_NEED(r, finite && f->depth >= 0 && f->depth <= w->formations->count, "its anchor is out of range");
+    if (!SNAP_NEED(r, finite && f->depth >= 0 && f->depth <= w->formations->count, "its anchor is out of range"))
+        return false;
+    return steer__snapshot_read_plan(r, &f->anchor_plan, f->def.anchor_behaviour, refs);
 }
 
 bool steer__snapshot_read_formations(snap_reader *r, steer_world *w, const snap_refs *refs)

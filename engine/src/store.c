@@ -24,8 +24,8 @@ typedef struct store_column {
 
 // The size of the words an element is made of, for the byte order of a
 // snapshot; 0 for a pointer (the behaviour column is saved by snapshot.c
-// as a reference; the host's user data and navigate's plans are not saved:
-// plans are made again at the next step); a struct counts as 4-byte words
+// as a reference, navigate's plans by snapshot_parts.c field by field; the
+// host's user data is not saved); a struct counts as 4-byte words
 // (every struct column holds floats, or 32-bit words).
 #define WORD_OF(x)                                                                                   \
     _Generic((x), bool: 1, char: 1, signed char: 1, unsigned char: 1, short: 2, unsigned short: 2,   \

@@ -4,6 +4,8 @@
 #ifndef STEER_TEST_FIXTURE_H
 #define STEER_TEST_FIXTURE_H
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store.h"
@@ -213,5 +215,52 @@ static inline float rng_range(test_rng *r, float lo, float hi)
     return (float)(lo + (hi - lo) * u);
 }
 static inline int rng_int(test_rng *r, int n) { return (int)(rng_u64(r) % (uint64_t)n); }
+
+/* ---- a planner (test_navigate, test_snapshot) ------------------------------------------ */
+
+/// A planner that knows one box, (-15, -5)-(15, 5): routes from below to
+/// above go round its right side, corners grown by the radius and 0.1 m; a
+/// goal inside the box has no route. Counts its calls; `version` is what
+/// steer_planner.version reports.
+typedef struct box_planner {
+    int calls;
+    uint64_t version;
+} box_planner;
+
+static inline int box_planner_find_path(void *context, steer_vec2 from, steer_vec2 to, float radius,
+                                        steer_vec2 *points, int capacity, float *length, char *message,
+                                        int message_size)
+{
+    box_planner *s = context;
+    ++s->calls;
+    if (fabsf(to.x) < 15.0f + radius && fabsf(to.y) < 5.0f + radius) {
+        snprintf(message, (size_t)message_size, "goal (%g, %g) is inside a shape", (double)to.x, (double)to.y);
+        return 0;
+    }
+    steer_vec2 route[4] = {from, {15.1f + radius, -5.1f - radius}, {15.1f + radius, 5.1f + radius}, to};
+    int n = 4;
+    if (!((from.y < -5.0f && to.y > 5.0f) || (from.y > 5.0f && to.y < -5.0f))) {
+        route[1] = to;
+        n = 2;
+    } else if (from.y > 5.0f) {
+        steer_vec2 t = route[1];
+        route[1] = route[2];
+        route[2] = t;
+    }
+    *length = 0.0f;
+    for (int k = 0; k < n; ++k) {
+        if (k < capacity) points[k] = route[k];
+        if (k > 0) *length += steer_length(steer_sub(route[k], route[k - 1]));
+    }
+    return n;
+}
+
+static inline uint64_t box_planner_version(void *context) { return ((box_planner *)context)->version; }
+
+static inline steer_planner box_planner_of(box_planner *s)
+{
+    steer_planner p = {box_planner_find_path, box_planner_version, NULL, s};
+    return p;
+}
 
 #endif

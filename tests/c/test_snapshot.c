@@ -2,13 +2,16 @@
 // the same hash as the world it was saved from, checked every 50 frames
 // over a mixed scene (shapes, paths, shared subtrees, wander, a named
 // callback, removed agents and shapes, traces), a crowd (reciprocal
-// avoidance) and formations (anchored, led, rigid, emergent), for 1 and 2
-// workers; a restored world saves to the very same bytes; bad snapshots are
-// refused with a message naming what is wrong.
+// avoidance), formations (anchored, led, rigid, emergent) and navigation
+// (plans round a box, own goals from move_group mid-way, failed and stalled
+// plans, a navigating anchor), for 1 and 2 workers; a restored world saves
+// to the very same bytes and has the same plans, goals and stuck flags; bad
+// snapshots are refused with a message naming what is wrong.
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "fixture.h"
+#include "navigate.h"
 #include "test.h"
 
 /* ---- a callback behaviour, by name -------------------------------------------------------- */
@@ -200,6 +203,83 @@ static steer_world *formation_scene(int workers)
     return w;
 }
 
+/* ---- navigation ------------------------------------------------------------------------- */
+
+// fixture.h's planner round the box (-15, -5)-(15, 5); the restored worlds
+// get one of the same version, as a host gives its restored world its planner
+static box_planner nav_planner = {0, 1};
+static steer_agent_id nav_group[6];
+
+static void nav_attach(steer_world *w)
+{
+    steer_planner p = box_planner_of(&nav_planner);
+    steer_world_set_planner(w, &p);
+}
+
+static steer_behaviour *avoiding(steer_behaviour *preferred)
+{
+    steer_child c = {preferred, 1.0f};
+    steer_behaviour_def d = steer_default_behaviour_def(STEER_RECIPROCAL_AVOIDANCE);
+    d.children = &c, d.child_count = 1;
+    steer_behaviour *b = mk(d);
+    steer_behaviour_release(preferred);
+    return b;
+}
+
+static steer_behaviour *navigate_to(bool has_target, float x, float y)
+{
+    steer_behaviour_def d = steer_default_behaviour_def(STEER_NAVIGATE);
+    if (has_target) d.target.kind = STEER_TARGET_POINT, d.target.point = steer_v2(x, y);
+    return mk(d);
+}
+
+// A crowd inside reciprocal avoidance bound across the box (round its
+// right side), a group following their own goals (given by move_group at
+// frame 120: nav_orders), one whose target lies inside the box (its plan
+// fails: retried every second, stuck after 3 s), one too slow to progress
+// (stuck after 3 s), and a formation whose anchor navigates round the box.
+static steer_world *nav_scene(int workers)
+{
+    steer_world *w = new_world(13, workers, true);
+    steer_world_add_box(w, steer_v2(-15, -5), steer_v2(15, 5));
+    nav_attach(w);
+    steer_behaviour *crowd = avoiding(navigate_to(true, 0.0f, 20.0f));
+    for (int i = 0; i < 12; ++i)
+        spawn_full(w, kin(-6.0f + (float)(i % 6) * 2.0f, -12.0f - (float)(i / 6) * 2.0f, 0, 0, 0, 0),
+                   steer_default_limits(), crowd, 0);
+    steer_behaviour *own = avoiding(navigate_to(false, 0.0f, 0.0f));
+    for (int i = 0; i < 6; ++i)
+        nav_group[i] = spawn_full(w, kin(-28.0f + (float)i * 1.5f, -20.0f, 0, 0, 0, 0), steer_default_limits(), own, 0);
+    steer_behaviour *blocked = navigate_to(true, 0.0f, 0.0f);
+    spawn_full(w, kin(-30.0f, 0.0f, 0, 0, 0, 0), steer_default_limits(), blocked, 0);
+    steer_behaviour *slow_nav = navigate_to(true, 30.0f, 20.0f);
+    steer_limits slow = steer_default_limits();
+    slow.max_speed = 0.05f;
+    spawn_full(w, kin(30.0f, -20.0f, 0, 0, 0, 0), slow, slow_nav, 0);
+    steer_formation_def fd = steer_default_formation_def();
+    fd.anchor_position = steer_v2(25.0f, -25.0f);
+    fd.anchor_behaviour = navigate_to(true, 25.0f, 25.0f);
+    steer_formation_id f = steer_formation_create(w, &fd);
+    steer_behaviour_release(fd.anchor_behaviour);
+    steer_behaviour_def sd = steer_default_behaviour_def(STEER_FORMATION_SLOT);
+    sd.formation = f;
+    steer_behaviour *slot = mk(sd);
+    for (int m = 0; m < 4; ++m)
+        steer_formation_add(w, f, spawn_full(w, kin(25.0f + (float)m, -27.0f, 0, 0, 0, 0), steer_default_limits(), slot, 0), 0);
+    steer_behaviour_release(slot);
+    steer_behaviour_release(slow_nav);
+    steer_behaviour_release(blocked);
+    steer_behaviour_release(own);
+    steer_behaviour_release(crowd);
+    return w;
+}
+
+// The group's order, mid-way: the same call on both worlds at frame 120.
+static void nav_orders(steer_world *w, int frame)
+{
+    if (frame == 120) CHECK(steer_world_move_group(w, nav_group, 6, steer_v2(-25.0f, 20.0f), 0.0f, NULL) == 6);
+}
+
 /* ---- snapshots -------------------------------------------------------------------------- */
 
 static unsigned char *save(const steer_world *w, size_t *size)
@@ -229,7 +309,30 @@ static steer_world *load(const unsigned char *bytes, size_t size, int workers)
 // Step the scene `frames` frames; every 50, save, restore with `workers`
 // and step both to the next check, comparing hashes every frame; the
 // restored world saves to the same bytes.
-static void check_scene(steer_world *(*scene)(int), int workers, int frames)
+static int stuck_seen, goals_seen;
+
+// Every agent's plan, goal and stuck flag the same in both worlds.
+static void check_plans(const steer_world *w, const steer_world *r)
+{
+    bool same = true;
+    for (int i = 0; i < steer_world_agent_count(w); ++i) {
+        steer_agent_id a = steer_world_agent_at(w, i);
+        steer_plan_info x, y;
+        steer_vec2 px[STEER_PLAN_POINTS], py[STEER_PLAN_POINTS], gx = {0, 0}, gy = {0, 0};
+        int n = steer_agent_get_plan(w, a, px, STEER_PLAN_POINTS, &x);
+        same = same && n == steer_agent_get_plan(r, a, py, STEER_PLAN_POINTS, &y) && memcmp(&x, &y, sizeof x) == 0 &&
+               memcmp(px, py, sizeof px[0] * (size_t)(n < STEER_PLAN_POINTS ? n : STEER_PLAN_POINTS)) == 0;
+        bool goal = steer_agent_get_goal(w, a, &gx);
+        same = same && goal == steer_agent_get_goal(r, a, &gy) && gx.x == gy.x && gx.y == gy.y;
+        same = same && steer_agent_get_stuck(w, a) == steer_agent_get_stuck(r, a);
+        stuck_seen += steer_agent_get_stuck(w, a);
+        goals_seen += goal;
+    }
+    CHECK(same);
+}
+
+static void check_scene_with(steer_world *(*scene)(int), int workers, int frames, void (*attach)(steer_world *),
+                             void (*orders)(steer_world *, int))
 {
     steer_world *w = scene(1);
     const float dt = 1.0f / 30.0f;
@@ -243,7 +346,9 @@ static void check_scene(steer_world *(*scene)(int), int workers, int frames)
             free(bytes);
             break;
         }
+        if (attach != NULL) attach(r);
         CHECK(steer_world_hash(r) == steer_world_hash(w));
+        check_plans(w, r);
         CHECK(steer_world_agent_count(r) == steer_world_agent_count(w));
         CHECK(steer_world_step_count(r) == steer_world_step_count(w));
         CHECK(steer_world_get_worker_count(r) == workers);
@@ -260,6 +365,7 @@ static void check_scene(steer_world *(*scene)(int), int workers, int frames)
         free(bytes);
         bool same = true;
         for (int k = 0; k < 50; ++k) {
+            if (orders != NULL) orders(w, frame + k), orders(r, frame + k);
             steer_world_step(w, dt);
             steer_world_step(r, dt);
             same = same && steer_world_hash(r) == steer_world_hash(w);
@@ -278,6 +384,11 @@ static void check_scene(steer_world *(*scene)(int), int workers, int frames)
     steer_world_destroy(w);
 }
 
+static void check_scene(steer_world *(*scene)(int), int workers, int frames)
+{
+    check_scene_with(scene, workers, frames, NULL, NULL);
+}
+
 static void test_mixed_restores_bit_for_bit(void)
 {
     check_scene(mixed_scene, 1, 300);
@@ -294,6 +405,17 @@ static void test_formations_restore_bit_for_bit(void)
 {
     check_scene(formation_scene, 1, 300);
     check_scene(formation_scene, 2, 300);
+}
+
+// Plans, goals and stuck flags are saved: navigating agents continue to the
+// same bits (issue 26). The group's goals and the stuck agents are seen at
+// the restore points, so the check covers them.
+static void test_navigation_restores_bit_for_bit(void)
+{
+    stuck_seen = goals_seen = 0;
+    check_scene_with(nav_scene, 1, 400, nav_attach, nav_orders);
+    check_scene_with(nav_scene, 2, 400, nav_attach, nav_orders);
+    CHECK(stuck_seen > 0 && goals_seen > 0);
 }
 
 // What a restore keeps besides the hash: shapes and their ids, formations
@@ -427,8 +549,9 @@ static void test_refusals(void)
     CHECK(steer_world_restore(NULL, 0, &rd, &e) == NULL && message_has(&e, "not a steer snapshot"));
     unsigned char *bad = malloc(size);
     memcpy(bad, bytes, size);
-    bad[8] = 2; // format 2
-    CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "format 2"));
+    bad[8] = 1; // format 1: written before plans were saved; both formats named
+    CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "snapshot format 1") &&
+          message_has(&e, "reads format 2"));
     memcpy(bad, bytes, size);
     bad[16] = '9'; // another engine version ("9.1.0")
     CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "written by steer 9"));
@@ -450,6 +573,7 @@ int main(void)
     RUN(test_mixed_restores_bit_for_bit);
     RUN(test_crowd_restores_bit_for_bit);
     RUN(test_formations_restore_bit_for_bit);
+    RUN(test_navigation_restores_bit_for_bit);
     RUN(test_restore_keeps_ids_and_settings);
     RUN(test_host_data);
     RUN(test_refusals);

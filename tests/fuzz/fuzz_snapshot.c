@@ -6,7 +6,8 @@
 //
 // A scene with every part a snapshot holds (shapes of each kind and a
 // removed one, a path, a shared subtree, a named callback, formations,
-// removed agents) is saved; each operation mutates a copy (random bytes,
+// removed agents, navigating agents with routes, an own goal, a failed
+// plan and a navigating formation anchor) is saved; each operation mutates a copy (random bytes,
 // extreme words, a truncation, a repeated or dropped stretch), and most of
 // the time writes the checksum again so the damage reaches the reader
 // behind it. Every restore must either refuse with a message or give a
@@ -41,6 +42,63 @@ static bool resolve(const char *name, steer_behaviour_def *def, void *context)
 }
 
 static steer_behaviour *mk(steer_behaviour_def d) { return steer_behaviour_create(&d); }
+
+// A planner for the navigating agents: round the corner (-6, 10) of the
+// box (-9, -9)-(-7, 9) when the goal lies past it; none to a goal inside it.
+static int corner_route(void *context, steer_vec2 from, steer_vec2 to, float radius, steer_vec2 *points, int capacity,
+                        float *length, char *message, int message_size)
+{
+    (void)context, (void)radius;
+    if (to.x > -9.5f && to.x < -6.5f && to.y > -9.5f && to.y < 9.5f) {
+        snprintf(message, (size_t)message_size, "goal inside the box");
+        return 0;
+    }
+    steer_vec2 route[3] = {from, {-6.0f, 10.0f}, to};
+    int n = to.x < -9.0f ? 3 : 2;
+    if (n == 2) route[1] = to;
+    *length = 0.0f;
+    for (int k = 0; k < n; ++k) {
+        if (k < capacity) points[k] = route[k];
+        if (k > 0) *length += sqrtf((route[k].x - route[k - 1].x) * (route[k].x - route[k - 1].x) +
+                                    (route[k].y - route[k - 1].y) * (route[k].y - route[k - 1].y));
+    }
+    return n;
+}
+
+static uint64_t planner_version(void *context) { return (void)context, 1; }
+
+static void attach_planner(steer_world *w)
+{
+    steer_planner p = {corner_route, planner_version, NULL, NULL};
+    steer_world_set_planner(w, &p);
+}
+
+// Agents that navigate: to a point past the box, on their own goal, to a
+// goal inside the box (a failed plan), and a formation's navigating anchor.
+static void add_navigation(steer_world *w)
+{
+    attach_planner(w);
+    steer_behaviour_def nd = steer_default_behaviour_def(STEER_NAVIGATE);
+    nd.target.kind = STEER_TARGET_POINT, nd.target.point = steer_v2(-12, 0);
+    steer_behaviour *past = mk(nd);
+    nd.target.point = steer_v2(-8, 0);
+    steer_behaviour *inside = mk(nd);
+    steer_behaviour *own = mk(steer_default_behaviour_def(STEER_NAVIGATE));
+    steer_behaviour *kinds[] = {past, inside, own};
+    for (int i = 0; i < 6; ++i) {
+        steer_agent_def ad = steer_default_agent_def();
+        ad.state.position = steer_v2(2.0f + (float)i, 6.0f);
+        ad.behaviour = kinds[i % 3];
+        steer_agent_id a = steer_agent_create(w, &ad);
+        const steer_vec2 goal = {-14.0f, (float)i};
+        if (i % 3 == 2) steer_agent_set_goal(w, a, &goal);
+    }
+    steer_formation_def fdef = steer_default_formation_def();
+    fdef.anchor_position = steer_v2(4, -6);
+    fdef.anchor_behaviour = past;
+    steer_formation_create(w, &fdef);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) steer_behaviour_release(kinds[k]);
+}
 
 static steer_world *scene(void)
 {
@@ -94,6 +152,7 @@ static steer_world *scene(void)
     steer_behaviour *held[] = {follow, wander, cb, blend, avoid, slot};
     for (size_t k = 0; k < sizeof held / sizeof held[0]; ++k) steer_behaviour_release(held[k]);
     steer_path_release(path);
+    add_navigation(w);
     for (int k = 0; k < 3; ++k) steer_world_step(w, 0.05f);
     return w;
 }
@@ -191,6 +250,7 @@ static int run_seed(unsigned long long seed)
             continue;
         }
         ++opt.restored;
+        attach_planner(r);
         for (int k = 0; k < 3; ++k) steer_world_step(r, 0.05f);
         if (!state_finite(r)) {
             printf("FAIL seed %llu op %d: a restored world stepped to non-finite state\n", seed, op);
@@ -224,6 +284,14 @@ int main(int argc, char **argv)
     steer_set_assert_fn(ignore_assert, NULL);
     rng_state = 0; // the scene is the same for every seed
     steer_world *w = scene();
+    // the scene's navigating agents hold plans (routes, a failed one) for the mutations to reach
+    int planned = 0, failed = 0;
+    for (int i = 0; i < steer_world_agent_count(w); ++i) {
+        steer_plan_info info;
+        planned += steer_agent_get_plan(w, steer_world_agent_at(w, i), NULL, 0, &info) >= 2;
+        failed += info.status == STEER_PLAN_FAILED;
+    }
+    if (planned < 4 || failed < 2) return fprintf(stderr, "the scene lacks plans (%d, %d failed)\n", planned, failed), 1;
     size_t size = 0;
     steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
     unsigned char *bytes = malloc(size);

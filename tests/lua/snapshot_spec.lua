@@ -79,15 +79,73 @@ local function formations(world)
   steer.formation{ pattern = "circle", anchor = { x = -10, y = 10 }, members = ring, spacing = 1.5 }
 end
 
+-- Navigation: a block in the way, with nav_bounds and a shape added and
+-- removed before it (the restored navigation is made again from the shapes
+-- as given); a crowd navigating round it inside reciprocal avoidance; a
+-- group following their own goals, given by world:move_group mid-way
+-- (navigation_orders, frame 100); one whose target lies inside the block
+-- (its plan fails: stuck after 3 s, tried again every second) and one too
+-- slow to progress (stuck after 3 s).
+local navigation_options = { nav_bounds = { -60, -60, 60, 60 } }
+local function navigation(world)
+  world:add_circle(30, 0, 2):remove()
+  world:add_box(-15, -5, 15, 5)
+  local bound = steer.reciprocal_avoidance{ preferred = steer.navigate{ target = { 0, 20 } } }
+  for i = 0, 11 do
+    world:spawn{ x = -6 + (i % 6) * 2, y = -12 - math.floor(i / 6) * 2, steering = bound, tag = "crowd" }
+  end
+  local own = steer.reciprocal_avoidance{ preferred = steer.navigate{} }
+  for i = 0, 5 do world:spawn{ x = -28 + i * 1.5, y = -20, steering = own, tag = "group" } end
+  world:spawn{ x = -30, y = 0, steering = steer.navigate{ target = { 0, 0 } }, tag = "blocked" }
+  world:spawn{ x = 30, y = -20, max_speed = 0.05, steering = steer.navigate{ target = { 30, 20 } }, tag = "slow" }
+end
+
+local function navigation_orders(world, frame)
+  if frame ~= 100 then return end
+  local group = {}
+  for agent in world:agents() do
+    if agent.tag == "group" then group[#group + 1] = agent end
+  end
+  world:move_group{ agents = group, to = { -25, 20 } }
+end
+
+-- Every agent's plan, goal and stuck flag alike in both worlds; counts the
+-- stuck agents and goals seen.
+local seen = { stuck = 0, goals = 0 }
+local function same_plans(a, b)
+  local bs = {}
+  for agent in b:agents() do bs[#bs + 1] = agent end
+  local i = 0
+  for agent in a:agents() do
+    i = i + 1
+    local other = bs[i]
+    assert.are.same(agent:plan(), other:plan())
+    assert.are.same(agent.goal, other.goal)
+    assert.are.equal(agent.stuck, other.stuck)
+    if agent.stuck then seen.stuck = seen.stuck + 1 end
+    if agent.goal then seen.goals = seen.goals + 1 end
+  end
+  assert.are.equal(i, #bs)
+end
+
 -- Run a scene `frames` frames uninterrupted, and again restored from a
 -- snapshot every 50 frames (the restored world is the one that goes on);
--- the hashes agree at every snapshot and at the end.
-local function check_scene(scene, workers, frames)
-  local a = steer.world{ seed = 7, workers = workers }
-  local b = steer.world{ seed = 7, workers = workers }
+-- the hashes agree at every snapshot and at the end. orders(world, frame),
+-- when given, runs on both worlds before each step; options are the worlds'.
+local function check_scene(scene, workers, frames, orders, options)
+  local function make()
+    local o = { seed = 7, workers = workers }
+    for k, v in pairs(options or {}) do o[k] = v end
+    return steer.world(o)
+  end
+  local a, b = make(), make()
   scene(a)
   scene(b)
   for f = 1, frames do
+    if orders then
+      orders(a, f)
+      orders(b, f)
+    end
     a:step(DT)
     b:step(DT)
     if f % 50 == 0 then
@@ -95,6 +153,7 @@ local function check_scene(scene, workers, frames)
       b = steer.world_from_snapshot(s, bindings, { workers = workers })
       assert.are.equal(a:hash("hex"), b:hash("hex"))
       assert.are.equal(s, b:snapshot()) -- a restored world saves to the same bytes
+      same_plans(a, b)
     end
   end
   assert.are.equal(a:hash("hex"), b:hash("hex"))
@@ -111,6 +170,12 @@ describe("world snapshots", function()
     end)
     it("restore formations to the same bits every 50 frames, " .. workers .. " worker(s)", function()
       check_scene(formations, workers, 200)
+    end)
+    it("restore navigating agents (plans, goals, stuck) to the same bits every 50 frames, " .. workers ..
+      " worker(s)", function()
+      seen.stuck, seen.goals = 0, 0
+      check_scene(navigation, workers, 400, navigation_orders, navigation_options)
+      assert.is_true(seen.stuck > 0 and seen.goals > 0)
     end)
   end
 
