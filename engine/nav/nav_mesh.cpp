@@ -8,12 +8,18 @@
 // radius + margin marked unwalkable (rcMarkConvexPolyArea, the grown shape a
 // circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
 // the marked polygons, exact up to the voxel size, which the margin covers.
+// Monotone regions (no distance field: half the build's work). Many tiles
+// are made on two threads, then added in a fixed order (the same mesh).
 // Shape changes mark the tiles they touch; the next query rebuilds those.
 // Paths: an A* over the polygons whose node points follow the path
 // (search_corridor; Detour's findPath, which puts them at edge midpoints,
 // picks the wrong side of a shape far more often), then Detour's
-// findStraightPath (string pulling); a start and goal in plain sight of each
-// other are joined without the mesh.
+// findStraightPath (string pulling), then the corners pulled in to the exact
+// radius against the shapes themselves (nav_path_tighten: the mesh keeps
+// radius + margin, in voxels); a start and goal in plain sight of each other
+// are joined without the mesh. Polyanya (optimal over the mesh) is here
+// too, not the default (nav_search_mode): some of its paths come out longer
+// than the corridor's, a bug not found yet.
 #include "nav_internal.h"
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -25,6 +31,8 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,6 +43,11 @@ const int kBorder = 3;          // cells round a tile, as RecastDemo's borderSiz
 const int kMaxPolys = 4096;     // corridor length of a query
 const int kMaxStraight = 2048;  // corners of a path
 const int kQueryNodes = 16384;  // Detour's A* node pool
+const int kBuildThreads =
+    2; // threads making tiles at once (the machines steer is measured on have 2 cores)
+const size_t kTilesPerThread = 4; // fewer tiles than this per thread are made on the calling thread
+const int kPolyanyaNodes =
+    1 << 16;                    // search nodes of a Polyanya query (then the corridor A* answers)
 const float kHeight = 0.2f;     // voxel height: the ground is flat
 
 struct Layer {
@@ -46,6 +59,9 @@ struct Layer {
     uint64_t used = 0;
     int tiles_built = 0;
     int poly_bits = 0;
+    // per tile (by Detour's tile index), per vertex: 1 on a wall (an edge with
+    // no neighbour): the corners Polyanya's paths may bend round
+    std::vector<std::vector<uint8_t>> walls;
 };
 
 uint64_t tile_key(int tx, int ty) { return ((uint64_t)(uint32_t)tx << 32) | (uint32_t)ty; }
@@ -60,19 +76,26 @@ void free_layer(Layer *layer)
 
 } // namespace
 
+extern "C" int nav_search_mode;
+int nav_search_mode = 0;
+
 struct nav_mesh {
     steer_nav_def def;
     float tile = 0.0f; // tile side, a whole number of cells
     int tile_cells = 0;
     uint64_t clock = 0;
     std::vector<Layer *> layers;
-    rcContext context{false};
     dtQueryFilter filter;
     std::vector<dtPolyRef> corridor;
     std::vector<float> straight;
     std::vector<struct SearchNode> nodes; // search_corridor's scratch
     std::unordered_map<dtPolyRef, int> node_index;
     std::vector<std::pair<float, int>> open;
+    std::vector<struct PolyNode> pnodes; // polyanya's scratch
+    std::vector<std::pair<double, int>> popen;
+    std::unordered_map<uint64_t, struct RootBest> root_g;
+    std::unordered_set<uint64_t> seen;
+    std::vector<steer_vec2> mesh_path;
 };
 
 extern "C" struct nav_mesh *nav_mesh_create(const steer_nav_def *def)
@@ -186,16 +209,17 @@ struct TileWork {
     }
 };
 
-// Build (or rebuild) tile (tx, ty) of a layer. False only when memory ran
-// out or the tile has more polygons than a tile may hold.
-static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, int ty)
+// The Detour data of tile (tx, ty) of a layer (null data: nothing walkable
+// there). Reads the shapes and the settings only, so tiles may be made on
+// several threads at once. False only when memory ran out or the tile has
+// more polygons than a tile may hold.
+static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *layer, int tx, int ty,
+                      unsigned char **out, int *out_size)
 {
+    *out = nullptr;
+    *out_size = 0;
     const float cs = m->def.cell_size;
     const float border = (float)kBorder * cs;
-    layer->mesh->removeTile(layer->mesh->getTileRefAt(tx, ty, 0), nullptr, nullptr);
-    layer->built.insert(tile_key(tx, ty));
-    layer->dirty.erase(tile_key(tx, ty));
-    layer->tiles_built++;
 
     float bmin[3] = {(float)tx * m->tile - border, -1.0f, (float)ty * m->tile - border};
     float bmax[3] = {(float)(tx + 1) * m->tile + border, 1.0f, (float)(ty + 1) * m->tile + border};
@@ -207,7 +231,8 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
         if (!(gx0 < gx1 && gz0 < gz1)) return true; // nothing walkable here
     }
     TileWork w;
-    rcContext *ctx = &m->context;
+    rcContext context(false);
+    rcContext *ctx = &context;
     int size = m->tile_cells + 2 * kBorder;
     w.hf = rcAllocHeightfield();
     w.chf = rcAllocCompactHeightfield();
@@ -241,8 +266,14 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
         rcMarkConvexPolyArea(ctx, verts, n, -1.0f, 1.0f, RC_NULL_AREA, *w.chf);
     }
 
-    if (!rcBuildDistanceField(ctx, *w.chf)) return false;
-    if (!rcBuildRegions(ctx, *w.chf, kBorder, 0, 20)) return false;
+    if (nav_search_mode & NAV_BUILD_WATERSHED) {
+        if (!rcBuildDistanceField(ctx, *w.chf)) return false;
+        if (!rcBuildRegions(ctx, *w.chf, kBorder, 0, 20)) return false;
+    } else {
+        // monotone regions: no distance field; Polyanya's paths do not depend
+        // on the polygons' shapes
+        if (!rcBuildRegionsMonotone(ctx, *w.chf, kBorder, 0, 20)) return false;
+    }
     // contours simplified to within half a cell (Recast's maxError is in cells)
     if (!rcBuildContours(ctx, *w.chf, 0.5f, (int)(12.0f / cs), *w.cset)) return false;
     if (w.cset->nconts == 0) return true;
@@ -277,8 +308,39 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
     unsigned char *data = nullptr;
     int data_size = 0;
     if (!dtCreateNavMeshData(&p, &data, &data_size)) return false;
-    if (dtStatusFailed(layer->mesh->addTile(data, data_size, DT_TILE_FREE_DATA, 0, nullptr))) {
+    *out = data;
+    *out_size = data_size;
+    return true;
+}
+
+// Put a tile's data in place of the old tile (the mesh takes the data).
+static bool place_tile(Layer *layer, int tx, int ty, unsigned char *data, int size)
+{
+    layer->mesh->removeTile(layer->mesh->getTileRefAt(tx, ty, 0), nullptr, nullptr);
+    layer->built.insert(tile_key(tx, ty));
+    layer->dirty.erase(tile_key(tx, ty));
+    layer->tiles_built++;
+    if (!data) return true;
+    dtTileRef ref = 0;
+    if (dtStatusFailed(layer->mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, &ref))) {
         dtFree(data);
+        return false;
+    }
+    const dtMeshTile *tile = layer->mesh->getTileByRef(ref);
+    unsigned index = layer->mesh->decodePolyIdTile((dtPolyRef)ref);
+    try {
+        if (layer->walls.size() <= index) layer->walls.resize((size_t)index + 1);
+        std::vector<uint8_t> &walls = layer->walls[index];
+        walls.assign((size_t)tile->header->vertCount, 0);
+        for (int i = 0; i < tile->header->polyCount; ++i) {
+            const dtPoly &poly = tile->polys[i];
+            for (int e = 0; e < poly.vertCount; ++e) {
+                if (poly.neis[e] != 0) continue;
+                walls[poly.verts[e]] = 1;
+                walls[poly.verts[(e + 1) % poly.vertCount]] = 1;
+            }
+        }
+    } catch (...) {
         return false;
     }
     return true;
@@ -311,18 +373,64 @@ static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *l
     return tiles <= (double)m->def.max_tiles;
 }
 
+// A tile to make: where, and what it came to.
+struct TileJob {
+    int tx, ty;
+    unsigned char *data;
+    int size;
+    bool ok;
+};
+
 // Build what the range lacks and rebuild what changed. -1 when out of memory.
+// Many tiles are made on up to kBuildThreads threads (each tile's data
+// depends on the shapes only), then put in the mesh in the range's order on
+// this thread: the same mesh, bit for bit, whatever the threads.
 static int update_tiles(const steer_nav *nav, nav_mesh *m, Layer *layer, const int range[4])
 {
-    int count = 0;
-    for (int ty = range[1]; ty <= range[3]; ++ty) {
-        for (int tx = range[0]; tx <= range[2]; ++tx) {
-            uint64_t key = tile_key(tx, ty);
-            if (layer->built.count(key) && !layer->dirty.count(key)) continue;
-            if (!build_tile(nav, m, layer, tx, ty)) return -1;
-            ++count;
+    std::vector<TileJob> jobs;
+    try {
+        for (int ty = range[1]; ty <= range[3]; ++ty) {
+            for (int tx = range[0]; tx <= range[2]; ++tx) {
+                uint64_t key = tile_key(tx, ty);
+                if (layer->built.count(key) && !layer->dirty.count(key)) continue;
+                jobs.push_back({tx, ty, nullptr, 0, false});
+            }
+        }
+    } catch (...) {
+        return -1;
+    }
+    std::atomic<size_t> next(0);
+    auto work = [&]() {
+        for (size_t i = next++; i < jobs.size(); i = next++)
+            jobs[i].ok =
+                make_tile(nav, m, layer, jobs[i].tx, jobs[i].ty, &jobs[i].data, &jobs[i].size);
+    };
+    unsigned hw = std::thread::hardware_concurrency();
+    size_t threads = (nav_search_mode & NAV_BUILD_ONE_THREAD)
+                         ? 1
+                         : std::min<size_t>({(size_t)kBuildThreads, hw ? (size_t)hw : 1u,
+                                             jobs.size() / kTilesPerThread});
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < threads; ++t) {
+        try {
+            helpers.emplace_back(work);
+        } catch (...) {
+            break; // no thread: this one does the rest
         }
     }
+    work();
+    for (std::thread &t : helpers)
+        t.join();
+    bool ok = true;
+    for (TileJob &job : jobs) {
+        if (ok && job.ok)
+            ok = place_tile(layer, job.tx, job.ty, job.data, job.size);
+        else
+            dtFree(job.data);
+        ok = ok && job.ok;
+    }
+    if (!ok) return -1;
+    int count = (int)jobs.size();
     // a dirty tile outside the range is rebuilt when a query needs it
     return count;
 }
@@ -443,6 +551,346 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
     return n;
 }
 
+// ---- Polyanya: the optimal any-angle path over the mesh's polygons --------
+//
+// Cui, Harabor and Grastien, "Compromise-free Pathfinding on a Navigation
+// Mesh" (IJCAI 2017), written here from the paper's description over
+// Detour's polygons and links. A search node is a root (the start or a corner
+// the path bends round) and an interval of a portal seen from it; expanding a
+// node projects the interval through the polygon beyond it: the portals seen
+// from the root keep the root (observable successors), those beyond the
+// interval's ends bend round that end (non-observable successors, only at a
+// portal's end, where a wall may be). g is the length of the path through
+// its roots, h the shortest way from the root through the interval to the
+// goal: A* with these is optimal over the mesh, whatever the polygons' shapes.
+// A root reached again with a longer path is pruned (root-level pruning).
+// Not the default (nav_search_mode NAV_SEARCH_POLYANYA): on 600 random
+// queries a few paths came out up to 15% longer than the corridor A*'s
+// (steer-bench nav --compare 30 --polyanya), so some successor is lost, not
+// found yet; its queries also cost 2 to 3 times the corridor's.
+struct PolyNode {
+    double rx, rz;           // root
+    double ax, az, bx, bz;   // interval, cross(a - root, b - root) >= 0
+    bool a_corner, b_corner; // the end is a portal's end (the path may bend there)
+    dtPolyRef poly, from;    // the polygon the interval leads into, the one it came from
+    int prev;                // node whose root is the previous root; -1: the root is the start
+    uint64_t root_key;       // 0 for the start
+    double g, f;
+    bool final_; // reaches the goal: f is the path's length
+};
+
+struct RootBest {
+    double g;
+    int creator; // the node whose expansion made it a root
+};
+
+struct Portal {
+    dtPolyRef ref;
+    double ax, az, bx, bz;
+    bool a_corner, b_corner; // the end is a vertex on a wall (or a tile border's part: maybe)
+};
+
+static double cross2(double ux, double uz, double vx, double vz)
+{
+    return ux * vz - uz * vx;
+}
+
+static uint64_t point_key(double x, double z)
+{
+    // a millimetre grid; 0 is kept for the start
+    uint64_t kx = (uint32_t)(int32_t)std::llround(x * 1000.0),
+             kz = (uint32_t)(int32_t)std::llround(z * 1000.0);
+    return ((kx << 32) | kz) + 1u;
+}
+
+// The portals of a polygon (a link's part of its edge, as Detour's getPortalPoints).
+static int polygon_portals(const Layer *layer, dtPolyRef ref, Portal *out, int max_out)
+{
+    const dtNavMesh *mesh = layer->mesh;
+    const dtMeshTile *tile = nullptr;
+    const dtPoly *poly = nullptr;
+    mesh->getTileAndPolyByRefUnsafe(ref, &tile, &poly);
+    unsigned index = mesh->decodePolyIdTile(ref);
+    const std::vector<uint8_t> *walls =
+        index < layer->walls.size() ? &layer->walls[index] : nullptr;
+    auto wall = [&](int v) {
+        return !walls || (size_t)v >= walls->size() || (*walls)[(size_t)v] != 0;
+    };
+    int n = 0;
+    for (unsigned int i = poly->firstLink; i != DT_NULL_LINK && n < max_out;
+         i = tile->links[i].next) {
+        const dtLink &link = tile->links[i];
+        if (!link.ref) continue;
+        const float *va = &tile->verts[3 * poly->verts[link.edge]];
+        const float *vb = &tile->verts[3 * poly->verts[(link.edge + 1) % poly->vertCount]];
+        double t0 = 0.0, t1 = 1.0;
+        if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255))
+            t0 = link.bmin / 255.0, t1 = link.bmax / 255.0;
+        double dx = (double)vb[0] - va[0], dz = (double)vb[2] - va[2];
+        bool ca = t0 > 0.0 || wall(poly->verts[link.edge]);
+        bool cb = t1 < 1.0 || wall(poly->verts[(link.edge + 1) % poly->vertCount]);
+        out[n++] = {
+            link.ref, va[0] + t0 * dx, va[2] + t0 * dz, va[0] + t1 * dx, va[2] + t1 * dz, ca, cb};
+    }
+    return n;
+}
+
+struct Polyanya {
+    const Layer *layer;
+    double gx, gz;
+    dtPolyRef goal;
+    std::vector<PolyNode> &nodes;
+    std::vector<std::pair<double, int>> &open;
+    std::unordered_map<uint64_t, RootBest> &root_g;
+    std::unordered_set<uint64_t> &seen;
+
+    static bool later(const std::pair<double, int> &a, const std::pair<double, int> &b)
+    {
+        return a.first > b.first || (a.first == b.first && a.second > b.second);
+    }
+
+    // h: from the root through the interval to the goal (reflected to the far side)
+    double heuristic(const PolyNode &n) const
+    {
+        double ex = n.bx - n.ax, ez = n.bz - n.az;
+        double sr = cross2(ex, ez, n.rx - n.ax, n.rz - n.az),
+               sg = cross2(ex, ez, gx - n.ax, gz - n.az);
+        double tx = gx, tz = gz;
+        double len2 = ex * ex + ez * ez;
+        if (sr * sg > 0.0 && len2 > 0.0) {
+            double k = 2.0 * sg / len2; // reflect the goal across the interval's line
+            tx = gx + k * ez, tz = gz - k * ex;
+        }
+        double ux = n.ax - n.rx, uz = n.az - n.rz, wx = n.bx - n.rx, wz = n.bz - n.rz;
+        double px = tx - n.rx, pz = tz - n.rz;
+        // a root on the interval itself (a start on a tile's border)
+        if (std::fabs(sr) <= 1e-9 * len2 && ux * wx + uz * wz <= 0.0)
+            return std::hypot(gx - n.rx, gz - n.rz);
+        if (cross2(ux, uz, px, pz) >= 0.0 && cross2(px, pz, wx, wz) >= 0.0)
+            return std::hypot(px, pz);
+        double la = std::hypot(ux, uz) + std::hypot(tx - n.ax, tz - n.az);
+        double lb = std::hypot(wx, wz) + std::hypot(tx - n.bx, tz - n.bz);
+        return std::min(la, lb);
+    }
+
+    void push(PolyNode n)
+    {
+        if (n.root_key && !n.final_) {
+            // root-level pruning: a root reached before with less g
+            auto it = root_g.find(n.root_key);
+            if (it == root_g.end())
+                root_g.emplace(n.root_key, RootBest{n.g, n.prev});
+            else if (n.g > it->second.g + 1e-6)
+                return;
+            else if (n.g < it->second.g)
+                it->second = RootBest{n.g, n.prev};
+        }
+        if (!n.final_) {
+            // orient the interval: b counter-clockwise from a, seen from the root
+            if (cross2(n.ax - n.rx, n.az - n.rz, n.bx - n.rx, n.bz - n.rz) < 0.0) {
+                std::swap(n.ax, n.bx), std::swap(n.az, n.bz), std::swap(n.a_corner, n.b_corner);
+            }
+            // the same interval from the same root into the same polygon once
+            // (rays through a vertex where four tiles meet would circle it)
+            // (ties from two ways round to one root would each copy the whole
+            // subtree, and ties repeat on symmetric voxel staircases)
+            uint64_t key = (n.root_key + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
+            key = (key ^ (uint64_t)n.poly) * 0x94D049BB133111EBull;
+            key = (key ^ point_key(n.ax, n.az)) * 0x9E3779B97F4A7C15ull;
+            key ^= point_key(n.bx, n.bz);
+            if (!seen.insert(key).second) return;
+            n.f = n.g + heuristic(n);
+        }
+        nodes.push_back(n);
+        open.push_back({n.f, (int)nodes.size() - 1});
+        std::push_heap(open.begin(), open.end(), later);
+    }
+
+    // A successor of node `at` (index) through part [t0, t1] of portal p.
+    void successor(int at, const Portal &p, double t0, double t1, double rx, double rz,
+                   bool new_root, double g)
+    {
+        const PolyNode &cur = nodes[(size_t)at];
+        PolyNode n;
+        n.rx = rx, n.rz = rz;
+        double dx = p.bx - p.ax, dz = p.bz - p.az;
+        // an end within 0.1 mm of the portal's is the portal's (a ray along
+        // a wall's collinear corners, common on voxel staircases, must not
+        // lose the corners it grazes)
+        double snap = 1e-4 / std::max(std::hypot(dx, dz), 1e-9);
+        if (t0 < snap) t0 = 0.0;
+        if (t1 > 1.0 - snap) t1 = 1.0;
+        // no point intervals (a tile corner's portal, a ray through a vertex):
+        // the portals beside them carry the same paths
+        if ((t1 - t0) * std::hypot(dx, dz) < 1e-5) return;
+        n.ax = p.ax + t0 * dx, n.az = p.az + t0 * dz, n.bx = p.ax + t1 * dx, n.bz = p.az + t1 * dz;
+        n.a_corner = t0 <= 0.0 && p.a_corner, n.b_corner = t1 >= 1.0 && p.b_corner;
+        n.poly = p.ref, n.from = cur.poly;
+        n.prev = new_root ? at : cur.prev;
+        n.root_key = new_root ? point_key(rx, rz) : cur.root_key;
+        n.g = g;
+        n.f = 0.0;
+        n.final_ = false;
+        push(n);
+    }
+
+    void final_node(int at, double rx, double rz, bool new_root, double g)
+    {
+        const PolyNode &cur = nodes[(size_t)at];
+        PolyNode n = cur;
+        n.rx = rx, n.rz = rz;
+        n.prev = new_root ? at : cur.prev;
+        n.root_key = 0; // the goal is not pruned by root
+        n.g = g + std::hypot(gx - rx, gz - rz);
+        n.f = n.g;
+        n.final_ = true;
+        push(n);
+    }
+
+    void expand(int at)
+    {
+        const PolyNode cur = nodes[(size_t)at];
+        double ux = cur.ax - cur.rx, uz = cur.az - cur.rz, wx = cur.bx - cur.rx,
+               wz = cur.bz - cur.rz;
+        double lu = std::hypot(ux, uz), lw = std::hypot(wx, wz);
+        const double eps = 1e-6;
+        bool edge_on = cross2(ux, uz, wx, wz) <= 1e-9 * lu * lw;
+        // the root on the interval (a start on a tile's border, a root at its
+        // end) is on the polygon's boundary: it sees all of it
+        bool all = lu < eps || lw < eps || (edge_on && ux * wx + uz * wz <= 0.0);
+        edge_on = edge_on && !all;
+        if (cur.poly == goal) {
+            double sa = cross2(ux, uz, gx - cur.rx, gz - cur.rz),
+                   sb = cross2(gx - cur.rx, gz - cur.rz, wx, wz);
+            if (all || (!edge_on && sa >= 0.0 && sb >= 0.0))
+                final_node(at, cur.rx, cur.rz, false, cur.g);
+            else if (edge_on ? lu <= lw : sa < 0.0)
+                final_node(at, cur.ax, cur.az, true, cur.g + lu);
+            else
+                final_node(at, cur.bx, cur.bz, true, cur.g + lw);
+            return;
+        }
+        // a root on the polygon's boundary sees all of it: once per (root,
+        // polygon) is enough (the polygons round a vertex form a ring that
+        // would otherwise be swept round for ever at the same g)
+        if (all && !seen.insert((cur.root_key * 0x9E3779B97F4A7C15ull ^ (uint64_t)cur.poly) *
+                                    0xBF58476D1CE4E5B9ull +
+                                1u)
+                        .second)
+            return;
+        Portal portals[32];
+        int count = polygon_portals(layer, cur.poly, portals, 32);
+        for (int i = 0; i < count; ++i) {
+            const Portal &p = portals[i];
+            if (p.ref == cur.from) continue;
+            if (all) {
+                successor(at, p, 0.0, 1.0, cur.rx, cur.rz, false, cur.g);
+                continue;
+            }
+            if (edge_on) {
+                // seen edge-on: the path goes round the nearer end
+                if (lu <= lw)
+                    successor(at, p, 0.0, 1.0, cur.ax, cur.az, true, cur.g + lu);
+                else
+                    successor(at, p, 0.0, 1.0, cur.bx, cur.bz, true, cur.g + lw);
+                continue;
+            }
+            // sA(t) = cross(u, p(t) - root) >= 0: counter-clockwise of the ray to a;
+            // sB(t) = cross(p(t) - root, w) >= 0: clockwise of the ray to b
+            double sa0 = cross2(ux, uz, p.ax - cur.rx, p.az - cur.rz),
+                   sa1 = cross2(ux, uz, p.bx - cur.rx, p.bz - cur.rz);
+            double sb0 = cross2(p.ax - cur.rx, p.az - cur.rz, wx, wz),
+                   sb1 = cross2(p.bx - cur.rx, p.bz - cur.rz, wx, wz);
+            double plen = std::hypot(p.bx - p.ax, p.bz - p.az);
+            double tiny = plen > 0.0 ? 1e-5 / plen : 1.0;
+            // the part where s0 + t (s1 - s0) >= 0 (sign +1) or <= 0 (sign -1)
+            auto clip = [](double s0, double s1, double sign, double &lo, double &hi) {
+                s0 *= sign, s1 *= sign;
+                if (s0 >= 0.0 && s1 >= 0.0) return;
+                if (s0 < 0.0 && s1 < 0.0) {
+                    lo = 1.0, hi = 0.0;
+                    return;
+                }
+                double t = s0 / (s0 - s1);
+                if (s0 < 0.0)
+                    lo = std::max(lo, t);
+                else
+                    hi = std::min(hi, t);
+            };
+            double lo = 0.0, hi = 1.0;
+            clip(sa0, sa1, 1.0, lo, hi);
+            clip(sb0, sb1, 1.0, lo, hi);
+            if (hi - lo > tiny) successor(at, p, lo, hi, cur.rx, cur.rz, false, cur.g);
+            if (cur.a_corner) {
+                lo = 0.0, hi = 1.0;
+                clip(sa0, sa1, -1.0, lo, hi);
+                if (hi - lo > tiny) successor(at, p, lo, hi, cur.ax, cur.az, true, cur.g + lu);
+            }
+            if (cur.b_corner) {
+                lo = 0.0, hi = 1.0;
+                clip(sb0, sb1, -1.0, lo, hi);
+                if (hi - lo > tiny) successor(at, p, lo, hi, cur.bx, cur.bz, true, cur.g + lw);
+            }
+        }
+    }
+};
+
+// The shortest path over the mesh from `from` (in polygon start) to `to` (in
+// polygon goal): writes its points (from first, to last) to path. False when
+// there is none (0) or the search ran past kPolyanyaNodes nodes (-1); 1: found.
+static int polyanya(nav_mesh *m, const Layer *layer, dtPolyRef start, dtPolyRef goal,
+                    const float *from, const float *to, std::vector<steer_vec2> &path)
+{
+    path.clear();
+    if (start == goal) {
+        path.push_back(steer_v2(from[0], from[2]));
+        path.push_back(steer_v2(to[0], to[2]));
+        return 1;
+    }
+    m->pnodes.clear();
+    m->popen.clear();
+    // clear() walks every bucket: after a large search, start small again
+    if (m->root_g.bucket_count() > 4096) std::unordered_map<uint64_t, RootBest>().swap(m->root_g);
+    if (m->seen.bucket_count() > 4096) std::unordered_set<uint64_t>().swap(m->seen);
+    m->root_g.clear();
+    m->seen.clear();
+    Polyanya s{layer, to[0], to[2], goal, m->pnodes, m->popen, m->root_g, m->seen};
+    Portal portals[32];
+    int count = polygon_portals(layer, start, portals, 32);
+    for (int i = 0; i < count; ++i) {
+        const Portal &p = portals[i];
+        s.push({from[0], from[2], p.ax, p.az, p.bx, p.bz, p.a_corner, p.b_corner, p.ref, start, -1,
+                0, 0.0, 0.0, false});
+    }
+    int found = -1;
+    while (!s.open.empty()) {
+        std::pop_heap(s.open.begin(), s.open.end(), Polyanya::later);
+        int at = s.open.back().second;
+        s.open.pop_back();
+        const PolyNode &n = s.nodes[(size_t)at];
+        if (n.final_) {
+            found = at;
+            break;
+        }
+        if (n.root_key) {
+            auto it = s.root_g.find(n.root_key);
+            if (it != s.root_g.end() && n.g > it->second.g + 1e-6)
+                continue; // reached with less since
+        }
+        if ((int)s.nodes.size() > kPolyanyaNodes) return -1;
+        s.expand(at);
+    }
+    if (found < 0) return 0;
+    path.push_back(steer_v2(to[0], to[2]));
+    for (int k = found; k >= 0; k = s.nodes[(size_t)k].prev) {
+        const PolyNode &n = s.nodes[(size_t)k];
+        path.push_back(steer_v2((float)n.rx, (float)n.rz));
+    }
+    // the first root is the start itself
+    std::reverse(path.begin(), path.end());
+    return 1;
+}
+
 static bool radius_ok(float radius) { return radius > 0.0f && radius <= STEER_NAV_MAX_RADIUS; }
 
 extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result *result)
@@ -553,8 +1001,23 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     float start_on[3], goal_on[3];
     layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
     layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
-    int npolys = 0;
-    if (start_ref && goal_ref) {
+    int npolys = 0, nstraight = 0;
+    const float *straight = m->straight.data();
+    int found = -1; // Polyanya: 1 found, 0 no path, -1 gave up (then the corridor A*)
+    if (start_ref && goal_ref && !m->def.any_angle && !m->def.detour_find_path &&
+        (nav_search_mode & NAV_SEARCH_POLYANYA)) {
+        try {
+            found = polyanya(m, layer, start_ref, goal_ref, start_on, goal_on, m->mesh_path);
+        } catch (...) {
+            return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+        }
+        if (found == 0) start_ref = 0;
+        if (found > 0) {
+            nstraight = (int)m->mesh_path.size();
+            straight = &m->mesh_path[0].x;
+        }
+    }
+    if (found < 0 && start_ref && goal_ref) {
         if (m->def.any_angle) {
             // Detour's any-angle A*: raycasts shortcut the corridor while it
             // searches (up to 50 x the tiles' walkableRadius: 50 m)
@@ -569,19 +1032,23 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
         } else {
             npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
         }
+        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+            start_ref = 0;
+        else
+            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
+                                           m->straight.data(), nullptr, nullptr, &nstraight,
+                                           kMaxStraight, 0);
     }
-    if (!start_ref || !goal_ref || npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+    if (!start_ref || !goal_ref)
         return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
                         (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
-    int nstraight = 0;
-    layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys, m->straight.data(), nullptr,
-                                   nullptr, &nstraight, kMaxStraight, 0);
+    const int stride = found > 0 ? 2 : 3; // Polyanya's points are (x, y), Detour's (x, 0, z)
     std::vector<steer_vec2> path;
     try {
         path.reserve((size_t)nstraight + 2);
         path.push_back(from);
         for (int i = 0; i < nstraight; ++i) {
-            steer_vec2 p = steer_v2(m->straight[3 * i], m->straight[3 * i + 2]);
+            steer_vec2 p = steer_v2(straight[stride * i], straight[stride * i + stride - 1]);
             const steer_vec2 &last = path.back();
             if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
         }
@@ -596,6 +1063,9 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     } catch (...) {
         return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
     }
+    // the mesh keeps radius + margin, in voxels: pull the corners in to the exact radius
+    if (!(nav_search_mode & NAV_SEARCH_LOOSE))
+        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius));
     return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 
