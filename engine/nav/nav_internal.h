@@ -53,6 +53,11 @@ float nav_shape_segment_distance(const nav_shape *s, steer_vec2 a, steer_vec2 b)
 int nav_shape_inflate(const nav_shape *s, float r, steer_vec2 *out);
 /// True if segment a-b keeps at least r from every shape (brute force over the shapes).
 bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, float r);
+/// Pull a path (p[0] and p[n-1] fixed) taut against the exact shapes: a
+/// corner whose neighbours see each other with clearance r is dropped, the
+/// others slide towards the chord between their neighbours as far as both
+/// sides keep r (bisection); a few passes. Returns the new count.
+int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r);
 /// Box of the live shapes; false when there are none.
 bool nav_shapes_box(const steer_nav *nav, steer_vec2 *lower, steer_vec2 *upper);
 /// printf into result->message and set result->status; returns status.
@@ -66,6 +71,16 @@ void nav_mesh_destroy(struct nav_mesh *mesh);
 /// Shapes changed inside lower..upper: every tile that box touches (grown by
 /// each radius) is rebuilt before the next query.
 void nav_mesh_dirty(struct nav_mesh *mesh, steer_vec2 lower, steer_vec2 upper);
+/// How a query searches the mesh (for steer-bench nav's comparisons; the
+/// library never changes it): flags, 0 by default: NAV_SEARCH_LOOSE no nav_path_tighten, NAV_BUILD_ONE_THREAD tiles made on
+/// the calling thread only, NAV_BUILD_WATERSHED Recast's watershed regions
+/// instead of monotone ones. Every navigation of the process reads it.
+extern int nav_search_mode;
+enum {
+    NAV_SEARCH_LOOSE = 2,
+    NAV_BUILD_ONE_THREAD = 4,
+    NAV_BUILD_WATERSHED = 8
+};
 
 #ifdef __cplusplus
 }

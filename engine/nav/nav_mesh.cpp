@@ -8,12 +8,17 @@
 // radius + margin marked unwalkable (rcMarkConvexPolyArea, the grown shape a
 // circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
 // the marked polygons, exact up to the voxel size, which the margin covers.
+// Monotone regions (no distance field: half the build's work). Many tiles
+// are made on two threads, then added in a fixed order (the same mesh).
 // Shape changes mark the tiles they touch; the next query rebuilds those.
 // Paths: an A* over the polygons whose node points follow the path
 // (search_corridor; Detour's findPath, which puts them at edge midpoints,
 // picks the wrong side of a shape far more often), then Detour's
-// findStraightPath (string pulling); a start and goal in plain sight of each
-// other are joined without the mesh.
+// findStraightPath (string pulling), then the corners pulled in to the
+// radius + 5 cm against the shapes themselves (nav_path_tighten: the mesh
+// keeps radius + margin, in voxels); a start and goal in plain sight of each other
+// are joined without the mesh. (Polyanya, optimal over the mesh, was tried
+// and not kept: docs/navigation.md.)
 #include "nav_internal.h"
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -25,6 +30,8 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,6 +42,9 @@ const int kBorder = 3;          // cells round a tile, as RecastDemo's borderSiz
 const int kMaxPolys = 4096;     // corridor length of a query
 const int kMaxStraight = 2048;  // corners of a path
 const int kQueryNodes = 16384;  // Detour's A* node pool
+const int kBuildThreads =
+    2; // threads making tiles at once (the machines steer is measured on have 2 cores)
+const size_t kTilesPerThread = 4; // fewer tiles than this per thread are made on the calling thread
 const float kHeight = 0.2f;     // voxel height: the ground is flat
 
 struct Layer {
@@ -60,13 +70,15 @@ void free_layer(Layer *layer)
 
 } // namespace
 
+extern "C" int nav_search_mode;
+int nav_search_mode = 0;
+
 struct nav_mesh {
     steer_nav_def def;
     float tile = 0.0f; // tile side, a whole number of cells
     int tile_cells = 0;
     uint64_t clock = 0;
     std::vector<Layer *> layers;
-    rcContext context{false};
     dtQueryFilter filter;
     std::vector<dtPolyRef> corridor;
     std::vector<float> straight;
@@ -186,16 +198,17 @@ struct TileWork {
     }
 };
 
-// Build (or rebuild) tile (tx, ty) of a layer. False only when memory ran
-// out or the tile has more polygons than a tile may hold.
-static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, int ty)
+// The Detour data of tile (tx, ty) of a layer (null data: nothing walkable
+// there). Reads the shapes and the settings only, so tiles may be made on
+// several threads at once. False only when memory ran out or the tile has
+// more polygons than a tile may hold.
+static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *layer, int tx, int ty,
+                      unsigned char **out, int *out_size)
 {
+    *out = nullptr;
+    *out_size = 0;
     const float cs = m->def.cell_size;
     const float border = (float)kBorder * cs;
-    layer->mesh->removeTile(layer->mesh->getTileRefAt(tx, ty, 0), nullptr, nullptr);
-    layer->built.insert(tile_key(tx, ty));
-    layer->dirty.erase(tile_key(tx, ty));
-    layer->tiles_built++;
 
     float bmin[3] = {(float)tx * m->tile - border, -1.0f, (float)ty * m->tile - border};
     float bmax[3] = {(float)(tx + 1) * m->tile + border, 1.0f, (float)(ty + 1) * m->tile + border};
@@ -207,7 +220,8 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
         if (!(gx0 < gx1 && gz0 < gz1)) return true; // nothing walkable here
     }
     TileWork w;
-    rcContext *ctx = &m->context;
+    rcContext context(false);
+    rcContext *ctx = &context;
     int size = m->tile_cells + 2 * kBorder;
     w.hf = rcAllocHeightfield();
     w.chf = rcAllocCompactHeightfield();
@@ -241,8 +255,13 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
         rcMarkConvexPolyArea(ctx, verts, n, -1.0f, 1.0f, RC_NULL_AREA, *w.chf);
     }
 
-    if (!rcBuildDistanceField(ctx, *w.chf)) return false;
-    if (!rcBuildRegions(ctx, *w.chf, kBorder, 0, 20)) return false;
+    if (nav_search_mode & NAV_BUILD_WATERSHED) {
+        if (!rcBuildDistanceField(ctx, *w.chf)) return false;
+        if (!rcBuildRegions(ctx, *w.chf, kBorder, 0, 20)) return false;
+    } else {
+        // monotone regions: no distance field (half the build's CPU time)
+        if (!rcBuildRegionsMonotone(ctx, *w.chf, kBorder, 0, 20)) return false;
+    }
     // contours simplified to within half a cell (Recast's maxError is in cells)
     if (!rcBuildContours(ctx, *w.chf, 0.5f, (int)(12.0f / cs), *w.cset)) return false;
     if (w.cset->nconts == 0) return true;
@@ -277,7 +296,21 @@ static bool build_tile(const steer_nav *nav, nav_mesh *m, Layer *layer, int tx, 
     unsigned char *data = nullptr;
     int data_size = 0;
     if (!dtCreateNavMeshData(&p, &data, &data_size)) return false;
-    if (dtStatusFailed(layer->mesh->addTile(data, data_size, DT_TILE_FREE_DATA, 0, nullptr))) {
+    *out = data;
+    *out_size = data_size;
+    return true;
+}
+
+// Put a tile's data in place of the old tile (the mesh takes the data).
+static bool place_tile(Layer *layer, int tx, int ty, unsigned char *data, int size)
+{
+    layer->mesh->removeTile(layer->mesh->getTileRefAt(tx, ty, 0), nullptr, nullptr);
+    layer->built.insert(tile_key(tx, ty));
+    layer->dirty.erase(tile_key(tx, ty));
+    layer->tiles_built++;
+    if (!data) return true;
+    dtTileRef ref = 0;
+    if (dtStatusFailed(layer->mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, &ref))) {
         dtFree(data);
         return false;
     }
@@ -311,18 +344,64 @@ static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *l
     return tiles <= (double)m->def.max_tiles;
 }
 
+// A tile to make: where, and what it came to.
+struct TileJob {
+    int tx, ty;
+    unsigned char *data;
+    int size;
+    bool ok;
+};
+
 // Build what the range lacks and rebuild what changed. -1 when out of memory.
+// Many tiles are made on up to kBuildThreads threads (each tile's data
+// depends on the shapes only), then put in the mesh in the range's order on
+// this thread: the same mesh, bit for bit, whatever the threads.
 static int update_tiles(const steer_nav *nav, nav_mesh *m, Layer *layer, const int range[4])
 {
-    int count = 0;
-    for (int ty = range[1]; ty <= range[3]; ++ty) {
-        for (int tx = range[0]; tx <= range[2]; ++tx) {
-            uint64_t key = tile_key(tx, ty);
-            if (layer->built.count(key) && !layer->dirty.count(key)) continue;
-            if (!build_tile(nav, m, layer, tx, ty)) return -1;
-            ++count;
+    std::vector<TileJob> jobs;
+    try {
+        for (int ty = range[1]; ty <= range[3]; ++ty) {
+            for (int tx = range[0]; tx <= range[2]; ++tx) {
+                uint64_t key = tile_key(tx, ty);
+                if (layer->built.count(key) && !layer->dirty.count(key)) continue;
+                jobs.push_back({tx, ty, nullptr, 0, false});
+            }
+        }
+    } catch (...) {
+        return -1;
+    }
+    std::atomic<size_t> next(0);
+    auto work = [&]() {
+        for (size_t i = next++; i < jobs.size(); i = next++)
+            jobs[i].ok =
+                make_tile(nav, m, layer, jobs[i].tx, jobs[i].ty, &jobs[i].data, &jobs[i].size);
+    };
+    unsigned hw = std::thread::hardware_concurrency();
+    size_t threads = (nav_search_mode & NAV_BUILD_ONE_THREAD)
+                         ? 1
+                         : std::min<size_t>({(size_t)kBuildThreads, hw ? (size_t)hw : 1u,
+                                             jobs.size() / kTilesPerThread});
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < threads; ++t) {
+        try {
+            helpers.emplace_back(work);
+        } catch (...) {
+            break; // no thread: this one does the rest
         }
     }
+    work();
+    for (std::thread &t : helpers)
+        t.join();
+    bool ok = true;
+    for (TileJob &job : jobs) {
+        if (ok && job.ok)
+            ok = place_tile(layer, job.tx, job.ty, job.data, job.size);
+        else
+            dtFree(job.data);
+        ok = ok && job.ok;
+    }
+    if (!ok) return -1;
+    int count = (int)jobs.size();
     // a dirty tile outside the range is rebuilt when a query needs it
     return count;
 }
@@ -553,7 +632,8 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     float start_on[3], goal_on[3];
     layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
     layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
-    int npolys = 0;
+    int npolys = 0, nstraight = 0;
+    const float *straight = m->straight.data();
     if (start_ref && goal_ref) {
         if (m->def.any_angle) {
             // Detour's any-angle A*: raycasts shortcut the corridor while it
@@ -569,19 +649,22 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
         } else {
             npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
         }
+        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+            start_ref = 0;
+        else
+            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
+                                           m->straight.data(), nullptr, nullptr, &nstraight,
+                                           kMaxStraight, 0);
     }
-    if (!start_ref || !goal_ref || npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+    if (!start_ref || !goal_ref)
         return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
                         (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
-    int nstraight = 0;
-    layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys, m->straight.data(), nullptr,
-                                   nullptr, &nstraight, kMaxStraight, 0);
     std::vector<steer_vec2> path;
     try {
         path.reserve((size_t)nstraight + 2);
         path.push_back(from);
         for (int i = 0; i < nstraight; ++i) {
-            steer_vec2 p = steer_v2(m->straight[3 * i], m->straight[3 * i + 2]);
+            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
             const steer_vec2 &last = path.back();
             if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
         }
@@ -596,6 +679,11 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     } catch (...) {
         return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
     }
+    // the mesh keeps radius + margin, in voxels: pull the corners in to the
+    // radius + 5 cm (to the radius exactly, a crowd following the paths is
+    // pushed into the shapes: demo.looks_right.rts had 21 of 36 home, not 24)
+    if (!(nav_search_mode & NAV_SEARCH_LOOSE))
+        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius + 0.05f));
     return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 

@@ -331,3 +331,93 @@ bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, floa
     }
     return true;
 }
+
+// True if segment a-b keeps r from each of the listed shapes.
+static bool clear_of(const steer_nav *nav, const int *near, int count, steer_vec2 a, steer_vec2 b,
+                     float r)
+{
+    for (int k = 0; k < count; ++k) {
+        const nav_shape *s = &nav->shapes[near[k]];
+        // the shape's box's circle further than r from the segment: clear
+        float cx = 0.5f * (s->lower.x + s->upper.x), cy = 0.5f * (s->lower.y + s->upper.y);
+        float hx = 0.5f * (s->upper.x - s->lower.x), hy = 0.5f * (s->upper.y - s->lower.y);
+        float reach = r + sqrtf(hx * hx + hy * hy);
+        if (point_segment_distance(cx, cy, a, b) > (double)reach) continue;
+        if (nav_shape_segment_distance(s, a, b) < r) return false;
+    }
+    return true;
+}
+
+int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r)
+{
+    enum { MAX_NEAR = 64, MAX_CANDIDATES = 256, PASSES = 2, STEPS = 6 };
+    int near[MAX_NEAR];
+    // the shapes near the path (every later segment lies inside its box);
+    // on a crowded map, all of them
+    int candidates[MAX_CANDIDATES], ncand = 0;
+    float plx = p[0].x, ply = p[0].y, phx = p[0].x, phy = p[0].y;
+    for (int i = 1; i < n; ++i)
+        plx = fminf(plx, p[i].x), ply = fminf(ply, p[i].y), phx = fmaxf(phx, p[i].x),
+        phy = fmaxf(phy, p[i].y);
+    for (int s = 1; s < nav->used && ncand <= MAX_CANDIDATES; ++s) {
+        const nav_shape *sh = &nav->shapes[s];
+        if (!sh->type || sh->lower.x > phx + r || sh->upper.x < plx - r || sh->lower.y > phy + r ||
+            sh->upper.y < ply - r)
+            continue;
+        if (ncand < MAX_CANDIDATES) candidates[ncand] = s;
+        ++ncand;
+    }
+    bool all = ncand > MAX_CANDIDATES;
+    if (all) ncand = nav->used - 1;
+    for (int pass = 0; pass < PASSES; ++pass) {
+        bool moved = false;
+        for (int i = 1; i + 1 < n;) {
+            steer_vec2 a = p[i - 1], c = p[i], b = p[i + 1];
+            // the shapes that may touch the triangle a c b grown by r
+            float lx = fminf(a.x, fminf(b.x, c.x)) - r, ly = fminf(a.y, fminf(b.y, c.y)) - r;
+            float hx = fmaxf(a.x, fmaxf(b.x, c.x)) + r, hy = fmaxf(a.y, fmaxf(b.y, c.y)) + r;
+            int count = 0;
+            for (int k = 0; k < ncand && count <= MAX_NEAR; ++k) {
+                int index = all ? k + 1 : candidates[k];
+                const nav_shape *sh = &nav->shapes[index];
+                if (!sh->type || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
+                    sh->upper.y < ly)
+                    continue;
+                if (count < MAX_NEAR) near[count] = index;
+                ++count;
+            }
+            if (count > MAX_NEAR) {
+                ++i; // too crowded to bother: keep the corner
+                continue;
+            }
+            if (clear_of(nav, near, count, a, b, r)) {
+                // the corner is not needed
+                memmove(&p[i], &p[i + 1], (size_t)(n - i - 1) * sizeof *p);
+                --n;
+                moved = true;
+                continue;
+            }
+            // slide the corner towards the chord a-b while both sides keep r
+            float dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+            float t = len2 > 0.0f ? ((c.x - a.x) * dx + (c.y - a.y) * dy) / len2 : 0.0f;
+            t = fminf(1.0f, fmaxf(0.0f, t));
+            steer_vec2 q = steer_v2(a.x + t * dx, a.y + t * dy);
+            float lo = 0.0f, hi = 1.0f;
+            for (int k = 0; k < STEPS; ++k) {
+                float mid = 0.5f * (lo + hi);
+                steer_vec2 m = steer_v2(c.x + mid * (q.x - c.x), c.y + mid * (q.y - c.y));
+                if (clear_of(nav, near, count, a, m, r) && clear_of(nav, near, count, m, b, r))
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            if (lo > 0.0f) {
+                p[i] = steer_v2(c.x + lo * (q.x - c.x), c.y + lo * (q.y - c.y));
+                moved = true;
+            }
+            ++i;
+        }
+        if (!moved) break;
+    }
+    return n;
+}

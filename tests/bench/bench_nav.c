@@ -1,6 +1,7 @@
 // steer-bench nav: the navigation library's figures (issue 22).
 //   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 150]
-//                   [--any-angle] [--detour] [--compare SEEDS]
+//                   [--any-angle] [--detour] [--loose] [--one-thread] [--watershed]
+//                   [--compare SEEDS]
 // Prints: mesh build time for a side x side map with N shapes (boxes and
 // circles), the median and 90th percentile of a path query between random
 // free points, the time of an incremental update (one shape added, the next
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "steer/nav.h"
 #include "visgraph.h"
@@ -70,10 +72,15 @@ static int compare(long seeds, float cell, float margin)
         steer_nav_destroy(nav);
     }
     qsort(ratios, (size_t)both, sizeof *ratios, cmp_double);
-    printf("nav compare: any_angle=%d detour=%d cell=%g margin=%g maps=%ld queries=%d paths=%d length/exact mean=%.4f median=%.4f "
+    printf("nav compare: search=%s tighten=%d watershed=%d any_angle=%d detour=%d cell=%g "
+           "margin=%g maps=%ld "
+           "queries=%d paths=%d length/exact mean=%.4f median=%.4f "
            "p95=%.4f max=%.4f over_2%%=%d disagreements=%d min(clearance-r)=%.3f m\n",
-           any_angle, detour, (double)cell, (double)margin, seeds, queries, both, both ? sum / both : 0.0,
-           both ? ratios[both / 2] : 0.0, both ? ratios[(int)(both * 0.95)] : 0.0, worst, over2, disagree,
+           "corridor",
+           !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED),
+           any_angle, detour, (double)cell, (double)margin, seeds, queries, both,
+           both ? sum / both : 0.0, both ? ratios[both / 2] : 0.0,
+           both ? ratios[(int)(both * 0.95)] : 0.0, worst, over2, disagree,
            (double)min_clear_excess);
     free(ratios);
     return 0;
@@ -89,6 +96,9 @@ int bench_nav(int argc, char **argv)
     long seeds = bench_arg_long(argc, argv, "--compare", 0);
     any_angle = bench_has_flag(argc, argv, "--any-angle");
     detour = bench_has_flag(argc, argv, "--detour");
+    nav_search_mode = (bench_has_flag(argc, argv, "--loose") ? NAV_SEARCH_LOOSE : 0) |
+                      (bench_has_flag(argc, argv, "--one-thread") ? NAV_BUILD_ONE_THREAD : 0) |
+                      (bench_has_flag(argc, argv, "--watershed") ? NAV_BUILD_WATERSHED : 0);
     if (seeds > 0) return compare(seeds, cell, margin);
     float side = (float)side_l;
 
@@ -96,8 +106,10 @@ int bench_nav(int argc, char **argv)
     vg_layout(nav, 42u, side, (int)(shapes * 3 / 5), (int)(shapes - shapes * 3 / 5), 6.0f);
     steer_nav_result res;
     double t0 = bench_now();
+    clock_t c0 = clock(); // CPU time of every thread of the process
     int tiles = steer_nav_prepare(nav, 0.5f, &res);
     double build_ms = (bench_now() - t0) * 1e3;
+    double build_cpu_ms = (double)(clock() - c0) * 1e3 / CLOCKS_PER_SEC;
 
     double *times = (double *)malloc((size_t)queries * sizeof *times);
     unsigned st = 12345u;
@@ -139,12 +151,16 @@ int bench_nav(int argc, char **argv)
         steer_flow_field_destroy(f);
     }
     qsort(field_times, 5, sizeof *field_times, cmp_double);
-    printf("nav: any_angle=%d detour=%d map=%gx%g shapes=%ld cell=%g margin=%g build=%.1f ms (%d tiles) query median=%.4f ms p90=%.4f ms "
-           "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
-           "field256=%.2f ms hash=%016llx\n",
-           any_angle, detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms, tiles, times[queries / 2],
-           times[queries * 9 / 10], queries, ok, straight, ok ? length / ok : 0.0, update_ms, rebuilt,
-           field_times[2], (unsigned long long)hash);
+    printf(
+        "nav: search=%s tighten=%d watershed=%d any_angle=%d detour=%d map=%gx%g shapes=%ld "
+        "cell=%g margin=%g build=%.1f ms (cpu %.1f ms, %d tiles) query median=%.4f ms p90=%.4f ms "
+        "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
+        "field256=%.2f ms hash=%016llx\n",
+        "corridor",
+        !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED), any_angle,
+        detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms,
+        build_cpu_ms, tiles, times[queries / 2], times[queries * 9 / 10], queries, ok, straight,
+        ok ? length / ok : 0.0, update_ms, rebuilt, field_times[2], (unsigned long long)hash);
     free(times);
     steer_nav_destroy(nav);
     return 0;
