@@ -126,7 +126,9 @@ static bool ray_polygon(steer_vec2 o, steer_vec2 u, float max, const steer_vec2 
 }
 
 // Ray against a box: the polygon rules with slabs. At a corner, x wins.
-static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out, steer_vec2 *n_out)
+// (Inlined into the grid walk's part loop too: a box there costs no call
+// and no dispatch on the part's type.)
+STEER_ALWAYS_INLINE static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out, steer_vec2 *n_out)
 {
     if (o.x > d[0] && o.x < d[2] && o.y > d[1] && o.y < d[3]) {
         *s_out = 0.0f;
@@ -279,14 +281,19 @@ static inline bool node_visit(const cast_state *c, const geo_node *n, float *ent
     return leave >= c->low_s;
 }
 
-static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_prim *parts, int count)
+STEER_ALWAYS_INLINE static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_prim *parts,
+                                            int count)
 {
+    // rays meet boxes, the commonest part, through ray_box directly
+    const bool ray = c->ray.radius == 0.0f;
     for (int k = 0; k < count; ++k) {
         const geo_prim *p = &parts[k];
         if (!geo_prim_passes(p, &c->filter)) continue;
         float s;
         steer_vec2 nrm;
-        if (steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
+        bool hit = ray && p->type == PRIM_BOX ? ray_box(c->ray.origin, c->ray.dir, limit_of(c), p->d, &s, &nrm)
+                                              : steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm);
+        if (hit) offer(c, s, prim_key(p), nrm);
     }
 }
 
@@ -361,22 +368,30 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     // sx != 0; the other branch refuses sy == 0), so the path is monotone
     // and leaves the grid within gw + gh steps, whatever the limit (a limit
     // of FLT_MAX makes the slack below infinite, so that exit never fires).
+    // the grid's fields in locals: the parts' tests write through c, which
+    // the compiler cannot tell apart from g
+    const int gw = g->gw, gh = g->gh;
+    const uint32_t *cell_start = g->cell_start;
+    const geo_prim *items = g->items;
+    const float cell_size = g->cell, gx = g->gx, gy = g->gy, ox = r->origin.x, oy = r->origin.y;
+    const float inv_x = r->inv_x, inv_y = r->inv_y;
+    const int px = sx > 0, py = sy > 0;
     for (;;) {
-        int cell = cy * g->gw + cx;
-        uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
-        if (begin < end) test_parts(g, c, &g->items[begin], (int)(end - begin));
+        int cell = cy * gw + cx;
+        uint32_t begin = cell_start[cell], end = cell_start[cell + 1];
+        if (begin < end) test_parts(g, c, &items[begin], (int)(end - begin));
         // distance to the next x and y borders, from the cell index (no drift)
-        float tx = sx == 0 ? INFINITY : (g->gx + (float)(cx + (sx > 0)) * g->cell - r->origin.x) * r->inv_x;
-        float ty = sy == 0 ? INFINITY : (g->gy + (float)(cy + (sy > 0)) * g->cell - r->origin.y) * r->inv_y;
+        float tx = sx == 0 ? INFINITY : (gx + (float)(cx + px) * cell_size - ox) * inv_x;
+        float ty = sy == 0 ? INFINITY : (gy + (float)(cy + py) * cell_size - oy) * inv_y;
         float next = steer_minf(tx, ty), limit = limit_of(c);
         if (next > limit + 1e-6f * (limit + 1.0f)) return;
         if (tx < ty) {
             cx += sx;
-            if (cx < 0 || cx >= g->gw) return;
+            if (cx < 0 || cx >= gw) return;
         } else {
             if (sy == 0) return; // both borders out of float range: none ahead
             cy += sy;
-            if (cy < 0 || cy >= g->gh) return;
+            if (cy < 0 || cy >= gh) return;
         }
     }
 }
