@@ -279,18 +279,13 @@ __attribute__((target("avx"))) static void sum_packed_avx(const packed *nb, int 
         __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(nb->vx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(nb->vy + i));
         // neighbours i..i+3, then i+4..i+7 if the SSE2 path would take them
         // (it stops at n: one more step of +0.0 is not always a no-op, -0.0 + 0.0)
-        const bool both = i + 4 < n;
-        cnt = _mm_add_ps(cnt, HALF(tc, 0));
-        sdx = _mm_add_ps(sdx, HALF(tdx, 0));
-        sdy = _mm_add_ps(sdy, HALF(tdy, 0));
-        svx = _mm_add_ps(svx, HALF(tvx, 0));
-        svy = _mm_add_ps(svy, HALF(tvy, 0));
-        if (both) {
-            cnt = _mm_add_ps(cnt, HALF(tc, 1));
-            sdx = _mm_add_ps(sdx, HALF(tdx, 1));
-            sdy = _mm_add_ps(sdy, HALF(tdy, 1));
-            svx = _mm_add_ps(svx, HALF(tvx, 1));
-            svy = _mm_add_ps(svy, HALF(tvy, 1));
+        const int halves = i + 4 < n ? 2 : 1;
+        for (int h = 0; h < halves; ++h) {
+            cnt = _mm_add_ps(cnt, HALF(tc, h));
+            sdx = _mm_add_ps(sdx, HALF(tdx, h));
+            sdy = _mm_add_ps(sdy, HALF(tdy, h));
+            svx = _mm_add_ps(svx, HALF(tvx, h));
+            svy = _mm_add_ps(svy, HALF(tvy, h));
         }
         if (separation) {
             __m256 apart = _mm256_cmp_ps(d2, zero, _CMP_GT_OQ);
@@ -302,13 +297,10 @@ __attribute__((target("avx"))) static void sum_packed_avx(const packed *nb, int 
             __m256 tsy = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dy, inv)));
             __m256 tsame = _mm256_and_ps(_mm256_andnot_ps(apart, in), one);
             // separation's pushes point away: subtracted, as in the SSE2 path
-            ssx = _mm_sub_ps(ssx, HALF(tsx, 0));
-            ssy = _mm_sub_ps(ssy, HALF(tsy, 0));
-            same = _mm_add_ps(same, HALF(tsame, 0));
-            if (both) {
-                ssx = _mm_sub_ps(ssx, HALF(tsx, 1));
-                ssy = _mm_sub_ps(ssy, HALF(tsy, 1));
-                same = _mm_add_ps(same, HALF(tsame, 1));
+            for (int h = 0; h < halves; ++h) {
+                ssx = _mm_sub_ps(ssx, HALF(tsx, h));
+                ssy = _mm_sub_ps(ssy, HALF(tsy, h));
+                same = _mm_add_ps(same, HALF(tsame, h));
             }
         }
     }
