@@ -137,6 +137,11 @@ int steer__context_gather(eval_ctx *ctx, float radius);
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
+/// Tests: the widest kernels the neighbour sums may use from now on (2: AVX2
+/// packing and AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing
+/// and SSE2 sums), within what the CPU has. Not thread-safe: call it
+/// with no step running.
+void steer__neighbour_pack_limit(int level);
 
 /// True when the agent being evaluated sees the neighbour at a grid proxy
 /// (always, in a world without filters).

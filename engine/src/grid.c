@@ -32,7 +32,7 @@ static int ceil_log2(uint32_t n)
 
 bool steer__grid_reserve(neighbour_grid *g, int capacity)
 {
-    // + STEER_GRID_PAD: the neighbour scan reads whole 4-wide groups past a range's end
+    // + STEER_GRID_PAD: the neighbour scan reads whole 8-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
     if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
         !STEER_GROW(g->ix, n) || !STEER_GROW(g->iy, n) || !STEER_GROW(g->yield_to, n) ||
@@ -266,16 +266,11 @@ static inline int push_range(const uint32_t *start, uint32_t first, uint32_t cel
     return n + (lo != hi);
 }
 
-int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
-                       const uint32_t (**out)[2])
+// The ranges of a window of cells into the cache (a miss of steer__grid_ranges;
+// not inlined, so that a hit saves no registers).
+STEER_NOINLINE static int fill_ranges(const neighbour_grid *g, range_cache *cache, int32_t x0, int32_t x1, int32_t y0,
+                                      int32_t y1)
 {
-    int32_t win[4];
-    cell_window(g, center, radius, win);
-    const int32_t x0 = win[0], x1 = win[1], y0 = win[2], y1 = win[3];
-    *out = (const uint32_t(*)[2])cache->ranges;
-    // consecutive agents in grid order mostly share their window of cells
-    if (cache->version == g->version && cache->x0 == x0 && cache->x1 == x1 && cache->y0 == y0 && cache->y1 == y1)
-        return cache->count;
     cache->version = g->version;
     cache->x0 = x0;
     cache->x1 = x1;
@@ -301,4 +296,17 @@ int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 c
         if (head < cells) n = push_range(g->bucket_start, bucket_of_cell(g, x0 + (int32_t)head, cy), cells - head, cache->ranges, n);
     }
     return cache->count = n;
+}
+
+int steer__grid_ranges(const neighbour_grid *g, range_cache *cache, steer_vec2 center, float radius,
+                       const uint32_t (**out)[2])
+{
+    int32_t win[4];
+    cell_window(g, center, radius, win);
+    const int32_t x0 = win[0], x1 = win[1], y0 = win[2], y1 = win[3];
+    *out = (const uint32_t(*)[2])cache->ranges;
+    // consecutive agents in grid order mostly share their window of cells
+    if (cache->version == g->version && cache->x0 == x0 && cache->x1 == x1 && cache->y0 == y0 && cache->y1 == y1)
+        return cache->count;
+    return fill_ranges(g, cache, x0, x1, y0, y1);
 }

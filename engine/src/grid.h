@@ -5,8 +5,8 @@
 #include "core.h"
 
 /// Padding after the grid's proxy arrays and the evaluation scratch, so that
-/// vector loops may read up to 4 floats past the last proxy.
-#define STEER_GRID_PAD 4
+/// vector loops may read (and the packing write) up to 8 floats past the end.
+#define STEER_GRID_PAD 8
 
 /// Spatial hash rebuilt every step: agents sorted by bucket with a counting
 /// sort, then by state inside a bucket (position, velocity; the key breaks

@@ -1,16 +1,17 @@
 // neighbour_sums.c: what separation, cohesion and alignment need from an
 // agent's neighbours, in two passes.
 //
-// 1. Pack: the candidates of the grid ranges a disc touches, four at a
-//    time; the offsets, squared distances and velocities of those in range
+// 1. Pack: the candidates of the grid ranges a disc touches, eight (AVX2)
+//    or four (SSSE3) at a time; the offsets, squared distances and velocities of those in range
 //    (not the agent itself) are packed to the front of scratch arrays, in
 //    candidate order, without a branch per candidate.
-// 2. Sum: the packed neighbours, four at a time (lane j holds neighbours
+// 2. Sum: the packed neighbours into four lanes (lane j holds neighbours
 //    j, j+4, ...): count, offsets, velocities and separation's pushes, whose
-//    sqrt and division now run on neighbours only, not on every candidate.
+//    sqrt and division now run on neighbours only, not on every candidate
+//    (eight at a time with AVX, summed four by four in the same order).
 //    Lanes are added in the fixed order (l0 + l1) + (l2 + l3) at the end.
 //
-// The vector paths (SSSE3 packing, SSE2 sums, their AVX encoding) and the
+// The vector paths (AVX2 or SSSE3 packing, AVX or SSE2 sums) and the
 // plain C paths perform the same IEEE operations in the same order: the same
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "eval.h"
@@ -26,11 +27,6 @@
 #include <tmmintrin.h>
 #endif
 
-#if defined(STEER_X86_DISPATCH) && defined(__linux__)
-#define STEER_AVX_CLONE __attribute__((target_clones("avx", "default")))
-#else
-#define STEER_AVX_CLONE
-#endif
 
 typedef struct sums_params {
     float cx, cy, r, r2;
@@ -40,7 +36,7 @@ typedef struct sums_params {
     float decay, max_acc;
 } sums_params;
 
-// Neighbours packed by pass 1 (scratch arrays, 4 floats of slack each).
+// Neighbours packed by pass 1 (scratch arrays, STEER_GRID_PAD floats of slack each).
 typedef struct packed {
     float *dx, *dy, *d2, *vx, *vy;
 } packed;
@@ -52,7 +48,9 @@ enum { SUM_NEIGHBOURS, SUM_DX, SUM_DY, SUM_VX, SUM_VY, SUM_SX, SUM_SY, SUM_SAME,
 
 // Plain C: write every candidate, advance past those in range (and, with
 // `sees` (a world with filters), that the agent sees: eval.h, steer__sees_proxy).
-static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p,
+// (Not inlined: in the common case it is not called, and inlined it made
+// steer__neighbour_sums spill its registers.)
+STEER_NOINLINE static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p,
                       const packed *out, const eval_ctx *sees)
 {
     int n = 0;
@@ -72,16 +70,22 @@ static int pack_plain(const neighbour_grid *g, const uint32_t ranges[][2], int c
 }
 
 #if defined(STEER_X86_DISPATCH)
-// Byte shuffles that move the lanes set in a 4-bit mask to the front.
+#include <immintrin.h>
+
+// Byte shuffles that move the lanes set in a 4-bit mask to the front
+// (SSSE3), and lane permutations that do it for an 8-bit mask (AVX2).
 static __m128i left_pack[16];
 static int left_pack_count[16];
-static bool has_ssse3;
+static int32_t left_pack8[256][8] __attribute__((aligned(32)));
+static bool has_ssse3, has_avx2, has_avx;
 
-// Before main: the tables and the CPU check are written once, before any
+// Before main: the tables and the CPU checks are written once, before any
 // worker thread reads them.
 __attribute__((constructor)) static void init_left_pack(void)
 {
     has_ssse3 = __builtin_cpu_supports("ssse3");
+    has_avx = __builtin_cpu_supports("avx");
+    has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
     for (int m = 0; m < 16; ++m) {
         unsigned char bytes[16];
         memset(bytes, 0x80, sizeof bytes);
@@ -94,12 +98,36 @@ __attribute__((constructor)) static void init_left_pack(void)
         memcpy(&left_pack[m], bytes, sizeof bytes);
         left_pack_count[m] = n;
     }
+    for (int m = 0; m < 256; ++m) {
+        int n = 0;
+        for (int lane = 0; lane < 8; ++lane) {
+            if (m & (1 << lane)) left_pack8[m][n++] = lane;
+        }
+        while (n < 8) left_pack8[m][n++] = 0; // past the count: never summed
+    }
+}
+
+void steer__neighbour_pack_limit(int level)
+{
+    init_left_pack();
+    if (level < 2) has_avx2 = has_avx = false;
+    if (level < 1) has_ssse3 = false;
+}
+
+// The agent itself as a lane index of the range [begin, begin + m) (-1: elsewhere).
+static inline int self_lane_of(const sums_params *p, uint32_t begin, int m)
+{
+    return p->self - begin < (uint32_t)m ? (int)(p->self - begin) : -1;
 }
 
 // SSSE3: four candidates at a time, packed with one byte shuffle an array.
+// (The arrays are read into locals: the stores may alias any pointer, so
+// fields read through g and out would be read again every group.)
 __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, const uint32_t ranges[][2], int count,
                                                       const sums_params *p, const packed *out)
 {
+    const float *gx = g->x, *gy = g->y, *gvx = g->vx, *gvy = g->vy;
+    float *odx = out->dx, *ody = out->dy, *od2 = out->d2, *ovx = out->vx, *ovy = out->vy;
     const __m128 cx = _mm_set1_ps(p->cx), cy = _mm_set1_ps(p->cy), r2 = _mm_set1_ps(p->r2);
     const __m128i lanes = _mm_set_epi32(3, 2, 1, 0);
     int n = 0;
@@ -107,24 +135,62 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
         const uint32_t begin = ranges[c][0];
         const int m = (int)(ranges[c][1] - begin);
         const __m128i end = _mm_set1_epi32(m);
-        // the agent itself, as a lane index of this range (-1: elsewhere)
-        const __m128i self_lane = _mm_set1_epi32(p->self - begin < (uint32_t)m ? (int)(p->self - begin) : -1);
+        const __m128i self_lane = _mm_set1_epi32(self_lane_of(p, begin, m));
         __m128i idx = lanes;
         for (int i = 0; i < m; i += 4) {
             const uint32_t k = begin + (uint32_t)i;
-            __m128 dx = _mm_sub_ps(_mm_loadu_ps(g->x + k), cx);
-            __m128 dy = _mm_sub_ps(_mm_loadu_ps(g->y + k), cy);
+            __m128 dx = _mm_sub_ps(_mm_loadu_ps(gx + k), cx);
+            __m128 dy = _mm_sub_ps(_mm_loadu_ps(gy + k), cy);
             __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
             __m128 valid = _mm_castsi128_ps(_mm_andnot_si128(_mm_cmpeq_epi32(idx, self_lane), _mm_cmplt_epi32(idx, end)));
             int bits = _mm_movemask_ps(_mm_and_ps(valid, _mm_cmplt_ps(d2, r2)));
             idx = _mm_add_epi32(idx, _mm_set1_epi32(4));
             const __m128i shuffle = left_pack[bits];
-            _mm_storeu_si128((__m128i *)(out->dx + n), _mm_shuffle_epi8(_mm_castps_si128(dx), shuffle));
-            _mm_storeu_si128((__m128i *)(out->dy + n), _mm_shuffle_epi8(_mm_castps_si128(dy), shuffle));
-            _mm_storeu_si128((__m128i *)(out->d2 + n), _mm_shuffle_epi8(_mm_castps_si128(d2), shuffle));
-            _mm_storeu_si128((__m128i *)(out->vx + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(g->vx + k)), shuffle));
-            _mm_storeu_si128((__m128i *)(out->vy + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(g->vy + k)), shuffle));
+            _mm_storeu_si128((__m128i *)(odx + n), _mm_shuffle_epi8(_mm_castps_si128(dx), shuffle));
+            _mm_storeu_si128((__m128i *)(ody + n), _mm_shuffle_epi8(_mm_castps_si128(dy), shuffle));
+            _mm_storeu_si128((__m128i *)(od2 + n), _mm_shuffle_epi8(_mm_castps_si128(d2), shuffle));
+            _mm_storeu_si128((__m128i *)(ovx + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(gvx + k)), shuffle));
+            _mm_storeu_si128((__m128i *)(ovy + n), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(gvy + k)), shuffle));
             n += left_pack_count[bits];
+        }
+    }
+    return n;
+}
+
+// AVX2: eight candidates at a time, one lane permutation an array. The
+// packed values are the same IEEE operations on the same candidates, in
+// the same order, as the SSSE3 and plain paths: the width changes how many
+// candidates a step takes, never what is packed (STEER_GRID_PAD covers the
+// 8-wide reads and writes).
+__attribute__((target("avx2,popcnt"))) static int pack_avx2(const neighbour_grid *g, const uint32_t ranges[][2],
+                                                            int count, const sums_params *p, const packed *out)
+{
+    const float *gx = g->x, *gy = g->y, *gvx = g->vx, *gvy = g->vy;
+    float *odx = out->dx, *ody = out->dy, *od2 = out->d2, *ovx = out->vx, *ovy = out->vy;
+    const __m256 cx = _mm256_set1_ps(p->cx), cy = _mm256_set1_ps(p->cy), r2 = _mm256_set1_ps(p->r2);
+    // proxy indices of the lanes, against the range's end and the agent's own
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    const __m256i self = _mm256_set1_epi32((int32_t)p->self);
+    int n = 0;
+    for (int c = 0; c < count; ++c) {
+        const uint32_t begin = ranges[c][0], end = ranges[c][1];
+        const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
+        __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
+        for (uint32_t k = begin; k < end; k += 8) {
+            __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), cx);
+            __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), cy);
+            __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, self), _mm256_cmpgt_epi32(idx, last)),
+                                                _mm256_castps_si256(_mm256_cmp_ps(d2, r2, _CMP_LT_OQ)));
+            int bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
+            idx = _mm256_add_epi32(idx, eight);
+            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[bits]);
+            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(dx, perm));
+            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(dy, perm));
+            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(d2, perm));
+            _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));
+            _mm256_storeu_ps(ovy + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvy + k), perm));
+            n += __builtin_popcount((unsigned)bits);
         }
     }
     return n;
@@ -132,6 +198,7 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
 
 static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
 {
+    if (has_avx2) return pack_avx2(g, ranges, count, p, out);
     return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out, NULL);
 }
 #else
@@ -139,15 +206,17 @@ static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, 
 {
     return pack_plain(g, ranges, count, p, out, NULL);
 }
+
+#if !defined(STEER_PLAIN_KERNEL) // (tests/c/test_kernel.c compiles this file a second time)
+void steer__neighbour_pack_limit(int level) { (void)level; }
+#endif
 #endif
 
 /* ---- pass 2: sum ---------------------------------------------------------------------- */
 
 #if defined(__SSE2__)
-// On CPUs with AVX the same SSE operations get their three-operand encoding
-// (fewer register copies): same lanes, same order, same bits.
-STEER_AVX_CLONE
-static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
+// SSE2: four neighbours at a time (not inlined: see pack_plain).
+STEER_NOINLINE static void sum_packed_sse2(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
 {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 max_acc = _mm_set1_ps(p->max_acc), decay = _mm_set1_ps(p->decay), r = _mm_set1_ps(p->r);
@@ -184,6 +253,75 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
         out[k] = _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
     }
 }
+#if defined(STEER_X86_DISPATCH)
+// AVX: eight neighbours at a time for the per-neighbour arithmetic (the
+// sqrt and divisions of separation, the masks), which is the same bits in
+// any width; the sums then take the low half's four lanes, then the high
+// half's, into the four lane accumulators, as the SSE2 path's two steps
+// would: the same additions in the same order, so the same bits.
+__attribute__((target("avx"))) static void sum_packed_avx(const packed *nb, int n, const sums_params *p,
+                                                          float out[SUM_FIELDS])
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 max_acc = _mm256_set1_ps(p->max_acc), decay = _mm256_set1_ps(p->decay), r = _mm256_set1_ps(p->r);
+    // lane indices as floats (exact), against n: AVX has no 8-lane integer compare
+    const __m256 end = _mm256_set1_ps((float)n), eight = _mm256_set1_ps(8.0f);
+    const bool separation = p->separation, linear_law = p->linear_law;
+    __m128 cnt = _mm_setzero_ps(), sdx = cnt, sdy = cnt, svx = cnt, svy = cnt, ssx = cnt, ssy = cnt, same = cnt;
+    __m256 idx = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+// one half (0: lanes 0-3, 1: lanes 4-7) of an 8-wide term, as a 4-lane step
+#define HALF(v, h) ((h) == 0 ? _mm256_castps256_ps128(v) : _mm256_extractf128_ps(v, 1))
+    for (int i = 0; i < n; i += 8) {
+        __m256 in = _mm256_cmp_ps(idx, end, _CMP_LT_OQ);
+        idx = _mm256_add_ps(idx, eight);
+        __m256 dx = _mm256_loadu_ps(nb->dx + i), dy = _mm256_loadu_ps(nb->dy + i), d2 = _mm256_loadu_ps(nb->d2 + i);
+        __m256 tc = _mm256_and_ps(in, one), tdx = _mm256_and_ps(in, dx), tdy = _mm256_and_ps(in, dy);
+        __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(nb->vx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(nb->vy + i));
+        // neighbours i..i+3, then i+4..i+7 if the SSE2 path would take them
+        // (it stops at n: one more step of +0.0 is not always a no-op, -0.0 + 0.0)
+        const int halves = i + 4 < n ? 2 : 1;
+        for (int h = 0; h < halves; ++h) {
+            cnt = _mm_add_ps(cnt, HALF(tc, h));
+            sdx = _mm_add_ps(sdx, HALF(tdx, h));
+            sdy = _mm_add_ps(sdy, HALF(tdy, h));
+            svx = _mm_add_ps(svx, HALF(tvx, h));
+            svy = _mm_add_ps(svy, HALF(tvy, h));
+        }
+        if (separation) {
+            __m256 apart = _mm256_cmp_ps(d2, zero, _CMP_GT_OQ);
+            __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
+            __m256 strength = linear_law ? _mm256_mul_ps(max_acc, _mm256_div_ps(_mm256_sub_ps(r, _mm256_mul_ps(d2, inv)), r))
+                                         : _mm256_min_ps(_mm256_mul_ps(decay, _mm256_mul_ps(inv, inv)), max_acc);
+            __m256 use = _mm256_and_ps(in, apart);
+            __m256 tsx = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dx, inv)));
+            __m256 tsy = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dy, inv)));
+            __m256 tsame = _mm256_and_ps(_mm256_andnot_ps(apart, in), one);
+            // separation's pushes point away: subtracted, as in the SSE2 path
+            for (int h = 0; h < halves; ++h) {
+                ssx = _mm_sub_ps(ssx, HALF(tsx, h));
+                ssy = _mm_sub_ps(ssy, HALF(tsy, h));
+                same = _mm_add_ps(same, HALF(tsame, h));
+            }
+        }
+    }
+#undef HALF
+    // (l0 + l1) + (l2 + l3) of every field at once: a horizontal add takes
+    // the lane pairs, the second one adds the pairs
+    _mm_storeu_ps(out, _mm_hadd_ps(_mm_hadd_ps(cnt, sdx), _mm_hadd_ps(sdy, svx)));
+    _mm_storeu_ps(out + 4, _mm_hadd_ps(_mm_hadd_ps(svy, ssx), _mm_hadd_ps(ssy, same)));
+}
+
+static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
+{
+    if (has_avx) sum_packed_avx(nb, n, p, out);
+    else sum_packed_sse2(nb, n, p, out);
+}
+#else
+static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
+{
+    sum_packed_sse2(nb, n, p, out);
+}
+#endif
 #else
 // Lane accumulators: count, offsets, velocities, separation.
 typedef struct lane_sums {

@@ -126,34 +126,42 @@ static bool ray_polygon(steer_vec2 o, steer_vec2 u, float max, const steer_vec2 
 }
 
 // Ray against a box: the polygon rules with slabs. At a corner, x wins.
-static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out, steer_vec2 *n_out)
+// (Inlined into the grid walk's part loop too: a box there costs no call
+// and no dispatch on the part's type.)
+STEER_ALWAYS_INLINE static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out,
+                                        steer_vec2 *n_out)
 {
-    if (o.x > d[0] && o.x < d[2] && o.y > d[1] && o.y < d[3]) {
+    // (the tests joined with & and |, not && and ||: one branch each, not
+    // one a comparison, whose outcomes over boxes in random places the
+    // CPU cannot predict)
+    if ((o.x > d[0]) & (o.x < d[2]) & (o.y > d[1]) & (o.y < d[3])) {
         *s_out = 0.0f;
         *n_out = steer_neg(u);
         return true;
     }
     float enter = -INFINITY, leave = INFINITY;
-    steer_vec2 n = {0.0f, 0.0f};
+    bool y_enters = false; // the y slab is entered last: its normal
+    // the sides the ray enters and leaves by, as indices into d (selected
+    // without a branch): (d[0] - o.x) / u.x is entering when u.x > 0
+    const int ex = u.x > 0.0f ? 0 : 2, ey = u.y > 0.0f ? 1 : 3;
     if (u.x == 0.0f) {
-        if (o.x < d[0] || o.x > d[2]) return false;
+        if ((o.x < d[0]) | (o.x > d[2])) return false;
     } else {
-        float t1 = (d[0] - o.x) / u.x, t2 = (d[2] - o.x) / u.x;
-        enter = u.x > 0.0f ? t1 : t2;
-        leave = u.x > 0.0f ? t2 : t1;
-        n = steer_v2(u.x > 0.0f ? -1.0f : 1.0f, 0.0f);
+        enter = (d[ex] - o.x) / u.x;
+        leave = (d[2 - ex] - o.x) / u.x;
     }
     if (u.y == 0.0f) {
-        if (o.y < d[1] || o.y > d[3]) return false;
+        if ((o.y < d[1]) | (o.y > d[3])) return false;
     } else {
-        float t1 = (d[1] - o.y) / u.y, t2 = (d[3] - o.y) / u.y;
-        float en = u.y > 0.0f ? t1 : t2, le = u.y > 0.0f ? t2 : t1;
-        if (en > enter) enter = en, n = steer_v2(0.0f, u.y > 0.0f ? -1.0f : 1.0f);
+        float en = (d[ey] - o.y) / u.y, le = (d[4 - ey] - o.y) / u.y;
+        y_enters = en > enter;
+        enter = steer_maxf(en, enter);
         leave = steer_minf(leave, le);
     }
-    if (enter > leave || enter < 0.0f || enter > max) return false;
+    if ((enter > leave) | (enter < 0.0f) | (enter > max)) return false;
     *s_out = enter;
-    *n_out = n;
+    if (y_enters) *n_out = steer_v2(0.0f, u.y > 0.0f ? -1.0f : 1.0f);
+    else *n_out = u.x == 0.0f ? steer_v2(0.0f, 0.0f) : steer_v2(u.x > 0.0f ? -1.0f : 1.0f, 0.0f);
     return true;
 }
 
@@ -279,14 +287,19 @@ static inline bool node_visit(const cast_state *c, const geo_node *n, float *ent
     return leave >= c->low_s;
 }
 
-static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_prim *parts, int count)
+STEER_ALWAYS_INLINE static void test_parts(const struct steer_geometry *g, cast_state *c, const geo_prim *parts,
+                                            int count)
 {
+    // rays meet boxes, the commonest part, through ray_box directly
+    const bool ray = c->ray.radius == 0.0f;
     for (int k = 0; k < count; ++k) {
         const geo_prim *p = &parts[k];
         if (!geo_prim_passes(p, &c->filter)) continue;
         float s;
         steer_vec2 nrm;
-        if (steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm)) offer(c, s, prim_key(p), nrm);
+        bool hit = ray && p->type == PRIM_BOX ? ray_box(c->ray.origin, c->ray.dir, limit_of(c), p->d, &s, &nrm)
+                                              : steer__raycast_prim(g, p, &c->ray, limit_of(c), &s, &nrm);
+        if (hit) offer(c, s, prim_key(p), nrm);
     }
 }
 
@@ -353,30 +366,40 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     if (t0 > steer_minf(t1, limit_of(c))) return;
     steer_vec2 p = steer_mul_add(r->origin, r->dir, t0);
     int cx = grid_cell(p.x, g->gx, g->inv_cell, g->gw), cy = grid_cell(p.y, g->gy, g->inv_cell, g->gh);
-    int sx = r->dir.x > 0.0f ? 1 : (r->dir.x < 0.0f ? -1 : 0);
-    int sy = r->dir.y > 0.0f ? 1 : (r->dir.y < 0.0f ? -1 : 0);
+    int sx = (r->dir.x > 0.0f) - (r->dir.x < 0.0f), sy = (r->dir.y > 0.0f) - (r->dir.y < 0.0f);
     if (sx == 0 && sy == 0) return; // not a direction (unit_of never gives one)
     // Termination: every step moves one cell along an axis the ray moves on
     // (an axis at rest has a border at +INFINITY, so tx < ty implies
     // sx != 0; the other branch refuses sy == 0), so the path is monotone
     // and leaves the grid within gw + gh steps, whatever the limit (a limit
     // of FLT_MAX makes the slack below infinite, so that exit never fires).
+    // the grid's fields in locals: the parts' tests write through c, which
+    // the compiler cannot tell apart from g
+    const int gw = g->gw, gh = g->gh;
+    const uint32_t *cell_start = g->cell_start;
+    const geo_prim *items = g->items;
+    const float cell_size = g->cell, gx = g->gx, gy = g->gy, ox = r->origin.x, oy = r->origin.y;
+    const float inv_x = r->inv_x, inv_y = r->inv_y;
+    const int px = sx > 0, py = sy > 0;
+    // distance to the next x and y borders, from the cell index (no drift);
+    // a step across one border leaves the other's distance as it was
+    float tx = sx == 0 ? INFINITY : (gx + (float)(cx + px) * cell_size - ox) * inv_x;
+    float ty = sy == 0 ? INFINITY : (gy + (float)(cy + py) * cell_size - oy) * inv_y;
     for (;;) {
-        int cell = cy * g->gw + cx;
-        uint32_t begin = g->cell_start[cell], end = g->cell_start[cell + 1];
-        if (begin < end) test_parts(g, c, &g->items[begin], (int)(end - begin));
-        // distance to the next x and y borders, from the cell index (no drift)
-        float tx = sx == 0 ? INFINITY : (g->gx + (float)(cx + (sx > 0)) * g->cell - r->origin.x) * r->inv_x;
-        float ty = sy == 0 ? INFINITY : (g->gy + (float)(cy + (sy > 0)) * g->cell - r->origin.y) * r->inv_y;
+        int cell = cy * gw + cx;
+        uint32_t begin = cell_start[cell], end = cell_start[cell + 1];
+        if (begin < end) test_parts(g, c, &items[begin], (int)(end - begin));
         float next = steer_minf(tx, ty), limit = limit_of(c);
         if (next > limit + 1e-6f * (limit + 1.0f)) return;
         if (tx < ty) {
             cx += sx;
-            if (cx < 0 || cx >= g->gw) return;
+            if (cx < 0 || cx >= gw) return;
+            tx = (gx + (float)(cx + px) * cell_size - ox) * inv_x;
         } else {
             if (sy == 0) return; // both borders out of float range: none ahead
             cy += sy;
-            if (cy < 0 || cy >= g->gh) return;
+            if (cy < 0 || cy >= gh) return;
+            ty = (gy + (float)(cy + py) * cell_size - oy) * inv_y;
         }
     }
 }

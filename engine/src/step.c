@@ -60,15 +60,19 @@ STEER_PREFETCH_INLINE static void prefetch_node(const steer_behaviour *b)
 #endif
 }
 
+// A tree shared with the agent being evaluated (a flock's one tree) is in
+// the cache already: nothing to fetch.
 STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uint32_t *order, int k)
 {
 #if defined(__GNUC__)
     const int n = w->count;
-    if (k + 8 < n) prefetch_node(w->behaviour[order[k + 8]]);
+    const steer_behaviour *here = w->behaviour[order[k]];
+    const steer_behaviour *b8 = k + 8 < n ? w->behaviour[order[k + 8]] : NULL;
+    if (b8 != here) prefetch_node(b8);
     const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
-    if (b4 != NULL && b4->def.child_count > 0) __builtin_prefetch(b4->children);
+    if (b4 != NULL && b4 != here && b4->def.child_count > 0) __builtin_prefetch(b4->children);
     const steer_behaviour *b2 = k + 2 < n ? w->behaviour[order[k + 2]] : NULL;
-    if (b2 != NULL && b2->def.child_count > 0) prefetch_node(b2->children[0].behaviour);
+    if (b2 != NULL && b2 != here && b2->def.child_count > 0) prefetch_node(b2->children[0].behaviour);
 #else
     (void)w, (void)order, (void)k;
 #endif

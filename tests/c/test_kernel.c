@@ -1,6 +1,6 @@
-// The neighbour-sums kernel: the vector paths (SSSE3 packing, SSE2 sums or
-// their AVX encoding, whichever this CPU runs) and the plain C paths give the
-// same bits. The plain paths are compiled here from the same source.
+// The neighbour-sums kernel: the vector paths (AVX2 or SSSE3 packing, SSE2
+// sums or their AVX encoding; each packing this CPU runs, in turn) and the
+// plain C paths give the same bits. The plain paths are compiled here from the same source.
 #include "eval.h"
 #include "world.h"
 #include "test.h"
@@ -22,7 +22,7 @@ static bool same_bits(const neighbour_sums *a, const neighbour_sums *b)
            memcmp(&a->sep_y, &b->sep_y, sizeof(float)) == 0;
 }
 
-static void vector_and_plain_paths_agree(void)
+static void paths_agree(int level)
 {
     uint64_t rng = 42;
     int compared = 0, differ = 0;
@@ -67,7 +67,18 @@ static void vector_and_plain_paths_agree(void)
     }
     CHECK(compared > 8000);
     CHECK(differ == 0);
-    if (differ) fprintf(stderr, "  %d of %d sums differ between the vector and plain paths\n", differ, compared);
+    if (differ) fprintf(stderr, "  level %d: %d of %d sums differ between the vector and plain paths\n", level, differ, compared);
+}
+
+// Packing 8 (AVX2), then 4 (SSSE3) candidates at a time, then the engine's
+// own plain packing: each against the plain kernel compiled here.
+static void vector_and_plain_paths_agree(void)
+{
+    for (int level = 2; level >= 0; --level) {
+        steer__neighbour_pack_limit(level);
+        paths_agree(level);
+    }
+    steer__neighbour_pack_limit(2);
 }
 
 int main(void)
