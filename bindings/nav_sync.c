@@ -137,15 +137,15 @@ void steer_lua__nav_show_field(lcore *core, const steer_flow_field *field, void 
 // A point near p keeping the radius from every shape (an agent pushed
 // against a wall by a crowd starts its route from there), within a step of
 // the shortfall plus 0.3 m; false when none.
-static bool step_out(const steer_nav *nav, steer_vec2 p, float radius, steer_vec2 *out)
+static bool step_out(const steer_nav *nav, steer_vec2 p, float radius, uint32_t mask, steer_vec2 *out)
 {
-    const float short_by = radius - steer_nav_clearance(nav, p);
+    const float short_by = radius - steer_nav_clearance_masked(nav, p, mask);
     for (int ring = 1; ring <= 4; ++ring) {
         const float d = short_by * (float)ring * 0.5f + 0.05f + 0.25f * (float)(ring - 1) / 3.0f;
         for (int k = 0; k < 16; ++k) {
             const float a = (float)k * 0.39269908f; // 2 pi / 16
             steer_vec2 q = steer_v2(p.x + d * cosf(a), p.y + d * sinf(a));
-            if (steer_nav_clearance(nav, q) >= radius + 0.01f) {
+            if (steer_nav_clearance_masked(nav, q, mask) >= radius + 0.01f) {
                 *out = q;
                 return true;
             }
@@ -154,8 +154,8 @@ static bool step_out(const steer_nav *nav, steer_vec2 p, float radius, steer_vec
     return false;
 }
 
-static int plan_find_path(void *context, steer_vec2 from, steer_vec2 to, float radius, steer_vec2 *points,
-                          int capacity, float *length, char *message, int message_size)
+static int plan_find_path_masked(void *context, steer_vec2 from, steer_vec2 to, float radius, uint32_t mask,
+                                 steer_vec2 *points, int capacity, float *length, char *message, int message_size)
 {
     lcore *core = context;
     steer_nav *nav = steer_lua__nav_of(core);
@@ -164,12 +164,13 @@ static int plan_find_path(void *context, steer_vec2 from, steer_vec2 to, float r
         return 0;
     }
     steer_nav_result res;
-    steer_nav_find_path(nav, from, to, radius, points, capacity, &res);
+    steer_nav_find_path_masked(nav, from, to, radius, mask, points, capacity, &res);
     steer_vec2 start;
-    if (res.status == STEER_NAV_BLOCKED && steer_nav_clearance(nav, from) < radius && step_out(nav, from, radius, &start)) {
+    if (res.status == STEER_NAV_BLOCKED && steer_nav_clearance_masked(nav, from, mask) < radius &&
+        step_out(nav, from, radius, mask, &start)) {
         // planned from the nearest free point, the agent's own position first
-        steer_nav_find_path(nav, start, to, radius, capacity > 0 ? points + 1 : NULL, capacity > 0 ? capacity - 1 : 0,
-                            &res);
+        steer_nav_find_path_masked(nav, start, to, radius, mask, capacity > 0 ? points + 1 : NULL,
+                                   capacity > 0 ? capacity - 1 : 0, &res);
         if (res.status == STEER_NAV_OK) {
             if (capacity > 0) points[0] = from;
             ++res.count;
@@ -182,6 +183,13 @@ static int plan_find_path(void *context, steer_vec2 from, steer_vec2 to, float r
         return 0;
     }
     return res.count;
+}
+
+static int plan_find_path(void *context, steer_vec2 from, steer_vec2 to, float radius, steer_vec2 *points,
+                          int capacity, float *length, char *message, int message_size)
+{
+    return plan_find_path_masked(context, from, to, radius, STEER_ALL_LAYERS, points, capacity, length, message,
+                                 message_size);
 }
 
 static uint64_t plan_version(void *context)
@@ -235,7 +243,7 @@ static void plan_draw(void *context, const steer_debug_draw *d, float radius)
 
 void steer_lua__nav_attach(lcore *core)
 {
-    steer_planner p = {plan_find_path, plan_version, plan_draw, core};
+    steer_planner p = {plan_find_path, plan_version, plan_draw, core, plan_find_path_masked};
     steer_world_set_planner(core->world, &p);
 }
 
@@ -276,7 +284,10 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
     case LNAV_POLYGON: s = steer_nav_add_polygon(n->nav, p, count); break;
     default: break;
     }
+    // the shape's layer as the world has it (set before: a constructor's options, a snapshot)
+    const uint32_t layer = steer_shape_get_category(core->world, id);
     if (kind != LNAV_POLYLINE) {
+        if (s.index != 0 && layer != 1u) steer_nav_set_layer(n->nav, s, layer);
         if (s.index == 0) {
             steer_free(e->at);
             e->at = NULL;
@@ -303,6 +314,7 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
             e->count = 0;
             return false;
         }
+        if (layer != 1u) steer_nav_set_layer(n->nav, link, layer);
         e->many[e->count++] = link;
     }
     e->generation = id.generation;
@@ -324,6 +336,21 @@ void steer_lua__nav_shape_removed(lcore *core, steer_shape_id id)
     }
     steer_free(e->at);
     memset(e, 0, sizeof *e);
+}
+
+void steer_lua__nav_shape_layer(lcore *core, steer_shape_id id, uint32_t layer)
+{
+    struct lnav *n = core->nav;
+    if (n == NULL || (int64_t)id.index >= n->capacity) return;
+    lnav_entry *e = &n->entries[id.index];
+    if (e->generation != id.generation || e->count == 0) return;
+    if (steer_nav_get_layer(n->nav, e->many ? e->many[0] : e->one) == layer) return;
+    ++n->version; // plans made round the shape, or through it, may be wrong now
+    if (e->many) {
+        for (int k = 0; k < e->count; ++k) steer_nav_set_layer(n->nav, e->many[k], layer);
+    } else {
+        steer_nav_set_layer(n->nav, e->one, layer);
+    }
 }
 
 void steer_lua__nav_free(lcore *core)

@@ -21,6 +21,8 @@ bool steer_lua__nav_shape_added(lcore *core, steer_shape_id id, int kind, const 
                                 float radius, bool loop);
 /// Drop the copy of a shape being removed.
 void steer_lua__nav_shape_removed(lcore *core, steer_shape_id id);
+/// The world's shape id is now on the layers of `layer` (its navigation copy too).
+void steer_lua__nav_shape_layer(lcore *core, steer_shape_id id, uint32_t layer);
 /// The world's navigation (made on first use); NULL when memory ran out.
 steer_nav *steer_lua__nav_of(lcore *core);
 /// Free it (the world is closing).

@@ -79,11 +79,20 @@ static float radius_option(lua_State *L, int arg)
     return r;
 }
 
-// world:find_path{ from = {x, y} or agent, to = {x, y} or agent, radius = 0.5 }
+// The query's mask: the layers whose shapes it plans round (default every one).
+static uint32_t mask_option(lua_State *L, int arg)
+{
+    uint32_t mask = STEER_ALL_LAYERS;
+    if (lua_getfield(L, arg, "mask") != LUA_TNIL) mask = steer_laux_bits(L, steer_laux_field(arg, "mask"), -1);
+    lua_pop(L, 1);
+    return mask;
+}
+
+// world:find_path{ from = {x, y} or agent, to = {x, y} or agent, radius = 0.5, mask = bits }
 //   -> steer.Path, or nil, message (no path, a point inside a shape)
 int steer_lua__world_find_path(lua_State *L)
 {
-    static const char *const names[] = {"from", "to", "radius", NULL};
+    static const char *const names[] = {"from", "to", "radius", "mask", NULL};
     lcore *core = steer_lua__check_world(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     check_keys(L, 2, names);
@@ -93,13 +102,14 @@ int steer_lua__world_find_path(lua_State *L)
     steer_vec2 to = point_or_agent(L, 2, "to", -1);
     lua_pop(L, 2);
     float radius = radius_option(L, 2);
+    uint32_t mask = mask_option(L, 2);
     steer_nav *nav = steer_lua__nav_of(core);
     if (nav == NULL) return luaL_error(L, "not enough memory");
     steer_nav_result res;
-    steer_nav_find_path(nav, from, to, radius, NULL, 0, &res);
+    steer_nav_find_path_masked(nav, from, to, radius, mask, NULL, 0, &res);
     if (res.status == STEER_NAV_OK) {
         steer_vec2 *points = lua_newuserdatauv(L, (size_t)res.count * sizeof *points, 0);
-        steer_nav_find_path(nav, from, to, radius, points, res.count, &res);
+        steer_nav_find_path_masked(nav, from, to, radius, mask, points, res.count, &res);
         // from and to the same point: a path needs two distinct points
         if (res.count == 2 && points[0].x == points[1].x && points[0].y == points[1].y)
             points[1].x = nextafterf(points[1].x, INFINITY);
@@ -114,11 +124,11 @@ int steer_lua__world_find_path(lua_State *L)
     return 2;
 }
 
-// world:flow_field{ goal = {x, y}, radius = 0.5, cell = 1, bounds = {x1, y1, x2, y2} }
+// world:flow_field{ goal = {x, y}, radius = 0.5, cell = 1, bounds = {x1, y1, x2, y2}, mask = bits }
 //   -> steer.FlowField, or nil, message (goal inside a shape, too many cells)
 int steer_lua__world_flow_field(lua_State *L)
 {
-    static const char *const names[] = {"goal", "radius", "cell", "bounds", NULL};
+    static const char *const names[] = {"goal", "radius", "cell", "bounds", "mask", NULL};
     lcore *core = steer_lua__check_world(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     check_keys(L, 2, names);
@@ -128,6 +138,7 @@ int steer_lua__world_flow_field(lua_State *L)
     d.goal = point_or_agent(L, 2, "goal", -1);
     lua_pop(L, 1);
     d.radius = radius_option(L, 2);
+    uint32_t mask = mask_option(L, 2);
     d.cell = 1.0f;
     if (lua_getfield(L, 2, "cell") != LUA_TNIL)
         d.cell = (float)steer_laux_number(L, steer_laux_field(2, "cell"), -1, LAUX_POSITIVE);
@@ -153,7 +164,7 @@ int steer_lua__world_flow_field(lua_State *L)
     lfield *shared = steer_alloc(sizeof *shared);
     if (shared == NULL) return luaL_error(L, "not enough memory");
     steer_nav_result res;
-    shared->field = steer_nav_flow_field(nav, &d, &res);
+    shared->field = steer_nav_flow_field_masked(nav, &d, mask, &res);
     shared->refs = 1;
     if (shared->field == NULL) {
         steer_free(shared);

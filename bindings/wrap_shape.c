@@ -41,6 +41,7 @@ static int shape_set_category(lua_State *L)
     uint32_t bits = steer_laux_bits(L, steer_laux_arg(2), 2);
     steer_lua__check_mutable(L, s->core);
     steer_shape_set_category(s->core->world, s->id, (uint32_t)bits);
+    steer_lua__nav_shape_layer(s->core, s->id, bits);
     return 0;
 }
 
@@ -83,6 +84,7 @@ static int shape_newindex(lua_State *L)
         uint32_t bits = steer_laux_bits(L, where, 3);
         steer_lua__check_mutable(L, s->core);
         steer_shape_set_category(w, s->id, bits);
+        steer_lua__nav_shape_layer(s->core, s->id, bits);
         return 0;
     }
     float z, height;

@@ -332,6 +332,7 @@ function Path:param(x, y) end
 ---@field from steer.Point|steer.Agent Where the path starts (an agent: its position now).
 ---@field to steer.Point|steer.Agent Where it ends.
 ---@field radius? number Clearance kept from every shape. Unit: m. Range: 0 to 100. Default: 0.5.
+---@field mask? integer The layers whose shapes are in the way (32-bit mask; others are not there). Default: every bit.
 
 ---The shortest path round the world's shapes for a disc of this radius, smoothed to corners (Recast/Detour; docs/navigation.md); nil and a message when there is none or an end lies inside a shape.
 ---@param options steer.FindPathOptions
@@ -345,6 +346,7 @@ function World:find_path(options) end
 ---@field radius? number Clearance kept from every shape. Unit: m. Range: 0 to 100. Default: 0.5.
 ---@field cell? number Grid cell side. Unit: m. Default: 1.
 ---@field bounds number[] The grid's box {x1, y1, x2, y2}; at most 4194304 cells.
+---@field mask? integer The layers whose shapes are in the way (32-bit mask; others are not there). Default: every bit.
 
 ---A flow field: the distance to the goal over the free space, computed once (fast marching), shared by any number of agents; nil and a message when the goal lies inside a shape or the grid is too large.
 ---@param options steer.FlowFieldOptions

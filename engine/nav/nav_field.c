@@ -100,6 +100,12 @@ static float solve(float a, float b, float h)
 steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_field_def *def,
                                        steer_nav_result *result)
 {
+    return steer_nav_flow_field_masked(nav, def, STEER_ALL_LAYERS, result);
+}
+
+steer_flow_field *steer_nav_flow_field_masked(const steer_nav *nav, const steer_flow_field_def *def, uint32_t mask,
+                                              steer_nav_result *result)
+{
     steer_nav_result scratch;
     if (!result) result = &scratch;
     if (!nav || !def) {
@@ -141,7 +147,7 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
                  cols, rows, STEER_FLOW_FIELD_MAX_CELLS);
         return NULL;
     }
-    if (steer_nav_clearance(nav, d.goal) < d.radius) {
+    if (steer_nav_clearance_masked(nav, d.goal, mask) < d.radius) {
         nav_fail(result, STEER_NAV_BLOCKED, "goal (%g, %g) is inside a shape or closer than %g to one",
                  (double)d.goal.x, (double)d.goal.y, (double)d.radius);
         return NULL;
@@ -166,7 +172,7 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
     // under each shape's grown box are tested)
     for (int s = 1; s < nav->used; ++s) {
         const nav_shape *shape = &nav->shapes[s];
-        if (!shape->type) continue;
+        if (!shape->type || !(shape->layer & mask)) continue;
         double x0 = floor(((double)shape->lower.x - d.radius - d.lower.x) / d.cell - 0.5);
         double x1 = ceil(((double)shape->upper.x + d.radius - d.lower.x) / d.cell - 0.5);
         double y0 = floor(((double)shape->lower.y - d.radius - d.lower.y) / d.cell - 0.5);
@@ -192,7 +198,7 @@ steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_fi
             int c = j * nc + i;
             steer_vec2 p = steer_v2(d.lower.x + ((float)i + 0.5f) * d.cell, d.lower.y + ((float)j + 0.5f) * d.cell);
             if (state[c] == 1 && c != gj * nc + gi) continue;
-            if (!nav_segment_is_clear(nav, d.goal, p, d.radius) && c != gj * nc + gi) continue;
+            if (!nav_segment_is_clear(nav, d.goal, p, d.radius, mask) && c != gj * nc + gi) continue;
             state[c] = 0;
             dist[c] = (float)hypot((double)p.x - d.goal.x, (double)p.y - d.goal.y);
             heap_update(&heap, c, dist[c]);

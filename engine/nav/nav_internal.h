@@ -25,6 +25,7 @@ typedef struct nav_shape {
     int count;             ///< points used
     steer_vec2 points[16]; ///< counter-clockwise
     float radius;
+    uint32_t layer;          ///< layer bits (default 1): seen by a query whose mask meets them
     steer_vec2 lower, upper; ///< bounding box
     uint16_t generation;
     int next_free;         ///< free list (slot index), when free
@@ -52,12 +53,13 @@ float nav_shape_segment_distance(const nav_shape *s, steer_vec2 a, steer_vec2 b)
 /// NAV_ARC_STEPS) (r + 0.5%). Returns the number of points written.
 int nav_shape_inflate(const nav_shape *s, float r, steer_vec2 *out);
 /// True if segment a-b keeps at least r from every shape (brute force over the shapes).
-bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, float r);
+/// Only shapes whose layer meets mask count, here and in the two below.
+bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, float r, uint32_t mask);
 /// Pull a path (p[0] and p[n-1] fixed) taut against the exact shapes: a
 /// corner whose neighbours see each other with clearance r is dropped, the
 /// others slide towards the chord between their neighbours as far as both
 /// sides keep r (bisection); a few passes. Returns the new count.
-int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r);
+int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r, uint32_t mask);
 /// Box of the live shapes; false when there are none.
 bool nav_shapes_box(const steer_nav *nav, steer_vec2 *lower, steer_vec2 *upper);
 /// printf into result->message and set result->status; returns status.

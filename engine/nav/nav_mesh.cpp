@@ -49,6 +49,7 @@ const float kHeight = 0.2f;     // voxel height: the ground is flat
 
 struct Layer {
     float radius = 0.0f;
+    uint32_t mask = STEER_ALL_LAYERS; ///< the shapes this mesh sees: layer & mask != 0
     dtNavMesh *mesh = nullptr;
     dtNavMeshQuery *query = nullptr;
     std::unordered_set<uint64_t> built; // tiles made (possibly empty)
@@ -138,11 +139,11 @@ extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 
     }
 }
 
-static Layer *layer_for(nav_mesh *m, float radius)
+static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask)
 {
     ++m->clock;
     for (Layer *layer : m->layers) {
-        if (layer->radius == radius) {
+        if (layer->radius == radius && layer->mask == mask) {
             layer->used = m->clock;
             return layer;
         }
@@ -157,6 +158,7 @@ static Layer *layer_for(nav_mesh *m, float radius)
     Layer *layer = new (std::nothrow) Layer;
     if (!layer) return nullptr;
     layer->radius = radius;
+    layer->mask = mask;
     layer->used = m->clock;
     layer->mesh = dtAllocNavMesh();
     layer->query = dtAllocNavMeshQuery();
@@ -241,7 +243,7 @@ static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *laye
     float verts[3 * NAV_MAX_INFLATED];
     for (int i = 1; i < nav->used; ++i) {
         const nav_shape *s = &nav->shapes[i];
-        if (!s->type) continue;
+        if (!s->type || !(s->layer & layer->mask)) continue;
         float g = grow + cs;
         if (s->lower.x - g > bmax[0] || s->upper.x + g < bmin[0] || s->lower.y - g > bmax[2] ||
             s->upper.y + g < bmin[2])
@@ -532,7 +534,7 @@ extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result 
         return 0;
     }
     nav_mesh *m = nav->mesh;
-    Layer *layer = layer_for(m, radius);
+    Layer *layer = layer_for(m, radius, STEER_ALL_LAYERS);
     int range[4];
     if (!layer) {
         nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
@@ -559,7 +561,7 @@ extern "C" int steer_nav_tiles_built(const steer_nav *nav, float radius)
 {
     if (!nav) return 0;
     for (const Layer *layer : nav->mesh->layers)
-        if (layer->radius == radius) return layer->tiles_built;
+        if (layer->radius == radius && layer->mask == STEER_ALL_LAYERS) return layer->tiles_built;
     return 0;
 }
 
@@ -587,6 +589,13 @@ static steer_nav_status deliver(const steer_vec2 *path, int n, steer_vec2 *point
 extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
                                                 steer_vec2 *points, int capacity, steer_nav_result *result)
 {
+    return steer_nav_find_path_masked(nav, from, to, radius, STEER_ALL_LAYERS, points, capacity, result);
+}
+
+extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
+                                                       uint32_t mask, steer_vec2 *points, int capacity,
+                                                       steer_nav_result *result)
+{
     steer_nav_result scratch;
     if (!result) result = &scratch;
     if (!nav || (capacity > 0 && !points) || capacity < 0)
@@ -606,14 +615,14 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
             (p.x < m->def.lower.x || p.x > m->def.upper.x || p.y < m->def.lower.y || p.y > m->def.upper.y))
             return nav_fail(result, STEER_NAV_OUTSIDE, "%s (%g, %g) is outside the navigation bounds", names[i],
                             (double)p.x, (double)p.y);
-        if (steer_nav_clearance(nav, p) < radius)
+        if (steer_nav_clearance_masked(nav, p, mask) < radius)
             return nav_fail(result, STEER_NAV_BLOCKED, "%s (%g, %g) is inside a shape or closer than %g to one",
                             names[i], (double)p.x, (double)p.y, (double)radius);
     }
     // in plain sight: the straight segment is the shortest path
-    if (nav_segment_is_clear(nav, from, to, radius)) return deliver(ends, 2, points, capacity, result);
+    if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
 
-    Layer *layer = layer_for(m, radius);
+    Layer *layer = layer_for(m, radius, mask);
     if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
     int range[4];
     if (!needed_tiles(nav, m, layer, ends, 2, range))
@@ -683,7 +692,7 @@ extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from,
     // radius + 5 cm (to the radius exactly, a crowd following the paths is
     // pushed into the shapes: demo.looks_right.rts had 21 of 36 home, not 24)
     if (!(nav_search_mode & NAV_SEARCH_LOOSE))
-        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius + 0.05f));
+        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius + 0.05f, mask));
     return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 
@@ -692,7 +701,7 @@ extern "C" int steer_nav_draw_mesh(const steer_nav *nav, float radius, steer_nav
     if (!nav || !fn) return 0;
     const Layer *layer = nullptr;
     for (const Layer *l : nav->mesh->layers)
-        if (l->radius == radius) layer = l;
+        if (l->radius == radius && l->mask == STEER_ALL_LAYERS) layer = l;
     if (!layer) return 0;
     const dtNavMesh *mesh = layer->mesh;
     int drawn = 0;

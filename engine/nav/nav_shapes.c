@@ -106,6 +106,7 @@ static steer_nav_shape commit(steer_nav *nav, const nav_shape *s)
     uint16_t generation = (uint16_t)(slot->generation + 1u);
     if (generation == 0) generation = 1;
     *slot = *s;
+    slot->layer = 1u;
     slot->generation = generation;
     slot->next_free = 0;
     steer_vec2 lo = s->points[0], hi = s->points[0];
@@ -186,6 +187,25 @@ bool steer_nav_remove(steer_nav *nav, steer_nav_shape shape)
 }
 
 int steer_nav_shape_count(const steer_nav *nav) { return nav ? nav->live : 0; }
+
+bool steer_nav_set_layer(steer_nav *nav, steer_nav_shape shape, uint32_t layer)
+{
+    if (!nav || shape.index <= 0 || shape.index >= nav->used) return false;
+    nav_shape *s = &nav->shapes[shape.index];
+    if (s->type == 0 || s->generation != shape.generation) return false;
+    if (s->layer != layer) {
+        s->layer = layer;
+        nav_mesh_dirty(nav->mesh, s->lower, s->upper);
+    }
+    return true;
+}
+
+uint32_t steer_nav_get_layer(const steer_nav *nav, steer_nav_shape shape)
+{
+    if (!nav || shape.index <= 0 || shape.index >= nav->used) return 0;
+    const nav_shape *s = &nav->shapes[shape.index];
+    return s->type != 0 && s->generation == shape.generation ? s->layer : 0;
+}
 
 bool nav_shapes_box(const steer_nav *nav, steer_vec2 *lower, steer_vec2 *upper)
 {
@@ -305,11 +325,16 @@ int nav_shape_inflate(const nav_shape *s, float r, steer_vec2 *out)
 
 float steer_nav_clearance(const steer_nav *nav, steer_vec2 p)
 {
+    return steer_nav_clearance_masked(nav, p, STEER_ALL_LAYERS);
+}
+
+float steer_nav_clearance_masked(const steer_nav *nav, steer_vec2 p, uint32_t mask)
+{
     float best = FLT_MAX;
     if (!nav) return best;
     for (int i = 1; i < nav->used; ++i) {
         const nav_shape *s = &nav->shapes[i];
-        if (!s->type) continue;
+        if (!s->type || !(s->layer & mask)) continue;
         // the box's distance is a lower bound: skip shapes that cannot be nearer
         float bx = fmaxf(fmaxf(s->lower.x - p.x, p.x - s->upper.x), 0.0f);
         float by = fmaxf(fmaxf(s->lower.y - p.y, p.y - s->upper.y), 0.0f);
@@ -320,13 +345,13 @@ float steer_nav_clearance(const steer_nav *nav, steer_vec2 p)
     return best;
 }
 
-bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, float r)
+bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, float r, uint32_t mask)
 {
     steer_vec2 lo = steer_v2(fminf(a.x, b.x) - r, fminf(a.y, b.y) - r);
     steer_vec2 hi = steer_v2(fmaxf(a.x, b.x) + r, fmaxf(a.y, b.y) + r);
     for (int i = 1; i < nav->used; ++i) {
         const nav_shape *s = &nav->shapes[i];
-        if (!s->type || s->lower.x > hi.x || s->upper.x < lo.x || s->lower.y > hi.y || s->upper.y < lo.y) continue;
+        if (!s->type || !(s->layer & mask) || s->lower.x > hi.x || s->upper.x < lo.x || s->lower.y > hi.y || s->upper.y < lo.y) continue;
         if (nav_shape_segment_distance(s, a, b) < r) return false;
     }
     return true;
@@ -348,7 +373,7 @@ static bool clear_of(const steer_nav *nav, const int *near, int count, steer_vec
     return true;
 }
 
-int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r)
+int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r, uint32_t mask)
 {
     enum { MAX_NEAR = 64, MAX_CANDIDATES = 256, PASSES = 2, STEPS = 6 };
     int near[MAX_NEAR];
@@ -361,7 +386,7 @@ int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r)
         phy = fmaxf(phy, p[i].y);
     for (int s = 1; s < nav->used && ncand <= MAX_CANDIDATES; ++s) {
         const nav_shape *sh = &nav->shapes[s];
-        if (!sh->type || sh->lower.x > phx + r || sh->upper.x < plx - r || sh->lower.y > phy + r ||
+        if (!sh->type || !(sh->layer & mask) || sh->lower.x > phx + r || sh->upper.x < plx - r || sh->lower.y > phy + r ||
             sh->upper.y < ply - r)
             continue;
         if (ncand < MAX_CANDIDATES) candidates[ncand] = s;
@@ -380,7 +405,7 @@ int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r)
             for (int k = 0; k < ncand && count <= MAX_NEAR; ++k) {
                 int index = all ? k + 1 : candidates[k];
                 const nav_shape *sh = &nav->shapes[index];
-                if (!sh->type || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
+                if (!sh->type || !(sh->layer & mask) || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
                     sh->upper.y < ly)
                     continue;
                 if (count < MAX_NEAR) near[count] = index;

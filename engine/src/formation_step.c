@@ -313,7 +313,7 @@ static void steer_anchor(steer_world *w, formation *f, float dt, float speed)
     // a navigating anchor plans here (prepare is serial), round the shapes,
     // with the navigate's radius or the formation's spacing
     const steer_behaviour *nav = f->def.anchor_behaviour->nav;
-    if (nav != NULL) steer__navigate_update(w, &f->anchor_plan, nav, f->anchor_pos, f->def.spacing, dt);
+    if (nav != NULL) steer__navigate_update(w, &f->anchor_plan, nav, f->anchor_pos, f->def.spacing, STEER_ALL_LAYERS, dt);
     body.plan = f->anchor_plan;
     steer_steering out = steer__evaluate_body(w, f->def.anchor_behaviour, &body, dt);
     // moved as an agent would be; its orientation is the formation's to

@@ -78,7 +78,20 @@ static bool goal_of(const steer_world *w, const nav_plan *p, const steer_behavio
     return p->has_order;
 }
 
-static void make_plan(steer_world *w, nav_plan *p, steer_vec2 pos, steer_vec2 goal, float radius, uint64_t version)
+// The planner's path round the shapes mask sees: find_path_masked when the
+// planner has it, else find_path (round every shape).
+static int plan_path(const steer_world *w, steer_vec2 from, steer_vec2 to, float radius, uint32_t mask,
+                     steer_vec2 *points, float *length, char *message, int message_size)
+{
+    if (w->planner.find_path_masked != NULL)
+        return w->planner.find_path_masked(w->planner.context, from, to, radius, mask, points, STEER_PLAN_POINTS,
+                                           length, message, message_size);
+    return w->planner.find_path(w->planner.context, from, to, radius, points, STEER_PLAN_POINTS, length, message,
+                                message_size);
+}
+
+static void make_plan(steer_world *w, nav_plan *p, steer_vec2 pos, steer_vec2 goal, float radius, uint32_t mask,
+                      uint64_t version)
 {
     const bool new_goal = p->status == STEER_PLAN_NONE || p->status == STEER_PLAN_NO_GOAL ||
                           steer_length(steer_sub(goal, p->goal)) > 1e-3f;
@@ -86,8 +99,7 @@ static void make_plan(steer_world *w, nav_plan *p, steer_vec2 pos, steer_vec2 go
     float length = 0.0f;
     p->message[0] = '\0';
     if (w->has_planner) {
-        n = w->planner.find_path(w->planner.context, pos, goal, radius, p->points, STEER_PLAN_POINTS, &length,
-                                 p->message, (int)sizeof p->message);
+        n = plan_path(w, pos, goal, radius, mask, p->points, &length, p->message, (int)sizeof p->message);
     } else {
         p->points[0] = pos;
         p->points[1] = goal;
@@ -128,7 +140,7 @@ static float segment_distance(steer_vec2 p, steer_vec2 a, steer_vec2 b)
 }
 
 void steer__navigate_update(steer_world *w, nav_plan **slot, const steer_behaviour *node, steer_vec2 pos,
-                            float default_radius, float dt)
+                            float default_radius, uint32_t mask, float dt)
 {
     if (*slot == NULL) {
         // first use by a tree changed after the agent got it (agents get
@@ -162,7 +174,7 @@ void steer__navigate_update(steer_world *w, nav_plan **slot, const steer_behavio
                (p->partial && k >= p->count - 1);
     }
     if (need) {
-        make_plan(w, p, pos, goal, radius, version);
+        make_plan(w, p, pos, goal, radius, mask, version);
         return;
     }
     if (p->count >= 2 && (p->points[p->count - 1].x != goal.x || p->points[p->count - 1].y != goal.y)) {
@@ -177,7 +189,8 @@ void steer__navigate_prepare(steer_world *w, float dt)
 {
     for (int i = 0; i < w->count; ++i) {
         if (!(w->flags[i] & AGENT_NAVIGATES)) continue;
-        steer__navigate_update(w, &w->plan[i], w->behaviour[i]->nav, w->state[i].position, w->limits[i].radius, dt);
+        steer__navigate_update(w, &w->plan[i], w->behaviour[i]->nav, w->state[i].position, w->limits[i].radius,
+                               w->filter[i].mask, dt);
     }
 }
 
@@ -442,8 +455,7 @@ static float way_to(steer_world *w, int i, steer_vec2 to, float r, steer_vec2 *c
         float length = 0.0f;
         char message[8];
         steer_vec2 points[STEER_PLAN_POINTS];
-        int n = w->planner.find_path(w->planner.context, from, to, r, points, STEER_PLAN_POINTS, &length, message,
-                                     (int)sizeof message);
+        int n = plan_path(w, from, to, r, w->filter[i].mask, points, &length, message, (int)sizeof message);
         if (n >= 2) {
             if (n <= STEER_PLAN_POINTS) *corner = points[n - 2];
             return length;

@@ -42,9 +42,10 @@ nav_plan *steer__navigate_new(void);
 void steer__navigate_behaviour_changed(nav_plan *plan, const steer_behaviour *b, bool keep_memory);
 /// Bring one plan up to date for `node` (the first navigate node of the
 /// tree) at position `pos`; *plan is allocated when NULL (serial stage).
-/// default_radius: the clearance when the node sets none.
+/// default_radius: the clearance when the node sets none; mask: the layers
+/// whose shapes the plan goes round (the agent's own mask).
 void steer__navigate_update(struct steer_world *w, nav_plan **plan, const steer_behaviour *node, steer_vec2 pos,
-                            float default_radius, float dt);
+                            float default_radius, uint32_t mask, float dt);
 /// Prepare stage: every agent whose tree navigates (AGENT_NAVIGATES).
 void steer__navigate_prepare(struct steer_world *w, float dt);
 /// The navigate node's steering (evaluate.c's node table).

@@ -225,6 +225,50 @@ describe("steer.navigate", function()
     assert.are.equal(2, nav.radius)
   end)
 
+  it("plans with the agent's own mask: a wall on a layer it does not see is not there (issue 26)", function()
+    local function walk(mask, layer)
+      local w = steer.world{}
+      local wall = w:add_box(-0.5, -8, 0.5, 8, { layer = 2 })
+      if layer then wall.layer = layer end
+      local a = w:spawn{ x = -10, y = 0, mask = mask, max_speed = 5, max_acceleration = 10,
+        steering = steer.navigate{ target = { 10, 0 } } }
+      local widest = 0
+      for _ = 1, math.floor(20 / DT) do
+        w:step(DT)
+        widest = math.max(widest, math.abs(a.y))
+      end
+      return a, widest, w
+    end
+    local through, through_widest, w1 = walk(1)
+    assert.are.equal(2, #through:plan().points)
+    assert.is_true(through_widest < 0.01, "straight through: |y| reached " .. through_widest)
+    assert.is_true(distance(through, 10, 0) <= 0.25)
+    local round, round_widest, w2 = walk(3)
+    assert.is_true(#round:plan().points > 2)
+    assert.is_true(round_widest > 8, "round the wall: |y| reached only " .. round_widest)
+    assert.is_true(distance(round, 10, 0) <= 0.25)
+    -- the wall moved onto layer 1 after it was made: mask 1 goes round it too
+    local moved, moved_widest, w3 = walk(1, 1)
+    assert.is_true(#moved:plan().points > 2 and moved_widest > 8)
+    assert.is_true(distance(moved, 10, 0) <= 0.25)
+    w1:close(); w2:close(); w3:close()
+  end)
+
+  it("replans when a shape's layer changes", function()
+    local w = steer.world{}
+    local wall = w:add_box(-0.5, -8, 0.5, 8)
+    local a = w:spawn{ x = -10, y = 0, mask = 1, steering = steer.navigate{ target = { 10, 0 } } }
+    w:step(DT)
+    assert.is_true(#a:plan().points > 2)
+    wall.layer = 1 -- unchanged: no replan
+    w:step(DT)
+    assert.are.equal(1, a:plan().replans)
+    wall.layer = 2
+    w:step(DT)
+    assert.are.equal(2, a:plan().replans)
+    assert.are.equal(2, #a:plan().points)
+  end)
+
   it("refuses a tree with two navigates when it is built (an agent keeps one plan)", function()
     local a, b = steer.navigate{ target = { 10, 0 } }, steer.navigate{ target = { -10, 0 } }
     assert.matches("bad argument #1 to '[%w.]*blend' %(would hold more than one navigate",

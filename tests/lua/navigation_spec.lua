@@ -127,4 +127,24 @@ describe("flow fields", function()
     assert.are.equal("bad argument #1 to 'follow_flow_field' (field 'field' must be a steer.FlowField, got 3)",
                      err(function() steer.follow_flow_field{ field = 3 } end))
   end)
+
+  it("takes a mask: only shapes on a layer it meets are in the way (issue 26)", function()
+    local w = steer.world{}
+    w:add_box(-0.5, -8, 0.5, 8, { layer = 2 })
+    local straight = assert(w:find_path{ from = { -10, 0 }, to = { 10, 0 }, mask = 1 })
+    assert.are.equal(2, #straight)
+    local round = assert(w:find_path{ from = { -10, 0 }, to = { 10, 0 }, mask = 3 })
+    assert.is_true(#round > 2 and round.length > 21)
+    local default = assert(w:find_path{ from = { -10, 0 }, to = { 10, 0 } })
+    assert.are.equal(round.length, default.length)
+    local open = assert(w:flow_field{ goal = { 10, 0 }, cell = 0.5, bounds = { -12, -12, 12, 12 }, mask = 1 })
+    local closed = assert(w:flow_field{ goal = { 10, 0 }, cell = 0.5, bounds = { -12, -12, 12, 12 }, mask = 2 })
+    assert.is_true(open:distance(-10, 0) < 20.5)
+    assert.is_true(closed:distance(-10, 0) > 21)
+    local BITS = "must be a 32-bit mask (an integer in [0, 2^32 - 1])"
+    assert.are.equal("bad argument #1 to 'find_path' (field 'mask' " .. BITS .. ", got 1.5)",
+      err(function() w:find_path{ from = { -10, 0 }, to = { 10, 0 }, mask = 1.5 } end))
+    assert.are.equal("bad argument #1 to 'flow_field' (field 'mask' " .. BITS .. ", got -1)",
+      err(function() w:flow_field{ goal = { 10, 0 }, bounds = { -12, -12, 12, 12 }, mask = -1 } end))
+  end)
 end)

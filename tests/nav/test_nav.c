@@ -157,7 +157,7 @@ static void shape_changes_rebuild_only_their_tiles(void)
     steer_vec2 a = vg_free_point(nav, &st, 200.0f, 0.5f);
     steer_vec2 b = steer_v2(a.x + 1.0f, a.y);
     steer_vec2 pts[256];
-    if (!nav_segment_is_clear(nav, a, b, 0.5f)) b = a;
+    if (!nav_segment_is_clear(nav, a, b, 0.5f, STEER_ALL_LAYERS)) b = a;
     // a wall across the straight route: the path bends round it
     steer_nav_shape wall = steer_nav_add_box(nav, steer_v2(a.x + 0.4f, a.y - 3.0f), steer_v2(a.x + 0.6f, a.y + 3.0f));
     steer_vec2 c = steer_v2(a.x + 1.0f + 0.5f, a.y);
@@ -379,6 +379,60 @@ static void flow_field_refusals(void)
     steer_nav_destroy(nav);
 }
 
+// A wall on layer 2 (issue 26): a query whose mask leaves out layer 2 goes
+// straight through it, one that sees layer 2 goes round; both meshes kept at
+// once (per radius and mask), and the flow field the same way.
+static void masks_choose_the_shapes_a_query_sees(void)
+{
+    steer_nav *nav = steer_nav_create(NULL);
+    steer_nav_shape wall = steer_nav_add_box(nav, steer_v2(-0.5f, -8), steer_v2(0.5f, 8));
+    CHECK(steer_nav_get_layer(nav, wall) == 1u);
+    CHECK(steer_nav_set_layer(nav, wall, 2u));
+    CHECK(steer_nav_get_layer(nav, wall) == 2u);
+    CHECK(!steer_nav_set_layer(nav, (steer_nav_shape){0, 0}, 2u));
+    steer_vec2 pts[256], a = steer_v2(-10, 0), b = steer_v2(10, 0);
+    steer_nav_result res;
+    for (int round = 0; round < 2; ++round) {
+        CHECK(steer_nav_find_path_masked(nav, a, b, 0.5f, 1u, pts, 256, &res) == STEER_NAV_OK);
+        CHECK(res.count == 2);
+        CHECK_NEAR(res.length, 20.0, 1e-4);
+        CHECK(steer_nav_find_path_masked(nav, a, b, 0.5f, 3u, pts, 256, &res) == STEER_NAV_OK);
+        CHECK(res.count > 2);
+        CHECK(res.length > 21.0f);
+        for (int i = 1; i + 1 < res.count; ++i) CHECK(pts[i].y > 8.0f || pts[i].y < -8.0f);
+        // every bit (the default) sees it too, the same route
+        float masked = res.length;
+        CHECK(steer_nav_find_path(nav, a, b, 0.5f, pts, 256, &res) == STEER_NAV_OK);
+        CHECK_NEAR(res.length, masked, 1e-5);
+    }
+    // a start inside the wall is blocked only for a mask that sees it
+    CHECK(steer_nav_find_path_masked(nav, steer_v2(0, 0), b, 0.5f, 2u, pts, 256, &res) == STEER_NAV_BLOCKED);
+    CHECK(steer_nav_find_path_masked(nav, steer_v2(0, 0), b, 0.5f, 1u, pts, 256, &res) == STEER_NAV_OK);
+    CHECK(steer_nav_clearance_masked(nav, steer_v2(0, 0), 1u) == FLT_MAX);
+    CHECK(steer_nav_clearance_masked(nav, steer_v2(0, 0), 2u) == 0.0f);
+    // back on layer 1: mask 1 sees it again (its tiles rebuilt)
+    CHECK(steer_nav_set_layer(nav, wall, 1u));
+    CHECK(steer_nav_find_path_masked(nav, a, b, 0.5f, 1u, pts, 256, &res) == STEER_NAV_OK);
+    CHECK(res.count > 2);
+    CHECK(steer_nav_set_layer(nav, wall, 2u));
+
+    steer_flow_field_def d = {b, 0.5f, 0.25f, {-12, -12}, {12, 12}};
+    steer_flow_field *through = steer_nav_flow_field_masked(nav, &d, 1u, NULL);
+    steer_flow_field *round = steer_nav_flow_field_masked(nav, &d, 3u, NULL);
+    steer_flow_field *every = steer_nav_flow_field(nav, &d, NULL);
+    CHECK(through != NULL && round != NULL && every != NULL);
+    if (through && round && every) {
+        CHECK(steer_flow_field_distance(through, a) < 20.5f);
+        CHECK(steer_flow_field_distance(round, a) > 21.0f);
+        CHECK(steer_flow_field_hash(round) == steer_flow_field_hash(every));
+        CHECK(steer_flow_field_hash(round) != steer_flow_field_hash(through));
+    }
+    steer_flow_field_destroy(through);
+    steer_flow_field_destroy(round);
+    steer_flow_field_destroy(every);
+    steer_nav_destroy(nav);
+}
+
 int main(void)
 {
     RUN(paths_match_the_exact_shortest_path);
@@ -391,5 +445,6 @@ int main(void)
     RUN(flow_fields_are_deterministic);
     RUN(following_a_field_reaches_the_goal);
     RUN(flow_field_refusals);
+    RUN(masks_choose_the_shapes_a_query_sees);
     return TEST_RESULT();
 }

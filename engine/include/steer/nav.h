@@ -7,7 +7,7 @@
 ///
 /// - a path from a point to a point for a disc of radius r that keeps r from
 ///   every shape, smoothed to corners (Recast/Detour: a tiled navigation mesh
-///   per radius, rebuilt tile by tile when shapes change; docs/navigation.md);
+///   per radius and mask, rebuilt tile by tile when shapes change; docs/navigation.md);
 /// - a flow field: the distance to a goal over a grid of the free space for a
 ///   radius, sampled smoothly (fast marching, exact clearance per cell).
 ///
@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "base.h"
+#include "constants.h"
 #include "math.h"
 
 STEER_EXTERN_C_BEGIN
@@ -120,6 +121,15 @@ STEER_API bool steer_nav_remove(steer_nav *nav, steer_nav_shape shape);
 STEER_API int steer_nav_shape_count(const steer_nav *nav);
 /// Distance from p to the nearest shape's surface (0 inside), metres; FLT_MAX with no shapes.
 STEER_API float steer_nav_clearance(const steer_nav *nav, steer_vec2 p);
+/// Put a shape on the layers of `layer` (bits; a new shape is on layer 1). A
+/// query with a mask sees only the shapes whose layer meets it (layer & mask
+/// != 0), as an agent sees shapes (docs/engine.md, layers and floors). False
+/// for a stale handle.
+STEER_API bool steer_nav_set_layer(steer_nav *nav, steer_nav_shape shape, uint32_t layer);
+/// A shape's layer bits; 0 for a stale handle.
+STEER_API uint32_t steer_nav_get_layer(const steer_nav *nav, steer_nav_shape shape);
+/// steer_nav_clearance over the shapes whose layer meets mask only.
+STEER_API float steer_nav_clearance_masked(const steer_nav *nav, steer_vec2 p, uint32_t mask);
 
 /* ---- paths ------------------------------------------------------------------ */
 
@@ -130,6 +140,12 @@ STEER_API float steer_nav_clearance(const steer_nav *nav, steer_vec2 p);
 /// changes touched, first. Returns result->status.
 STEER_API steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
                                                steer_vec2 *points, int capacity, steer_nav_result *result);
+/// steer_nav_find_path round the shapes whose layer meets mask only (the
+/// others are not there); steer_nav_find_path is this with STEER_ALL_LAYERS.
+/// A mesh is kept per (radius, mask), max_radii of them at once.
+STEER_API steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
+                                                      uint32_t mask, steer_vec2 *points, int capacity,
+                                                      steer_nav_result *result);
 /// Build (or bring up to date) every tile the radius needs now; the cost a
 /// first query would pay. Returns the number of tiles built.
 STEER_API int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result *result);
@@ -158,6 +174,9 @@ typedef struct steer_flow_field_def {
 /// threads a program runs. NULL with result->status and message on refusal.
 STEER_API steer_flow_field *steer_nav_flow_field(const steer_nav *nav, const steer_flow_field_def *def,
                                                  steer_nav_result *result);
+/// steer_nav_flow_field round the shapes whose layer meets mask only.
+STEER_API steer_flow_field *steer_nav_flow_field_masked(const steer_nav *nav, const steer_flow_field_def *def,
+                                                        uint32_t mask, steer_nav_result *result);
 /// Free a field.
 STEER_API void steer_flow_field_destroy(steer_flow_field *field);
 /// Distance to the goal from p (bilinear over the cells' values), metres;

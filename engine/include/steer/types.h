@@ -476,6 +476,11 @@ typedef struct steer_planner {
     /// callbacks; NULL: nothing.
     void (*draw)(void *context, const struct steer_debug_draw *draw, float radius);
     void *context;
+    /// find_path round only the shapes whose layer meets mask (navigate and
+    /// steer_world_move_group pass the agent's own mask); NULL: find_path is
+    /// used, round every shape.
+    int (*find_path_masked)(void *context, steer_vec2 from, steer_vec2 to, float radius, uint32_t mask,
+                            steer_vec2 *points, int capacity, float *length, char *message, int message_size);
 } steer_planner;
 
 /// Where an agent's navigate plan stands (steer_agent_get_plan).
