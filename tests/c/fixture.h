@@ -259,7 +259,7 @@ static inline uint64_t box_planner_version(void *context) { return ((box_planner
 
 static inline steer_planner box_planner_of(box_planner *s)
 {
-    steer_planner p = {box_planner_find_path, box_planner_version, NULL, s};
+    steer_planner p = {box_planner_find_path, box_planner_version, NULL, s, NULL};
     return p;
 }
 

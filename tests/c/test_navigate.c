@@ -315,7 +315,7 @@ static void misuse_is_refused(void)
     CHECK(steer_world_move_group(w, twice, 2, steer_v2(5, 5), 0.0f, NULL) == 0);
     CHECK(steer_world_move_group(w, &a, 1, steer_v2(NAN, 5), 0.0f, NULL) == 0);
     CHECK(asserts == 3);
-    steer_planner p = {NULL, NULL, NULL, NULL};
+    steer_planner p = {NULL, NULL, NULL, NULL, NULL};
     steer_world_set_planner(w, &p);
     CHECK(asserts == 4);
     steer_world_destroy(w);

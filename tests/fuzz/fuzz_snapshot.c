@@ -69,7 +69,7 @@ static uint64_t planner_version(void *context) { return (void)context, 1; }
 
 static void attach_planner(steer_world *w)
 {
-    steer_planner p = {corner_route, planner_version, NULL, NULL};
+    steer_planner p = {corner_route, planner_version, NULL, NULL, NULL};
     steer_world_set_planner(w, &p);
 }
 
