@@ -57,6 +57,23 @@ steer_path_def steer_default_path_def(void)
     return d;
 }
 
+steer_snapshot_def steer_default_snapshot_def(void)
+{
+    steer_snapshot_def d;
+    memset(&d, 0, sizeof d);
+    d.cookie = STEER_COOKIE;
+    return d;
+}
+
+steer_restore_def steer_default_restore_def(void)
+{
+    steer_restore_def d;
+    memset(&d, 0, sizeof d);
+    d.worker_count = 1;
+    d.cookie = STEER_COOKIE;
+    return d;
+}
+
 steer_ray_filter steer_default_ray_filter(void)
 {
     return (steer_ray_filter){

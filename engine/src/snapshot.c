@@ -32,23 +32,6 @@ static void set_error(steer_snapshot_error *e, const char *fmt, const char *arg)
     if (e != NULL) snprintf(e->message, sizeof e->message, fmt, arg);
 }
 
-steer_snapshot_def steer_default_snapshot_def(void)
-{
-    steer_snapshot_def d;
-    memset(&d, 0, sizeof d);
-    d.cookie = STEER_COOKIE;
-    return d;
-}
-
-steer_restore_def steer_default_restore_def(void)
-{
-    steer_restore_def d;
-    memset(&d, 0, sizeof d);
-    d.worker_count = 1;
-    d.cookie = STEER_COOKIE;
-    return d;
-}
-
 /* ---- the objects a world refers to ----------------------------------------------------- */
 
 static void refs_free(snap_refs *refs)
