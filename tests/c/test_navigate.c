@@ -251,8 +251,8 @@ static void move_group_spreads_and_assigns(void)
 // the other's (a unit carried past its point in the pack takes the one it is
 // at; the one behind takes the point it passed): the goals are swapped at the
 // next step, whatever order the agents were created in; a goal given by hand
-// is the agent's own and is not exchanged.
-static steer_vec2 exchanged_goal(bool reversed, bool by_hand)
+// is the agent's own and is not exchanged; the group survives a snapshot.
+static steer_vec2 exchanged_goal(bool reversed, bool by_hand, bool restored)
 {
     steer_world_def wd = steer_default_world_def();
     steer_world *w = steer_world_create(&wd);
@@ -267,6 +267,21 @@ static steer_vec2 exchanged_goal(bool reversed, bool by_hand)
     if (by_hand) {
         steer_agent_set_goal(w, ids[0], &stops[0]);
         steer_agent_set_goal(w, ids[1], &stops[1]);
+    }
+    if (restored) {
+        size_t need = 0, size = 0;
+        steer_snapshot_error e = {{0}};
+        steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+        unsigned char *bytes = malloc(need);
+        CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+        steer_restore_def rd = steer_default_restore_def();
+        steer_world *back = steer_world_restore(bytes, size, &rd, &e);
+        free(bytes);
+        CHECK(back != NULL);
+        if (back != NULL) {
+            steer_world_destroy(w);
+            w = back;
+        }
     }
     // the first two each stand at the other's point, the third at its own
     steer_agent_set_position(w, ids[0], stops[1]);
@@ -287,9 +302,11 @@ static steer_vec2 exchanged_goal(bool reversed, bool by_hand)
 
 static void group_units_exchange_stop_points(void)
 {
-    steer_vec2 a = exchanged_goal(false, false), b = exchanged_goal(true, false);
+    steer_vec2 a = exchanged_goal(false, false, false), b = exchanged_goal(true, false, false);
     CHECK(a.x == b.x && a.y == b.y);
-    exchanged_goal(false, true);
+    exchanged_goal(false, true, false);
+    b = exchanged_goal(false, false, true);
+    CHECK(a.x == b.x && a.y == b.y);
 }
 
 // Inside slow_radius navigate brakes at a constant deceleration that stops at
