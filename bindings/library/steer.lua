@@ -397,7 +397,7 @@ function FlowField:grid() end
 ---@field to steer.Point|steer.Agent Where to go (an agent: its position now).
 ---@field spacing? number Between stop points. Unit: m. Default: 4.4 x the largest radius.
 
----Send a group to one point: each unit gets its own stop point near `to` (a hexagonal lattice, nearest points first, clear of the shapes and in sight of `to`), by the optimal assignment with the units nearest the goal taking the points furthest in; the stop point becomes the unit's goal (agent.goal), which a `steer.navigate{}` without a target follows. Units whose behaviour has no navigate get `steer.reciprocal_avoidance{ preferred = steer.navigate{} }`. Returns the stop points by unit, or nil and a message (the goal inside a shape, no room).
+---Send a group to one point: each unit gets its own stop point near `to` (a hexagonal lattice, nearest points first, clear of the shapes and in sight of `to`), by the optimal assignment with the units nearest the goal taking the points furthest in; the stop point becomes the unit's goal (agent.goal), which a `steer.navigate{}` without a target follows. On the way, two units of the group each nearer the other's stop point exchange them (agent.goal changes). Units whose behaviour has no navigate get `steer.reciprocal_avoidance{ preferred = steer.navigate{} }`. Returns the stop points by unit, or nil and a message (the goal inside a shape, no room).
 ---@param options steer.MoveGroupOptions
 ---@return steer.Point[]? stops
 ---@return string? message

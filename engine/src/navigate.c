@@ -185,8 +185,93 @@ void steer__navigate_update(steer_world *w, nav_plan **slot, const steer_behavio
     }
 }
 
+/* ---- a group's units exchange stop points ------------------------------------------------ */
+
+// Whether agent i follows a goal of a move_group order (its navigate has no
+// target of its own): such goals may be exchanged within the group.
+static bool exchangeable(const steer_world *w, int i)
+{
+    const nav_plan *p = w->plan[i];
+    return (w->flags[i] & AGENT_NAVIGATES) && p != NULL && p->has_order && p->group != 0 &&
+           w->behaviour[i]->nav->def.target.kind == STEER_TARGET_NONE;
+}
+
+// Two units of one group, each nearer the other's stop point: exchanging the
+// points shortens their ways together by this much (symmetric in i and j to
+// the bit: sums of two terms commute).
+static float exchange_gain(const steer_world *w, int i, int j)
+{
+    const steer_vec2 a = w->state[i].position, b = w->state[j].position;
+    const steer_vec2 sa = w->plan[i]->order, sb = w->plan[j]->order;
+    const float now = steer_length(steer_sub(sa, a)) + steer_length(steer_sub(sb, b));
+    const float swapped = steer_length(steer_sub(sb, a)) + steer_length(steer_sub(sa, b));
+    return now - swapped;
+}
+
+static bool id_before(const steer_world *w, int i, int j)
+{
+    const steer_agent_id a = steer__store_id_of(w, i), b = steer__store_id_of(w, j);
+    return a.index < b.index;
+}
+
+// A group sent by move_group arrives as a pack: the unit whose point comes
+// first is seldom the one in front, and the crowd carries units past their
+// points (docs/navigation.md, "Behaviour figures"). Units of one group within
+// EXCHANGE_REACH radii of each other exchange their stop points when that
+// shortens their two ways together by more than EXCHANGE_GAIN radii: the one
+// carried past its point takes a point ahead, the one behind the point it
+// passed. Each unit picks its best partner (the largest gain, ties to the
+// lower agent index); a pair exchanges when each picked the other, so the
+// result does not depend on the agents' order in the store.
+#define EXCHANGE_REACH 6.0f
+#define EXCHANGE_GAIN 1.0f
+
+static void exchange_goals(steer_world *w)
+{
+    const neighbour_grid *g = &w->grid;
+    for (int i = 0; i < w->count; ++i) {
+        if (!exchangeable(w, i)) continue;
+        nav_plan *p = w->plan[i];
+        p->swap = -1;
+        const float ri = w->limits[i].radius;
+        const steer_vec2 at = w->state[i].position;
+        const float reach = EXCHANGE_REACH * ri;
+        float best = 0.0f;
+        grid_cursor c;
+        uint32_t begin, end;
+        steer__grid_cursor_init(g, &c, at, reach);
+        while (steer__grid_cursor_next(&c, &begin, &end)) {
+            for (uint32_t k = begin; k < end; ++k) {
+                const int j = (int)g->agent[k];
+                if (j == i || !exchangeable(w, j) || w->plan[j]->group != p->group) continue;
+                const steer_vec2 d = steer_sub(w->state[j].position, at);
+                if (steer_dot(d, d) >= reach * reach) continue;
+                const float gain = exchange_gain(w, i, j);
+                if (gain <= EXCHANGE_GAIN * fmaxf(ri, w->limits[j].radius)) continue;
+                if (p->swap < 0 || gain > best || (gain == best && id_before(w, j, p->swap))) {
+                    best = gain;
+                    p->swap = j;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < w->count; ++i) {
+        if (!exchangeable(w, i)) continue;
+        nav_plan *p = w->plan[i];
+        const int j = p->swap;
+        if (j < 0 || w->plan[j]->swap != i || !id_before(w, i, j)) continue;
+        nav_plan *q = w->plan[j];
+        const steer_vec2 order = p->order;
+        p->order = q->order;
+        q->order = order;
+        p->status = STEER_PLAN_NONE;
+        q->status = STEER_PLAN_NONE;
+    }
+}
+
 void steer__navigate_prepare(steer_world *w, float dt)
 {
+    exchange_goals(w);
     for (int i = 0; i < w->count; ++i) {
         if (!(w->flags[i] & AGENT_NAVIGATES)) continue;
         steer__navigate_update(w, &w->plan[i], w->behaviour[i]->nav, w->state[i].position, w->limits[i].radius,
@@ -210,14 +295,21 @@ static bool steer_velocity(const eval_ctx *ctx, const steer_behaviour_def *d, st
 }
 
 // Towards a point, arriving: full speed outside slow_radius of the route's
-// end (`left` metres away along it), slower inside, braking within target_radius.
+// end (`left` metres away along it); inside, the speed of a constant
+// deceleration that stops at target_radius (max_speed x sqrt((left -
+// target_radius) / (slow_radius - target_radius))), braking within
+// target_radius. A linear slowing (max_speed x left / slow_radius) crawls
+// through the last metre, where a group's later units are already pressing:
+// docs/navigation.md, "Behaviour figures".
 static bool toward(const eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 point, float left,
                    steer_steering *out)
 {
     steer_vec2 to = steer_sub(point, ctx->me.position);
     float dist = steer_length(to);
     if (left <= d->target_radius || dist <= 0.0f) return steer_velocity(ctx, d, steer_v2(0.0f, 0.0f), out);
-    float speed = left >= d->slow_radius ? ctx->lim.max_speed : ctx->lim.max_speed * left / d->slow_radius;
+    const float span = d->slow_radius - d->target_radius;
+    float speed = ctx->lim.max_speed;
+    if (left < d->slow_radius && span > 0.0f) speed *= sqrtf((left - d->target_radius) / span);
     return steer_velocity(ctx, d, steer_scale(to, speed / dist), out);
 }
 
@@ -323,6 +415,7 @@ void steer_agent_set_goal(steer_world *w, steer_agent_id id, const steer_vec2 *g
     }
     nav_plan *p = w->plan[i];
     p->has_order = goal != NULL;
+    p->group = 0; // a goal given by hand is the agent's own, not exchanged
     if (goal != NULL) p->order = *goal;
     // planned afresh at the next step
     if (p->node == NULL || p->node->def.target.kind == STEER_TARGET_NONE) p->status = STEER_PLAN_NONE;
@@ -527,9 +620,17 @@ int steer_world_move_group(steer_world *w, const steer_agent_id *agents, int cou
     for (int u = 0; u < count; ++u) {
         if (row_to_col[u] < 0) goto done;
     }
+    // the order's group: a digest of its goal and first unit (never 0)
+    uint32_t group = 2166136261u;
+    const uint32_t words[4] = {steer__sortable_bits(to.x), steer__sortable_bits(to.y), agents[0].index,
+                               (uint32_t)count};
+    for (int k = 0; k < 4; ++k) group = (group ^ words[k]) * 16777619u;
+    group = group != 0 ? group : 1;
     for (int u = 0; u < count; ++u) {
         const steer_vec2 stop = points[row_to_col[u]];
         steer_agent_set_goal(w, agents[u], &stop);
+        nav_plan *p = w->plan[steer__store_dense(w, agents[u])];
+        if (p != NULL) p->group = group;
         if (stops != NULL) stops[u] = stop;
     }
     result = count;

@@ -17,6 +17,8 @@ typedef struct nav_plan {
     steer_vec2 goal;             ///< where the route leads
     steer_vec2 order;            ///< the agent's own goal (steer_agent_set_goal), when has_order
     bool has_order;
+    uint32_t group;   ///< the move_group order that set `order` (0: none): its units may exchange goals
+    int swap;         ///< prepare's scratch: the dense index of the unit to exchange with, or -1
     bool partial; ///< the route was longer than STEER_PLAN_POINTS
     bool stuck;
     uint8_t status; ///< steer_plan_status

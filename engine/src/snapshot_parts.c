@@ -157,6 +157,7 @@ void steer__snapshot_write_plan(snap_writer *o, const nav_plan *p, const steer_b
     const steer_behaviour *nav = tree != NULL ? tree->nav : NULL;
     snap_u32(o, p->node != NULL && p->node == nav ? (uint32_t)snap_ref_of(refs, nav) : 0);
     snap_vec2(o, p->goal), snap_vec2(o, p->order);
+    snap_u32(o, p->group);
     snap_u8(o, p->has_order), snap_u8(o, p->partial), snap_u8(o, p->stuck), snap_u8(o, p->status);
     snap_i32(o, p->count), snap_i32(o, p->next), snap_i32(o, p->replans);
     snap_u64(o, p->version);
@@ -176,6 +177,7 @@ bool steer__snapshot_read_plan(snap_reader *r, nav_plan **out, const steer_behav
     if (!saved) return true;
     uint32_t node = snap_ru32(r);
     p->goal = snap_rvec2(r), p->order = snap_rvec2(r);
+    p->group = snap_ru32(r);
     p->has_order = snap_rbool(r), p->partial = snap_rbool(r), p->stuck = snap_rbool(r);
     uint32_t status = snap_ru8(r);
     p->count = snap_ri32(r), p->next = snap_ri32(r), p->replans = snap_ri32(r);

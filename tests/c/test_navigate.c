@@ -247,6 +247,89 @@ static void move_group_spreads_and_assigns(void)
     steer_world_destroy(w);
 }
 
+// Units of one move_group order exchange stop points when each stands nearer
+// the other's (a unit carried past its point in the pack takes the one it is
+// at; the one behind takes the point it passed): the goals are swapped at the
+// next step, whatever order the agents were created in; a goal given by hand
+// is the agent's own and is not exchanged; the group survives a snapshot.
+static steer_vec2 exchanged_goal(bool reversed, bool by_hand, bool restored)
+{
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *nav = navigate_to(NAN, 0.0f);
+    steer_agent_id ids[3];
+    for (int k = 0; k < 3; ++k) {
+        const int i = reversed ? 2 - k : k;
+        ids[i] = spawn_at(w, -20.0f - (float)i * 2.0f, 0.0f, nav);
+    }
+    steer_vec2 stops[3];
+    CHECK(steer_world_move_group(w, ids, 3, steer_v2(0, 0), 2.0f, stops) == 3);
+    if (by_hand) {
+        steer_agent_set_goal(w, ids[0], &stops[0]);
+        steer_agent_set_goal(w, ids[1], &stops[1]);
+    }
+    if (restored) {
+        size_t need = 0, size = 0;
+        steer_snapshot_error e = {{0}};
+        steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+        unsigned char *bytes = malloc(need);
+        CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+        steer_restore_def rd = steer_default_restore_def();
+        steer_world *back = steer_world_restore(bytes, size, &rd, &e);
+        free(bytes);
+        CHECK(back != NULL);
+        if (back != NULL) {
+            steer_world_destroy(w);
+            w = back;
+        }
+    }
+    // the first two each stand at the other's point, the third at its own
+    steer_agent_set_position(w, ids[0], stops[1]);
+    steer_agent_set_position(w, ids[1], stops[0]);
+    steer_agent_set_position(w, ids[2], stops[2]);
+    steer_world_step(w, 1.0f / 30.0f);
+    steer_vec2 g0, g1, g2;
+    CHECK(steer_agent_get_goal(w, ids[0], &g0) && steer_agent_get_goal(w, ids[1], &g1) &&
+          steer_agent_get_goal(w, ids[2], &g2));
+    CHECK(g2.x == stops[2].x && g2.y == stops[2].y);
+    const steer_vec2 other = by_hand ? stops[0] : stops[1];
+    CHECK(g0.x == other.x && g0.y == other.y);
+    CHECK(g1.x == (by_hand ? stops[1] : stops[0]).x && g1.y == (by_hand ? stops[1] : stops[0]).y);
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+    return g0;
+}
+
+static void group_units_exchange_stop_points(void)
+{
+    steer_vec2 a = exchanged_goal(false, false, false), b = exchanged_goal(true, false, false);
+    CHECK(a.x == b.x && a.y == b.y);
+    exchanged_goal(false, true, false);
+    b = exchanged_goal(false, false, true);
+    CHECK(a.x == b.x && a.y == b.y);
+}
+
+// Inside slow_radius navigate brakes at a constant deceleration that stops at
+// target_radius: 1.25 m from the goal (slow_radius 2, target_radius 0.25) a
+// kinematic agent asks max_speed x sqrt(1 / 1.75), not the linear 1.25 / 2.
+static void arrival_brakes_at_a_constant_deceleration(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *nav = navigate_to(1.25f, 0.0f);
+    steer_agent_def ad = steer_default_agent_def();
+    ad.kinematic = true;
+    ad.behaviour = nav;
+    steer_agent_id a = steer_agent_create(w, &ad);
+    steer_steering out;
+    CHECK(steer_behaviour_get_steering(nav, w, a, 1.0f / 30.0f, &out));
+    const float max_speed = steer_agent_get_limits(w, a).max_speed;
+    CHECK_NEAR(out.linear.x, max_speed * sqrtf(1.0f / 1.75f), 1e-4f);
+    CHECK_NEAR(out.linear.y, 0.0f, 1e-6f);
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
+}
+
 // A snapshot keeps the plans: the restored agents follow the saved routes
 // (same status, corner, replans, remaining length) and, given a planner of
 // the same version, do not plan again at their next step; a goal comes back.
@@ -383,6 +466,8 @@ int main(void)
     RUN(hot_reload_keeps_the_plan);
     RUN(failed_plans_and_stuck);
     RUN(move_group_spreads_and_assigns);
+    RUN(group_units_exchange_stop_points);
+    RUN(arrival_brakes_at_a_constant_deceleration);
     RUN(snapshots_keep_plans);
     RUN(misuse_is_refused);
     RUN(two_navigates_are_refused);
