@@ -416,6 +416,19 @@ static void random_world(steer_world *w, int shapes, float size)
     }
 }
 
+// One ray through steer_world_raycast (a, returned) and the brute force
+// (b, *hb), counted.
+static bool cast_twice(steer_world *w, steer_vec2 o, steer_vec2 d, float max, steer_ray_hit *a, steer_ray_hit *b,
+                       bool *hb, int *rays, int *hits)
+{
+    const geo_filter every = geo_filter_all();
+    bool ha = steer_world_raycast(w, o, d, max, NULL, a);
+    *hb = steer__raycast_brute(w, o, d, max, &every, b);
+    ++*rays;
+    *hits += ha;
+    return ha;
+}
+
 static void broadphase_equals_brute_force(void)
 {
     const uint64_t seeds[4] = {1, 2, 3, 4};
@@ -431,7 +444,6 @@ static void broadphase_equals_brute_force(void)
             uint32_t i = 1 + (uint32_t)(steer__rng_next(&rng_state) % (uint64_t)sizes[world]);
             steer_shape_destroy(w, (steer_shape_id){i, 1});
         }
-        const geo_filter every = geo_filter_all();
         for (int pass = 0; pass < 2; ++pass) {
             // pass 0: the grid where it pays; pass 1: the BVH only
             steer__geometry_ready(w);
@@ -443,10 +455,7 @@ static void broadphase_equals_brute_force(void)
                 if (i % 7 == 0) d = steer_v2(i % 2 ? 1.0f : 0.0f, i % 2 ? 0.0f : -1.0f); // axis-aligned
                 float max = i % 3 == 0 ? rnd(0, 5) : rnd(0, size);
                 steer_ray_hit a, b;
-                bool ha = steer_world_raycast(w, o, d, max, NULL, &a);
-                bool hb = steer__raycast_brute(w, o, d, max, &every, &b);
-                ++rays;
-                hits += ha;
+                bool hb, ha = cast_twice(w, o, d, max, &a, &b, &hb, &rays, &hits);
                 bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&
                                                  fabsf(a.distance - b.distance) <= 1e-5f));
                 if (!same && mismatches++ < 5) {
@@ -482,7 +491,6 @@ static void grid_boxes_equal_brute_force_bits(void)
     }
     steer__geometry_ready(w);
     CHECK(w->geometry->use_grid);
-    const geo_filter every = geo_filter_all();
     const steer_vec2 dirs[8] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 2}, {3, -1}, {-2, -5}};
     int rays = 0, hits = 0, mismatches = 0;
     for (int i = 0; i < 6000; ++i) {
@@ -493,10 +501,7 @@ static void grid_boxes_equal_brute_force_bits(void)
         steer_vec2 d = i % 3 == 0 ? steer_heading(rnd(-3.2f, 3.2f)) : dirs[i % 8];
         float max = i % 5 == 0 ? 40.0f : rnd(0, 8);
         steer_ray_hit a, b;
-        bool ha = steer_world_raycast(w, o, d, max, NULL, &a);
-        bool hb = steer__raycast_brute(w, o, d, max, &every, &b);
-        ++rays;
-        hits += ha;
+        bool hb, ha = cast_twice(w, o, d, max, &a, &b, &hb, &rays, &hits);
         bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&
                                          memcmp(&a.distance, &b.distance, sizeof a.distance) == 0 &&
                                          memcmp(&a.normal, &b.normal, sizeof a.normal) == 0 &&
