@@ -231,6 +231,8 @@ bool steer__grid_update(steer_world *w)
     return true;
 }
 
+void steer__grid_sort(steer_world *w) { sort_agents(w); }
+
 void steer__grid_refill(steer_world *w) { fill_proxies(w); }
 
 float steer__grid_disorder(const neighbour_grid *g)

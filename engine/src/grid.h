@@ -38,7 +38,12 @@ void steer__grid_free(neighbour_grid *g);
 /// Rebuild from the world's dense arrays if dirty: proxies in canonical
 /// order. Returns true when it rebuilt.
 bool steer__grid_update(struct steer_world *w);
-/// Refill the proxies after the agents moved in storage (same order).
+/// The two halves of steer__grid_update, for the step, which may move the
+/// agents in storage between them (step.c): the canonical order
+/// (grid.agent, bucket starts) from the world's dense arrays, then the
+/// proxies from storage (which clears dirty). The refill alone also serves
+/// after the agents moved in storage (same order).
+void steer__grid_sort(struct steer_world *w);
 void steer__grid_refill(struct steer_world *w);
 /// Fraction of the grid order that breaks storage order, in [0, 1]: the
 /// step reorders storage when it is high.

@@ -10,6 +10,9 @@
 // query above the last one). Exact answers for the edge cases (origin inside,
 // grazing, collinear, zero length) are listed in docs/geometry.md.
 #include <float.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "raycast.h"
 #include "store.h"
@@ -126,42 +129,58 @@ static bool ray_polygon(steer_vec2 o, steer_vec2 u, float max, const steer_vec2 
 }
 
 // Ray against a box: the polygon rules with slabs. At a corner, x wins.
-// (Inlined into the grid walk's part loop too: a box there costs no call
-// and no dispatch on the part's type.)
-STEER_ALWAYS_INLINE static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out,
-                                        steer_vec2 *n_out)
+// box_entry is the distance without the normal or the limit: s (0 when the
+// origin is strictly inside) and which side the ray enters by (BOX_INSIDE,
+// BOX_X, BOX_Y); false when the line misses the box or leaves it behind the
+// origin. The grid walk tests its boxes with it and computes the normal of
+// the closest one only, at the end (box_normal).
+enum { BOX_INSIDE, BOX_X, BOX_Y };
+
+STEER_ALWAYS_INLINE static bool box_entry(steer_vec2 o, steer_vec2 u, const float *d, float *s_out, int *side)
 {
-    // (the tests joined with & and |, not && and ||: one branch each, not
-    // one a comparison, whose outcomes over boxes in random places the
+    // (the tests joined with & and |, not && and ||: one branch at most,
+    // not one a comparison, whose outcomes over boxes in random places the
     // CPU cannot predict)
-    if ((o.x > d[0]) & (o.x < d[2]) & (o.y > d[1]) & (o.y < d[3])) {
-        *s_out = 0.0f;
-        *n_out = steer_neg(u);
-        return true;
-    }
+    const bool inside = (o.x > d[0]) & (o.x < d[2]) & (o.y > d[1]) & (o.y < d[3]);
     float enter = -INFINITY, leave = INFINITY;
-    bool y_enters = false; // the y slab is entered last: its normal
+    bool y_enters = false, off = false;
     // the sides the ray enters and leaves by, as indices into d (selected
     // without a branch): (d[0] - o.x) / u.x is entering when u.x > 0
     const int ex = u.x > 0.0f ? 0 : 2, ey = u.y > 0.0f ? 1 : 3;
+    // (u.x == 0 and u.y == 0 are the same for every box of a ray: predicted)
     if (u.x == 0.0f) {
-        if ((o.x < d[0]) | (o.x > d[2])) return false;
+        off = (o.x < d[0]) | (o.x > d[2]);
     } else {
         enter = (d[ex] - o.x) / u.x;
         leave = (d[2 - ex] - o.x) / u.x;
     }
     if (u.y == 0.0f) {
-        if ((o.y < d[1]) | (o.y > d[3])) return false;
+        off = off | (o.y < d[1]) | (o.y > d[3]);
     } else {
         float en = (d[ey] - o.y) / u.y, le = (d[4 - ey] - o.y) / u.y;
         y_enters = en > enter;
         enter = steer_maxf(en, enter);
         leave = steer_minf(leave, le);
     }
-    if ((enter > leave) | (enter < 0.0f) | (enter > max)) return false;
-    *s_out = enter;
-    if (y_enters) *n_out = steer_v2(0.0f, u.y > 0.0f ? -1.0f : 1.0f);
-    else *n_out = u.x == 0.0f ? steer_v2(0.0f, 0.0f) : steer_v2(u.x > 0.0f ? -1.0f : 1.0f, 0.0f);
+    *s_out = inside ? 0.0f : enter;
+    *side = inside ? BOX_INSIDE : (y_enters ? BOX_Y : BOX_X);
+    return inside | !(off | (enter > leave) | (enter < 0.0f));
+}
+
+static steer_vec2 box_normal(steer_vec2 u, int side)
+{
+    if (side == BOX_INSIDE) return steer_neg(u);
+    if (side == BOX_Y) return steer_v2(0.0f, u.y > 0.0f ? -1.0f : 1.0f);
+    return u.x == 0.0f ? steer_v2(0.0f, 0.0f) : steer_v2(u.x > 0.0f ? -1.0f : 1.0f, 0.0f);
+}
+
+static bool ray_box(steer_vec2 o, steer_vec2 u, float max, const float *d, float *s_out, steer_vec2 *n_out)
+{
+    float s;
+    int side;
+    if (!box_entry(o, u, d, &s, &side) || s > max) return false;
+    *s_out = s;
+    *n_out = box_normal(u, side);
     return true;
 }
 
@@ -248,6 +267,9 @@ typedef struct cast_state {
     steer_vec2 best_n;
     float low_s; ///< hits must come after (low_s, low_key); -inf for none
     uint64_t low_key;
+    /// the best hit is this box of the grid walk: best_n is not set yet
+    /// (box_normal at the end); NULL when best_n holds the normal
+    const geo_prim *best_box;
 } cast_state;
 
 static inline bool after_low(const cast_state *c, float s, uint64_t key)
@@ -258,7 +280,7 @@ static inline bool after_low(const cast_state *c, float s, uint64_t key)
 static inline void offer(cast_state *c, float s, uint64_t key, steer_vec2 n)
 {
     if ((s < c->best_s || (s == c->best_s && key < c->best_key)) && after_low(c, s, key)) {
-        c->best_s = s, c->best_key = key, c->best_n = n;
+        c->best_s = s, c->best_key = key, c->best_n = n, c->best_box = NULL;
     }
 }
 
@@ -352,10 +374,99 @@ static inline int grid_cell(float v, float origin, float inv_cell, int size)
     return (int)steer_minf(steer_maxf((v - origin) * inv_cell, 0.0f), (float)(size - 1));
 }
 
+// The best hit of a grid walk, in registers (cast_state's best_s, best_key,
+// best_box and its bounds, read once).
+typedef struct walk_best {
+    float s, clip, low_s;
+    uint64_t key, low_key;
+    const geo_prim *box;
+#if defined(__SSE2__)
+    bool oblique; ///< the ray is along neither axis: box_entry_sse
+    __m128 o4, u4; ///< origin and direction as (x, y, x, y)
+#endif
+} walk_best;
+
+static inline void walk_load(walk_best *b, const cast_state *c)
+{
+    b->s = c->best_s, b->clip = c->clip, b->low_s = c->low_s;
+    b->key = c->best_key, b->low_key = c->low_key, b->box = c->best_box;
+}
+
+static inline void walk_store(const walk_best *b, cast_state *c)
+{
+    c->best_s = b->s, c->best_key = b->key, c->best_box = b->box;
+}
+
+#if defined(__SSE2__)
+// box_entry's distance for a ray along neither axis, the four sides at once
+// (the same subtractions and divisions, so the same bits): t = (d - o) / u
+// per side. With d[0] <= d[2] the x slab is entered at the smaller of its
+// two whatever the sign of u.x (the rounding is monotone), so no side is
+// picked by the ray's direction. The origin is strictly inside when d - o
+// is negative for the lower sides and positive for the upper ones (the sign
+// of a float difference is that of the exact one).
+STEER_ALWAYS_INLINE static bool box_entry_sse(__m128 o4, __m128 u4, const float *d, float *s_out)
+{
+    const __m128 diff = _mm_sub_ps(_mm_loadu_ps(d), o4), zero = _mm_setzero_ps();
+    const __m128 t = _mm_div_ps(diff, u4);
+    const __m128 swapped = _mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 3, 2));
+    const __m128 lo = _mm_min_ps(t, swapped), hi = _mm_max_ps(t, swapped); // lanes 0, 1: x, y
+    // (operands ordered as steer_maxf and steer_minf take them in box_entry:
+    // equal values give the same one)
+    const float enter = _mm_cvtss_f32(_mm_max_ss(_mm_shuffle_ps(lo, lo, 1), lo));
+    const float leave = _mm_cvtss_f32(_mm_min_ss(hi, _mm_shuffle_ps(hi, hi, 1)));
+    const int signs = _mm_movemask_ps(_mm_cmplt_ps(diff, zero)) | _mm_movemask_ps(_mm_cmpgt_ps(diff, zero)) << 4;
+    const bool inside = signs == 0xC3;
+    // s = inside ? 0 : enter, as a mask (a select here becomes a branch)
+    uint32_t bits;
+    memcpy(&bits, &enter, sizeof bits);
+    bits &= (uint32_t)inside - 1u;
+    memcpy(s_out, &bits, sizeof bits);
+    return inside | !((enter > leave) | (enter < 0.0f));
+}
+#endif
+
+// One part of a grid cell, for a ray. A box: box_entry_sse, then the limit
+// and offer's test, joined with & and | (one branch, not one a comparison),
+// and its normal only at the end (cast_state.best_box). Other
+// parts go through test_parts (rare in a world of boxes: that branch is
+// predicted), and so do boxes met by a ray along an axis (the same for
+// every box of the ray: predicted). `bounded`: a lower bound to pass
+// (raycast_all); without one every hit is after it.
+STEER_ALWAYS_INLINE static void ray_part(const struct steer_geometry *g, cast_state *c, walk_best *b,
+                                          const geo_prim *p, bool bounded)
+{
+    float s;
+    bool meets;
+#if defined(__SSE2__)
+    if (p->type == PRIM_BOX && b->oblique) {
+        meets = box_entry_sse(b->o4, b->u4, p->d, &s);
+    } else
+#endif
+    {
+        if (p->type != PRIM_BOX) {
+            walk_store(b, c);
+            test_parts(g, c, p, 1);
+            walk_load(b, c);
+            return;
+        }
+        int side;
+        meets = box_entry(c->ray.origin, c->ray.dir, p->d, &s, &side);
+    }
+    // most boxes are missed or lie behind the best hit: one test for those
+    if (!(meets & !(s > b->clip) & (s <= b->s))) return;
+    const geo_filter *f = &c->filter;
+    const uint64_t key = prim_key(p);
+    const bool passes = ((p->category & f->mask) != 0) & (p->z <= f->top) & (f->z <= p->top);
+    const bool better = (s < b->s) | (key < b->key); // (s == b->s here otherwise)
+    const bool after = !bounded || ((s > b->low_s) | ((s == b->low_s) & (key > b->low_key)));
+    if (passes & better & after) b->s = s, b->key = key, b->box = p;
+}
+
 // Rays through the uniform grid (Amanatides-Woo): cells in the order the
 // ray crosses them, stopping once the next cell starts past the best hit.
 // Parts' boxes are fattened, so rounding at cell borders loses nothing.
-static void cast_grid(const struct steer_geometry *g, cast_state *c)
+STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_state *c, bool bounded)
 {
     const geo_ray *r = &c->ray;
     float x1 = g->gx + (float)g->gw * g->cell, y1 = g->gy + (float)g->gh * g->cell;
@@ -385,23 +496,38 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     // a step across one border leaves the other's distance as it was
     float tx = sx == 0 ? INFINITY : (gx + (float)(cx + px) * cell_size - ox) * inv_x;
     float ty = sy == 0 ? INFINITY : (gy + (float)(cy + py) * cell_size - oy) * inv_y;
+    walk_best best;
+    walk_load(&best, c);
+#if defined(__SSE2__)
+    best.oblique = (r->dir.x != 0.0f) & (r->dir.y != 0.0f);
+    best.o4 = _mm_setr_ps(ox, oy, ox, oy);
+    best.u4 = _mm_setr_ps(r->dir.x, r->dir.y, r->dir.x, r->dir.y);
+#endif
     for (;;) {
-        int cell = cy * gw + cx;
-        uint32_t begin = cell_start[cell], end = cell_start[cell + 1];
-        if (begin < end) test_parts(g, c, &items[begin], (int)(end - begin));
-        float next = steer_minf(tx, ty), limit = limit_of(c);
-        if (next > limit + 1e-6f * (limit + 1.0f)) return;
+        const int cell = cy * gw + cx;
+        const uint32_t begin = cell_start[cell], end = cell_start[cell + 1];
+        for (uint32_t k = begin; k < end; ++k) ray_part(g, c, &best, &items[k], bounded);
+        const float next = steer_minf(tx, ty), limit = steer_minf(best.clip, best.s);
+        if (next > limit + 1e-6f * (limit + 1.0f)) break;
         if (tx < ty) {
             cx += sx;
-            if (cx < 0 || cx >= gw) return;
+            if (cx < 0 || cx >= gw) break;
             tx = (gx + (float)(cx + px) * cell_size - ox) * inv_x;
         } else {
-            if (sy == 0) return; // both borders out of float range: none ahead
+            if (sy == 0) break; // both borders out of float range: none ahead
             cy += sy;
-            if (cy < 0 || cy >= gh) return;
+            if (cy < 0 || cy >= gh) break;
             ty = (gy + (float)(cy + py) * cell_size - oy) * inv_y;
         }
     }
+    walk_store(&best, c);
+}
+
+static void cast_grid(const struct steer_geometry *g, cast_state *c)
+{
+    // closest-hit queries have no lower bound: their walk skips that test
+    if (c->low_s == -INFINITY) walk_grid(g, c, false);
+    else walk_grid(g, c, true);
 }
 
 static geo_ray make_ray(steer_vec2 origin, steer_vec2 unit, float radius)
@@ -431,6 +557,7 @@ static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float 
     c->best_n = steer_v2(0.0f, 0.0f);
     c->low_s = -INFINITY;
     c->low_key = 0;
+    c->best_box = NULL;
 }
 
 /* ---- agents ------------------------------------------------------------------------ */
@@ -500,6 +627,13 @@ static bool finish(const steer_world *w, const struct steer_geometry *g, const c
     if (c->best_key == KEY_NONE) return false;
     hit->distance = c->best_s;
     hit->normal = c->best_n;
+    if (c->best_box != NULL) {
+        // the closest box of the grid walk: its entry again, for the side
+        float s;
+        int side;
+        box_entry(c->ray.origin, c->ray.dir, c->best_box->d, &s, &side);
+        hit->normal = box_normal(c->ray.dir, side);
+    }
     hit->point = steer_mul_add(c->ray.origin, c->ray.dir, c->best_s);
     hit->shape = steer_null_shape;
     hit->agent = steer_null_agent;
@@ -510,7 +644,7 @@ static bool finish(const steer_world *w, const struct steer_geometry *g, const c
         uint32_t slot = (uint32_t)(c->best_key >> 24);
         hit->shape = (steer_shape_id){slot + 1, g->slots[slot].generation};
         // a swept circle touches the shape one radius short of its centre
-        if (c->ray.radius > 0.0f) hit->point = steer_mul_add(hit->point, c->best_n, -c->ray.radius);
+        if (c->ray.radius > 0.0f) hit->point = steer_mul_add(hit->point, hit->normal, -c->ray.radius);
     }
     return true;
 }
@@ -527,10 +661,10 @@ static void cast_shapes(const struct steer_geometry *g, cast_state *c)
     }
 }
 
-static void run_query(steer_world *w, cast_state *c, const steer_ray_filter *f, int ignore)
+static void run_query(steer_world *w, cast_state *c, const steer_ray_filter *f)
 {
     cast_shapes(steer__geometry_ready(w), c);
-    if (f != NULL && f->include_agents) cast_agents(w, c, ignore);
+    if (f != NULL && f->include_agents) cast_agents(w, c, steer__store_dense(w, f->ignore));
 }
 
 // The shapes' side of a ray filter (the band checked by check_ray).
@@ -557,7 +691,7 @@ bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction
     const geo_filter shapes = shape_filter(&f);
     cast_state c;
     init_state(&c, origin, u, 0.0f, max_distance, &shapes);
-    run_query(w, &c, &f, steer__store_dense(w, f.ignore));
+    run_query(w, &c, &f);
     return finish(w, w->geometry, &c, hit);
 }
 
@@ -580,7 +714,7 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
         cast_state c;
         init_state(&c, origin, u, 0.0f, clip, &shapes);
         c.low_s = low_s, c.low_key = low_key;
-        run_query(w, &c, &f, steer__store_dense(w, f.ignore));
+        run_query(w, &c, &f);
         steer_ray_hit hit;
         if (!finish(w, w->geometry, &c, &hit)) return;
         low_s = c.best_s, low_key = c.best_key;

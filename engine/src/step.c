@@ -107,8 +107,11 @@ static void prepare_step(steer_world *w, float dt)
     // Storage far from grid order costs a cache miss per agent at large
     // counts (PERFORMANCE.md: ~6x at 1M): when more than a quarter of the
     // grid order breaks storage order, move the agents into grid order.
-    if (steer__grid_update(w) && w->count > 1024 && steer__grid_disorder(&w->grid) > 0.25f) {
-        steer__store_reorder(w, w->grid.agent);
+    // That happens between the grid's sort and its proxies' fill, so the
+    // proxies are filled once, from storage in its new order.
+    if (w->grid.dirty) {
+        steer__grid_sort(w);
+        if (w->count > 1024 && steer__grid_disorder(&w->grid) > 0.25f) steer__store_reorder(w, w->grid.agent);
         steer__grid_refill(w);
     }
     // shared caches are written here, before evaluation, never during it

@@ -1,6 +1,8 @@
 // Ray casts: exact answers per shape, the edge cases of docs/geometry.md,
 // filters, raycast_all's clip protocol, and the broadphase (grid and BVH)
 // against a brute-force scan over random worlds.
+#include <string.h>
+
 #include "raycast.h"
 #include "world.h"
 #include "test.h"
@@ -414,6 +416,19 @@ static void random_world(steer_world *w, int shapes, float size)
     }
 }
 
+// One ray through steer_world_raycast (a, returned) and the brute force
+// (b, *hb), counted.
+static bool cast_twice(steer_world *w, steer_vec2 o, steer_vec2 d, float max, steer_ray_hit *a, steer_ray_hit *b,
+                       bool *hb, int *rays, int *hits)
+{
+    const geo_filter every = geo_filter_all();
+    bool ha = steer_world_raycast(w, o, d, max, NULL, a);
+    *hb = steer__raycast_brute(w, o, d, max, &every, b);
+    ++*rays;
+    *hits += ha;
+    return ha;
+}
+
 static void broadphase_equals_brute_force(void)
 {
     const uint64_t seeds[4] = {1, 2, 3, 4};
@@ -429,7 +444,6 @@ static void broadphase_equals_brute_force(void)
             uint32_t i = 1 + (uint32_t)(steer__rng_next(&rng_state) % (uint64_t)sizes[world]);
             steer_shape_destroy(w, (steer_shape_id){i, 1});
         }
-        const geo_filter every = geo_filter_all();
         for (int pass = 0; pass < 2; ++pass) {
             // pass 0: the grid where it pays; pass 1: the BVH only
             steer__geometry_ready(w);
@@ -441,10 +455,7 @@ static void broadphase_equals_brute_force(void)
                 if (i % 7 == 0) d = steer_v2(i % 2 ? 1.0f : 0.0f, i % 2 ? 0.0f : -1.0f); // axis-aligned
                 float max = i % 3 == 0 ? rnd(0, 5) : rnd(0, size);
                 steer_ray_hit a, b;
-                bool ha = steer_world_raycast(w, o, d, max, NULL, &a);
-                bool hb = steer__raycast_brute(w, o, d, max, &every, &b);
-                ++rays;
-                hits += ha;
+                bool hb, ha = cast_twice(w, o, d, max, &a, &b, &hb, &rays, &hits);
                 bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&
                                                  fabsf(a.distance - b.distance) <= 1e-5f));
                 if (!same && mismatches++ < 5) {
@@ -459,6 +470,51 @@ static void broadphase_equals_brute_force(void)
     CHECK(mismatches == 0);
     CHECK(hits > rays / 5 && hits < rays);
     printf("  %d rays, %d hits, %d mismatches\n", rays, hits, mismatches);
+}
+
+// The grid walk tests boxes four sides at once and finds the normal of the
+// closest one only at the end: the same bits as the box test of the brute
+// force (distance, normal, point), for origins inside boxes, on their sides
+// and corners, and rays along the axes and not.
+static void grid_boxes_equal_brute_force_bits(void)
+{
+    steer_world *w = new_world();
+    rng_state = 7;
+    // boxes on a 2 m lattice with corners on quarter metres
+    for (int y = 0; y < 24; ++y) {
+        for (int x = 0; x < 24; ++x) {
+            if ((x * 7 + y * 3) % 4 == 0) continue;
+            float lx = (float)(2 * x) + 0.25f * (float)(steer__rng_next(&rng_state) % 3);
+            float ly = (float)(2 * y) + 0.25f * (float)(steer__rng_next(&rng_state) % 3);
+            steer_world_add_box(w, steer_v2(lx, ly), steer_v2(lx + 1.0f, ly + 1.25f));
+        }
+    }
+    steer__geometry_ready(w);
+    CHECK(w->geometry->use_grid);
+    const steer_vec2 dirs[8] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 2}, {3, -1}, {-2, -5}};
+    int rays = 0, hits = 0, mismatches = 0;
+    for (int i = 0; i < 6000; ++i) {
+        // origins on the quarter-metre lattice (sides, corners, inside) or anywhere
+        steer_vec2 o = i % 2 == 0 ? steer_v2(0.25f * (float)(steer__rng_next(&rng_state) % 200) - 1.0f,
+                                             0.25f * (float)(steer__rng_next(&rng_state) % 200) - 1.0f)
+                                  : steer_v2(rnd(-2, 50), rnd(-2, 50));
+        steer_vec2 d = i % 3 == 0 ? steer_heading(rnd(-3.2f, 3.2f)) : dirs[i % 8];
+        float max = i % 5 == 0 ? 40.0f : rnd(0, 8);
+        steer_ray_hit a, b;
+        bool hb, ha = cast_twice(w, o, d, max, &a, &b, &hb, &rays, &hits);
+        bool same = ha == hb && (!ha || (steer_shape_id_equal(a.shape, b.shape) &&
+                                         memcmp(&a.distance, &b.distance, sizeof a.distance) == 0 &&
+                                         memcmp(&a.normal, &b.normal, sizeof a.normal) == 0 &&
+                                         memcmp(&a.point, &b.point, sizeof a.point) == 0));
+        if (!same && mismatches++ < 5) {
+            fprintf(stderr, "ray %d: (%g,%g) d (%g,%g) max %g: %d %g (%g,%g) vs %d %g (%g,%g)\n", i, o.x, o.y, d.x,
+                    d.y, max, ha, a.distance, a.normal.x, a.normal.y, hb, b.distance, b.normal.x, b.normal.y);
+        }
+    }
+    CHECK(mismatches == 0);
+    CHECK(hits > rays / 4 && hits < rays);
+    printf("  %d rays, %d hits, %d mismatches\n", rays, hits, mismatches);
+    steer_world_destroy(w);
 }
 
 /* ---- handles and validation ---------------------------------------------------------- */
@@ -538,6 +594,7 @@ int main(void)
     RUN(filters_and_agents);
     RUN(raycast_all_protocol);
     RUN(broadphase_equals_brute_force);
+    RUN(grid_boxes_equal_brute_force_bits);
     RUN(handles_and_validation);
     return TEST_RESULT();
 }
