@@ -229,6 +229,7 @@ static bool id_before(const steer_world *w, int i, int j)
 static void exchange_goals(steer_world *w)
 {
     const neighbour_grid *g = &w->grid;
+    bool picked = false; // the second pass runs only when a unit picked a partner
     for (int i = 0; i < w->count; ++i) {
         if (!exchangeable(w, i)) continue;
         nav_plan *p = w->plan[i];
@@ -254,8 +255,9 @@ static void exchange_goals(steer_world *w)
                 }
             }
         }
+        picked |= p->swap >= 0;
     }
-    for (int i = 0; i < w->count; ++i) {
+    for (int i = 0; picked && i < w->count; ++i) {
         if (!exchangeable(w, i)) continue;
         nav_plan *p = w->plan[i];
         const int j = p->swap;
