@@ -1,16 +1,38 @@
 // The neighbour-sums kernel: the vector paths (AVX2 or SSSE3 packing, SSE2
 // sums or their AVX encoding; each packing this CPU runs, in turn) and the
-// plain C paths give the same bits. The plain paths are compiled here from the same source.
+// plain C paths give the same bits; so do the gathers (AVX2, or SSE2
+// distances and a plain compaction, against plain C). The plain paths are compiled here from the same source.
 #include "eval.h"
 #include "world.h"
 #include "test.h"
 
 #define STEER_PLAIN_KERNEL
 #define steer__neighbour_sums plain_neighbour_sums
+#define steer__neighbour_gather plain_neighbour_gather
 #include "../../engine/src/neighbour_sums.c"
 #undef steer__neighbour_sums
+#undef steer__neighbour_gather
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
+int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
+                            uint32_t self, eval_scratch *s);
+
+// The gather (steer__context_gather's kernel) of both paths: the same
+// proxies and squared distances, in the same order. Counts the lists that
+// differ.
+static int gathers_differ(eval_ctx *ctx, float radius, uint32_t *list, float *dist)
+{
+    const neighbour_grid *g = ctx->view->grid;
+    const uint32_t (*ranges)[2];
+    int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
+    const float cx = ctx->me.position.x, cy = ctx->me.position.y, r2 = radius * radius;
+    int a = steer__neighbour_gather(g, ranges, count, cx, cy, r2, ctx->self_proxy, ctx->scratch);
+    memcpy(list, ctx->scratch->proxy, sizeof *list * (size_t)a);
+    memcpy(dist, ctx->scratch->dist_sq, sizeof *dist * (size_t)a);
+    int b = plain_neighbour_gather(g, ranges, count, cx, cy, r2, ctx->self_proxy, ctx->scratch);
+    return a != b || memcmp(list, ctx->scratch->proxy, sizeof *list * (size_t)a) != 0 ||
+           memcmp(dist, ctx->scratch->dist_sq, sizeof *dist * (size_t)a) != 0;
+}
 
 static float uniform(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * steer__rng_float(s); }
 
@@ -25,7 +47,9 @@ static bool same_bits(const neighbour_sums *a, const neighbour_sums *b)
 static void paths_agree(int level)
 {
     uint64_t rng = 42;
-    int compared = 0, differ = 0;
+    int compared = 0, differ = 0, gathers = 0;
+    static uint32_t list[1000];
+    static float dist[1000];
     for (int world = 0; world < 20; ++world) {
         steer_world_def wd = steer_default_world_def();
         wd.cell_size = uniform(&rng, 0.5f, 4.0f);
@@ -62,12 +86,15 @@ static void paths_agree(int level)
             plain_neighbour_sums(&ctx, radius, &sep, &b);
             ++compared;
             differ += !same_bits(&a, &b);
+            gathers += gathers_differ(&ctx, radius, list, dist);
         }
         steer_world_destroy(w);
     }
     CHECK(compared > 8000);
     CHECK(differ == 0);
+    CHECK(gathers == 0);
     if (differ) fprintf(stderr, "  level %d: %d of %d sums differ between the vector and plain paths\n", level, differ, compared);
+    if (gathers) fprintf(stderr, "  level %d: %d of %d gathers differ between the vector and plain paths\n", level, gathers, compared);
 }
 
 // Packing 8 (AVX2), then 4 (SSSE3) candidates at a time, then the engine's
