@@ -140,6 +140,12 @@ int steer__context_gather(eval_ctx *ctx, float radius);
 /// 2), else SSE2 distances and a plain compaction: the same list.
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
+/// The places i < found of a gather whose squared distance dist_sq[i] is at
+/// most `guess` (compared as bits: non-negative floats order so), in order,
+/// into pick (found + 8 entries: the AVX2 path writes whole groups of 8);
+/// returns their count (reciprocal.c, closest_neighbours; the same list on
+/// every path).
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
 /// Sum the neighbours within radius; separation's sum too when `separation`
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,

@@ -307,6 +307,57 @@ int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2],
     return n;
 }
 
+/* ---- the shortlist of closest_neighbours (reciprocal.c) ------------------------------ */
+
+// The places i < found whose dist_sq[i] is no larger than `guess`, in order
+// (non-negative floats order as their bits; the comparison is of the bits,
+// unsigned, so that any float gives the same list on every path).
+static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_t *pick)
+{
+    uint32_t limit, bits;
+    memcpy(&limit, &guess, sizeof limit);
+    int n = 0;
+    for (int i = 0; i < found; ++i) {
+        memcpy(&bits, &dist_sq[i], sizeof bits);
+        pick[n] = (uint32_t)i;
+        n += bits <= limit;
+    }
+    return n;
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2: eight places at a time, packed with the left_pack8 permutations
+// (the unsigned comparison as a signed one of the bits with the top bit
+// flipped).
+__attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *dist_sq, int found, float guess,
+                                                                 uint32_t *pick)
+{
+    const __m256i flip = _mm256_set1_epi32(INT32_MIN), eight = _mm256_set1_epi32(8);
+    const __m256i limit = _mm256_xor_si256(_mm256_castps_si256(_mm256_set1_ps(guess)), flip);
+    const __m256i end = _mm256_set1_epi32(found);
+    __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    int n = 0;
+    for (int i = 0; i < found; i += 8) {
+        __m256i bits = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(dist_sq + i)), flip);
+        __m256i keep = _mm256_andnot_si256(_mm256_cmpgt_epi32(bits, limit), _mm256_cmpgt_epi32(end, idx));
+        int mask = _mm256_movemask_ps(_mm256_castsi256_ps(keep));
+        const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[mask]);
+        _mm256_storeu_si256((__m256i *)(pick + n), _mm256_permutevar8x32_epi32(idx, perm));
+        idx = _mm256_add_epi32(idx, eight);
+        n += __builtin_popcount((unsigned)mask);
+    }
+    return n;
+}
+#endif
+
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2) return shortlist_avx2(dist_sq, found, guess, pick);
+#endif
+    return shortlist_plain(dist_sq, found, guess, pick);
+}
+
 /* ---- pass 2: sum ---------------------------------------------------------------------- */
 
 #if defined(__SSE2__)
