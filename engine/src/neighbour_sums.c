@@ -160,6 +160,28 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
     return n;
 }
 
+// AVX2: the eight candidates from proxy k (lanes idx): their offsets from
+// (cx, cy), squared distances, and the mask of those in range that are
+// neither the agent itself nor past the range's last proxy. Shared by
+// pack_avx2 and gather_avx2, so both compute the same bits.
+typedef struct group8 {
+    __m256 dx, dy, d2;
+    int bits;
+} group8;
+__attribute__((target("avx2,popcnt"), always_inline)) static inline group8
+group8_at(const float *gx, const float *gy, uint32_t k, __m256 cx, __m256 cy, __m256 r2, __m256i idx, __m256i self,
+          __m256i last)
+{
+    group8 o;
+    o.dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), cx);
+    o.dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), cy);
+    o.d2 = _mm256_add_ps(_mm256_mul_ps(o.dx, o.dx), _mm256_mul_ps(o.dy, o.dy));
+    __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, self), _mm256_cmpgt_epi32(idx, last)),
+                                        _mm256_castps_si256(_mm256_cmp_ps(o.d2, r2, _CMP_LT_OQ)));
+    o.bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
+    return o;
+}
+
 // AVX2: eight candidates at a time, one lane permutation an array. The
 // packed values are the same IEEE operations on the same candidates, in
 // the same order, as the SSSE3 and plain paths: the width changes how many
@@ -180,17 +202,13 @@ __attribute__((target("avx2,popcnt"))) static int pack_avx2(const neighbour_grid
         const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
         __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
         for (uint32_t k = begin; k < end; k += 8) {
-            __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), cx);
-            __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), cy);
-            __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, self), _mm256_cmpgt_epi32(idx, last)),
-                                                _mm256_castps_si256(_mm256_cmp_ps(d2, r2, _CMP_LT_OQ)));
-            int bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
+            const group8 c8 = group8_at(gx, gy, k, cx, cy, r2, idx, self, last);
+            const int bits = c8.bits;
             idx = _mm256_add_epi32(idx, eight);
             const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[bits]);
-            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(dx, perm));
-            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(dy, perm));
-            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(d2, perm));
+            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(c8.dx, perm));
+            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(c8.dy, perm));
+            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(c8.d2, perm));
             _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));
             _mm256_storeu_ps(ovy + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvy + k), perm));
             n += __builtin_popcount((unsigned)bits);
@@ -261,10 +279,10 @@ static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin
 }
 
 #if defined(STEER_X86_DISPATCH)
-// AVX2: eight candidates at a time, their squared distances and proxies
-// moved to the front with one lane permutation each (the left_pack8 table
-// of pack_avx2). The same IEEE operations on the same candidates, in the
-// same order, as gather_range: the same list.
+// AVX2: eight candidates at a time (group8_at), their squared distances
+// and proxies moved to the front with one lane permutation each (the
+// left_pack8 table of pack_avx2). The same IEEE operations on the same
+// candidates, in the same order, as gather_range: the same list.
 __attribute__((target("avx2,popcnt"))) static int gather_avx2(const neighbour_grid *g, const uint32_t ranges[][2],
                                                               int count, float cx, float cy, float r2, uint32_t self,
                                                               uint32_t *restrict list, float *restrict dist)
@@ -279,17 +297,12 @@ __attribute__((target("avx2,popcnt"))) static int gather_avx2(const neighbour_gr
         const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
         __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
         for (uint32_t k = begin; k < end; k += 8) {
-            __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), vcx);
-            __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), vcy);
-            __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, own), _mm256_cmpgt_epi32(idx, last)),
-                                                _mm256_castps_si256(_mm256_cmp_ps(d2, vr2, _CMP_LT_OQ)));
-            int bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
-            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[bits]);
-            _mm256_storeu_ps(dist + n, _mm256_permutevar8x32_ps(d2, perm));
+            const group8 c8 = group8_at(gx, gy, k, vcx, vcy, vr2, idx, own, last);
+            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[c8.bits]);
+            _mm256_storeu_ps(dist + n, _mm256_permutevar8x32_ps(c8.d2, perm));
             _mm256_storeu_si256((__m256i *)(list + n), _mm256_permutevar8x32_epi32(idx, perm));
             idx = _mm256_add_epi32(idx, eight);
-            n += __builtin_popcount((unsigned)bits);
+            n += __builtin_popcount((unsigned)c8.bits);
         }
     }
     return n;
