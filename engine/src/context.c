@@ -8,7 +8,6 @@
 #include "store.h"
 #include "world.h"
 
-
 bool steer__context_scratch_reserve(eval_scratch *s, int capacity)
 {
     // spare entries: the branch-free gather writes one past the last kept,

@@ -150,9 +150,10 @@ int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uin
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
-/// Tests: the widest kernels the neighbour sums and the gather may use from
-/// now on (2: AVX2 packing, gather and AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing
-/// and SSE2 sums), within what the CPU has. Not thread-safe: call it
+/// Tests: the widest kernels the neighbour sums, the gather and the
+/// shortlist may use from now on (2: AVX2 packing, gather and shortlist and
+/// AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing and SSE2
+/// sums), within what the CPU has. Not thread-safe: call it
 /// with no step running.
 void steer__neighbour_pack_limit(int level);
 
