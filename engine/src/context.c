@@ -8,15 +8,6 @@
 #include "store.h"
 #include "world.h"
 
-// STEER_PLAIN_KERNEL: the plain C gather (tests/CMakeLists.txt builds an
-// engine with it to check that both give the same bits)
-#if defined(STEER_PLAIN_KERNEL)
-#undef __SSE2__
-#endif
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 bool steer__context_scratch_reserve(eval_scratch *s, int capacity)
 {
     // spare entries: the branch-free gather writes one past the last kept,
@@ -82,49 +73,6 @@ bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_st
     }
 }
 
-// Candidates of one proxy range: squared distances four at a time (past
-// the range's end too: the arrays are padded), then a branch-free
-// compaction of those in range: about a third are, in no predictable
-// pattern, so a branch per candidate would mispredict (PERFORMANCE.md).
-// The agent itself (proxy `self`) is stepped over rather than tested for.
-// The SSE2 and plain paths compute the same IEEE operations: same bits.
-static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin, uint32_t end, float cx, float cy,
-                        float r2, uint32_t self, int n)
-{
-    const int m = (int)(end - begin);
-    const float *restrict px = g->x + begin;
-    const float *restrict py = g->y + begin;
-    float *restrict td = s->tmp_d2;
-#if defined(__SSE2__)
-    const __m128 vcx = _mm_set1_ps(cx), vcy = _mm_set1_ps(cy);
-    for (int i = 0; i < m; i += 4) {
-        __m128 dx = _mm_sub_ps(_mm_loadu_ps(px + i), vcx);
-        __m128 dy = _mm_sub_ps(_mm_loadu_ps(py + i), vcy);
-        _mm_storeu_ps(td + i, _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
-    }
-#else
-    for (int i = 0; i < m; ++i) {
-        float dx = px[i] - cx, dy = py[i] - cy;
-        td[i] = dx * dx + dy * dy;
-    }
-#endif
-    uint32_t *restrict list = s->proxy;
-    float *restrict dist = s->dist_sq;
-    // [0, own) and (own, m): the agent itself is at own when in this range
-    const int own = self - begin < (uint32_t)m ? (int)(self - begin) : m;
-    for (int i = 0; i < own; ++i) {
-        list[n] = begin + (uint32_t)i;
-        dist[n] = td[i];
-        n += td[i] < r2;
-    }
-    for (int i = own + 1; i < m; ++i) {
-        list[n] = begin + (uint32_t)i;
-        dist[n] = td[i];
-        n += td[i] < r2;
-    }
-    return n;
-}
-
 int steer__context_gather(eval_ctx *ctx, float radius)
 {
     // the list lives in the shared scratch: a callback behaviour may have run a
@@ -136,9 +84,7 @@ int steer__context_gather(eval_ctx *ctx, float radius)
     const float r2 = radius * radius;
     const uint32_t (*ranges)[2];
     int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, radius, &ranges);
-    int n = 0;
-    for (int i = 0; i < count; ++i)
-        n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, ctx->self_proxy, n);
+    int n = steer__neighbour_gather(g, ranges, count, cx, cy, r2, ctx->self_proxy, s);
     // layers and floors: only the neighbours the agent sees, in order
     if (ctx->view->filtered) {
         int kept = 0;

@@ -133,13 +133,27 @@ static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->
 /// returns their count. Cached across the behaviours of one evaluation.
 int steer__context_gather(eval_ctx *ctx, float radius);
 
+/// The kernel of steer__context_gather (neighbour_sums.c): the proxies of
+/// `ranges` within squared distance r2 of (cx, cy), but `self`, into
+/// s->proxy and their squared distances into s->dist_sq, in candidate order;
+/// returns their count. AVX2 when the CPU has it (steer__neighbour_pack_limit
+/// 2), else SSE2 distances and a plain compaction: the same list.
+int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
+                            uint32_t self, eval_scratch *s);
+/// The places i < found of a gather whose squared distance dist_sq[i] is at
+/// most `guess` (compared as bits: non-negative floats order so), in order,
+/// into pick (found + 8 entries: the AVX2 path writes whole groups of 8);
+/// returns their count (reciprocal.c, closest_neighbours; the same list on
+/// every path).
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
 /// Sum the neighbours within radius; separation's sum too when `separation`
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
-/// Tests: the widest kernels the neighbour sums may use from now on (2: AVX2
-/// packing and AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing
-/// and SSE2 sums), within what the CPU has. Not thread-safe: call it
+/// Tests: the widest kernels the neighbour sums, the gather and the
+/// shortlist may use from now on (2: AVX2 packing, gather and shortlist and
+/// AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing and SSE2
+/// sums), within what the CPU has. Not thread-safe: call it
 /// with no step running.
 void steer__neighbour_pack_limit(int level);
 

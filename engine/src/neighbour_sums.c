@@ -10,6 +10,9 @@
 //    sqrt and division now run on neighbours only, not on every candidate
 //    (eight at a time with AVX, summed four by four in the same order).
 //    Lanes are added in the fixed order (l0 + l1) + (l2 + l3) at the end.
+// Also the gather of steer__context_gather (the reciprocal avoidance's
+// candidates): proxies and squared distances of those in range, packed the
+// same way.
 //
 // The vector paths (AVX2 or SSSE3 packing, AVX or SSE2 sums) and the
 // plain C paths perform the same IEEE operations in the same order: the same
@@ -157,6 +160,28 @@ __attribute__((target("ssse3"))) static int pack_ssse3(const neighbour_grid *g, 
     return n;
 }
 
+// AVX2: the eight candidates from proxy k (lanes idx): their offsets from
+// (cx, cy), squared distances, and the mask of those in range that are
+// neither the agent itself nor past the range's last proxy. Shared by
+// pack_avx2 and gather_avx2, so both compute the same bits.
+typedef struct group8 {
+    __m256 dx, dy, d2;
+    int bits;
+} group8;
+__attribute__((target("avx2,popcnt"), always_inline)) static inline group8
+group8_at(const float *gx, const float *gy, uint32_t k, __m256 cx, __m256 cy, __m256 r2, __m256i idx, __m256i self,
+          __m256i last)
+{
+    group8 o;
+    o.dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), cx);
+    o.dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), cy);
+    o.d2 = _mm256_add_ps(_mm256_mul_ps(o.dx, o.dx), _mm256_mul_ps(o.dy, o.dy));
+    __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, self), _mm256_cmpgt_epi32(idx, last)),
+                                        _mm256_castps_si256(_mm256_cmp_ps(o.d2, r2, _CMP_LT_OQ)));
+    o.bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
+    return o;
+}
+
 // AVX2: eight candidates at a time, one lane permutation an array. The
 // packed values are the same IEEE operations on the same candidates, in
 // the same order, as the SSSE3 and plain paths: the width changes how many
@@ -177,17 +202,13 @@ __attribute__((target("avx2,popcnt"))) static int pack_avx2(const neighbour_grid
         const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
         __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
         for (uint32_t k = begin; k < end; k += 8) {
-            __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(gx + k), cx);
-            __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(gy + k), cy);
-            __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-            __m256i valid = _mm256_andnot_si256(_mm256_or_si256(_mm256_cmpeq_epi32(idx, self), _mm256_cmpgt_epi32(idx, last)),
-                                                _mm256_castps_si256(_mm256_cmp_ps(d2, r2, _CMP_LT_OQ)));
-            int bits = _mm256_movemask_ps(_mm256_castsi256_ps(valid));
+            const group8 c8 = group8_at(gx, gy, k, cx, cy, r2, idx, self, last);
+            const int bits = c8.bits;
             idx = _mm256_add_epi32(idx, eight);
             const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[bits]);
-            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(dx, perm));
-            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(dy, perm));
-            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(d2, perm));
+            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(c8.dx, perm));
+            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(c8.dy, perm));
+            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(c8.d2, perm));
             _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));
             _mm256_storeu_ps(ovy + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvy + k), perm));
             n += __builtin_popcount((unsigned)bits);
@@ -211,6 +232,144 @@ static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, 
 void steer__neighbour_pack_limit(int level) { (void)level; }
 #endif
 #endif
+
+/* ---- the gather of steer__context_gather ------------------------------------------- */
+
+// Candidates of one proxy range: squared distances four at a time (past
+// the range's end too: the arrays are padded), then a branch-free
+// compaction of those in range: about a third are, in no predictable
+// pattern, so a branch per candidate would mispredict (PERFORMANCE.md).
+// The agent itself (proxy `self`) is stepped over rather than tested for.
+// The SSE2 and plain paths compute the same IEEE operations: same bits.
+static int gather_range(const neighbour_grid *g, eval_scratch *s, uint32_t begin, uint32_t end, float cx, float cy,
+                        float r2, uint32_t self, int n)
+{
+    const int m = (int)(end - begin);
+    const float *restrict px = g->x + begin;
+    const float *restrict py = g->y + begin;
+    float *restrict td = s->tmp_d2;
+#if defined(__SSE2__)
+    const __m128 vcx = _mm_set1_ps(cx), vcy = _mm_set1_ps(cy);
+    for (int i = 0; i < m; i += 4) {
+        __m128 dx = _mm_sub_ps(_mm_loadu_ps(px + i), vcx);
+        __m128 dy = _mm_sub_ps(_mm_loadu_ps(py + i), vcy);
+        _mm_storeu_ps(td + i, _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+    }
+#else
+    for (int i = 0; i < m; ++i) {
+        float dx = px[i] - cx, dy = py[i] - cy;
+        td[i] = dx * dx + dy * dy;
+    }
+#endif
+    uint32_t *restrict list = s->proxy;
+    float *restrict dist = s->dist_sq;
+    // [0, own) and (own, m): the agent itself is at own when in this range
+    const int own = self - begin < (uint32_t)m ? (int)(self - begin) : m;
+    for (int i = 0; i < own; ++i) {
+        list[n] = begin + (uint32_t)i;
+        dist[n] = td[i];
+        n += td[i] < r2;
+    }
+    for (int i = own + 1; i < m; ++i) {
+        list[n] = begin + (uint32_t)i;
+        dist[n] = td[i];
+        n += td[i] < r2;
+    }
+    return n;
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2: eight candidates at a time (group8_at), their squared distances
+// and proxies moved to the front with one lane permutation each (the
+// left_pack8 table of pack_avx2). The same IEEE operations on the same
+// candidates, in the same order, as gather_range: the same list.
+__attribute__((target("avx2,popcnt"))) static int gather_avx2(const neighbour_grid *g, const uint32_t ranges[][2],
+                                                              int count, float cx, float cy, float r2, uint32_t self,
+                                                              uint32_t *restrict list, float *restrict dist)
+{
+    const float *gx = g->x, *gy = g->y;
+    const __m256 vcx = _mm256_set1_ps(cx), vcy = _mm256_set1_ps(cy), vr2 = _mm256_set1_ps(r2);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    const __m256i own = _mm256_set1_epi32((int32_t)self);
+    int n = 0;
+    for (int c = 0; c < count; ++c) {
+        const uint32_t begin = ranges[c][0], end = ranges[c][1];
+        const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
+        __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
+        for (uint32_t k = begin; k < end; k += 8) {
+            const group8 c8 = group8_at(gx, gy, k, vcx, vcy, vr2, idx, own, last);
+            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[c8.bits]);
+            _mm256_storeu_ps(dist + n, _mm256_permutevar8x32_ps(c8.d2, perm));
+            _mm256_storeu_si256((__m256i *)(list + n), _mm256_permutevar8x32_epi32(idx, perm));
+            idx = _mm256_add_epi32(idx, eight);
+            n += __builtin_popcount((unsigned)c8.bits);
+        }
+    }
+    return n;
+}
+#endif
+
+int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
+                            uint32_t self, eval_scratch *s)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2) return gather_avx2(g, ranges, count, cx, cy, r2, self, s->proxy, s->dist_sq);
+#endif
+    int n = 0;
+    for (int i = 0; i < count; ++i) n = gather_range(g, s, ranges[i][0], ranges[i][1], cx, cy, r2, self, n);
+    return n;
+}
+
+/* ---- the shortlist of closest_neighbours (reciprocal.c) ------------------------------ */
+
+// The places i < found whose dist_sq[i] is no larger than `guess`, in order
+// (non-negative floats order as their bits; the comparison is of the bits,
+// unsigned, so that any float gives the same list on every path).
+static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_t *pick)
+{
+    uint32_t limit, bits;
+    memcpy(&limit, &guess, sizeof limit);
+    int n = 0;
+    for (int i = 0; i < found; ++i) {
+        memcpy(&bits, &dist_sq[i], sizeof bits);
+        pick[n] = (uint32_t)i;
+        n += bits <= limit;
+    }
+    return n;
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2: eight places at a time, packed with the left_pack8 permutations
+// (the unsigned comparison as a signed one of the bits with the top bit
+// flipped).
+__attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *dist_sq, int found, float guess,
+                                                                 uint32_t *pick)
+{
+    const __m256i flip = _mm256_set1_epi32(INT32_MIN), eight = _mm256_set1_epi32(8);
+    const __m256i limit = _mm256_xor_si256(_mm256_castps_si256(_mm256_set1_ps(guess)), flip);
+    const __m256i end = _mm256_set1_epi32(found);
+    __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    int n = 0;
+    for (int i = 0; i < found; i += 8) {
+        __m256i bits = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(dist_sq + i)), flip);
+        __m256i keep = _mm256_andnot_si256(_mm256_cmpgt_epi32(bits, limit), _mm256_cmpgt_epi32(end, idx));
+        int mask = _mm256_movemask_ps(_mm256_castsi256_ps(keep));
+        const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[mask]);
+        _mm256_storeu_si256((__m256i *)(pick + n), _mm256_permutevar8x32_epi32(idx, perm));
+        idx = _mm256_add_epi32(idx, eight);
+        n += __builtin_popcount((unsigned)mask);
+    }
+    return n;
+}
+#endif
+
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2) return shortlist_avx2(dist_sq, found, guess, pick);
+#endif
+    return shortlist_plain(dist_sq, found, guess, pick);
+}
 
 /* ---- pass 2: sum ---------------------------------------------------------------------- */
 

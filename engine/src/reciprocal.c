@@ -134,15 +134,8 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
     uint64_t key[ORCA_SHORTLIST > STEER_MAX_AVOID_NEIGHBOURS ? ORCA_SHORTLIST : STEER_MAX_AVOID_NEIGHBOURS];
     int n = 0;
     if (found > k && found <= ORCA_CANDIDATES) {
-        // non-negative floats compare as their bits
-        uint32_t guess, bits;
-        memcpy(&guess, &s->closest_hint, sizeof guess);
-        uint8_t pick[ORCA_CANDIDATES];
-        for (int i = 0; i < found; ++i) {
-            memcpy(&bits, &dist_sq[i], sizeof bits);
-            pick[n] = (uint8_t)i;
-            n += bits <= guess;
-        }
+        uint32_t pick[ORCA_CANDIDATES + 8];
+        n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
         if (n > ORCA_SHORTLIST) n = 0; // a bad guess
         for (int i = 0; i < n; ++i) key[i] = closest_key(dist_sq, pick[i]);
     }

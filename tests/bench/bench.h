@@ -7,6 +7,7 @@
 #endif
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "steer/steer.h"
@@ -26,6 +27,37 @@ static inline double bench_cpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/// The timed window under callgrind: bench_window_begin() zeroes the counts
+/// and starts collecting, bench_window_end() dumps them (a file ending in
+/// .1) and stops, so that `valgrind --tool=callgrind --instr-atstart=no`
+/// runs the setup and the untimed steps uninstrumented and counts the
+/// window only (tests/tools/callgrind_window.sh, which sets
+/// STEER_BENCH_WINDOW). No-ops without that variable (so that
+/// callgrind_per_step.sh still counts whole runs), outside valgrind, and
+/// without valgrind's headers.
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_HAS_CALLGRIND 1
+#endif
+#endif
+static inline void bench_window_begin(void)
+{
+#if defined(BENCH_HAS_CALLGRIND)
+    if (getenv("STEER_BENCH_WINDOW") == NULL) return;
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+#endif
+}
+static inline void bench_window_end(void)
+{
+#if defined(BENCH_HAS_CALLGRIND)
+    if (getenv("STEER_BENCH_WINDOW") == NULL) return;
+    CALLGRIND_DUMP_STATS;
+    CALLGRIND_STOP_INSTRUMENTATION;
+#endif
 }
 
 /// Integer option "--name value" from argv, or fallback.

@@ -123,9 +123,11 @@ int bench_crowd(int argc, char **argv)
     }
     steer_world_step(w, DT); // warm-up: grid and caches sized
     for (long s = 0; s < skip; ++s) steer_world_step(w, DT);
+    bench_window_begin();
     double t0 = bench_now(), c0 = bench_cpu_now();
     for (long s = 0; s < steps; ++s) steer_world_step(w, DT);
     double t1 = bench_now(), c1 = bench_cpu_now();
+    bench_window_end();
     // neighbours each agent took into account (within the look distance, at
     // most the cap), and the mean speed
     long total = 0;
