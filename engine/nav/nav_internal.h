@@ -76,12 +76,15 @@ void nav_mesh_dirty(struct nav_mesh *mesh, steer_vec2 lower, steer_vec2 upper);
 /// How a query searches the mesh (for steer-bench nav's comparisons; the
 /// library never changes it): flags, 0 by default: NAV_SEARCH_LOOSE no nav_path_tighten, NAV_BUILD_ONE_THREAD tiles made on
 /// the calling thread only, NAV_BUILD_WATERSHED Recast's watershed regions
-/// instead of monotone ones. Every navigation of the process reads it.
+/// instead of monotone ones, NAV_BUILD_RASTER the ground rasterised as Recast
+/// does (rcRasterizeTriangles, rcBuildCompactHeightfield) instead of written
+/// directly (the same mesh, twice the time). Every navigation of the process reads it.
 extern int nav_search_mode;
 enum {
     NAV_SEARCH_LOOSE = 2,
     NAV_BUILD_ONE_THREAD = 4,
-    NAV_BUILD_WATERSHED = 8
+    NAV_BUILD_WATERSHED = 8,
+    NAV_BUILD_RASTER = 16
 };
 
 #ifdef __cplusplus

@@ -25,6 +25,7 @@
 #include <recastnavigation/DetourNavMeshBuilder.h>
 #include <recastnavigation/DetourNavMeshQuery.h>
 #include <recastnavigation/Recast.h>
+#include <recastnavigation/RecastAlloc.h>
 
 #include <cmath>
 #include <algorithm>
@@ -200,6 +201,63 @@ struct TileWork {
     }
 };
 
+// The compact heightfield of a flat ground (x0..x1, z0..z1) over a tile of
+// size x size cells from bmin, written directly: what rasterising the ground
+// quad (rcRasterizeTriangles) and compacting it (rcBuildCompactHeightfield)
+// give, the same bits (test_nav: flat_ground_is_the_rasterised_ground), for
+// half the tile's build. A column has one span when the ground covers part
+// of it; the span's floor is where the rasteriser puts the plane y = 0
+// (the top of the voxel the plane y = 0 lies in), open to the top (h 255); every span is connected
+// to its four neighbours that have one (Recast's layer index 0).
+static bool flat_ground(rcCompactHeightfield &chf, int size, const float *bmin, const float *bmax, float cs,
+                        float x0, float z0, float x1, float z1)
+{
+    // the columns the ground overlaps with some area
+    int cx0 = std::max(0, (int)std::floor((x0 - bmin[0]) / cs));
+    int cz0 = std::max(0, (int)std::floor((z0 - bmin[2]) / cs));
+    int cx1 = std::min(size, (int)std::ceil((x1 - bmin[0]) / cs));
+    int cz1 = std::min(size, (int)std::ceil((z1 - bmin[2]) / cs));
+    if (cx1 <= cx0 || cz1 <= cz0) cx1 = cx0, cz1 = cz0;
+    const int count = (cx1 - cx0) * (cz1 - cz0);
+    chf.width = size;
+    chf.height = size;
+    chf.spanCount = count;
+    chf.walkableHeight = 2;
+    chf.walkableClimb = 1;
+    chf.maxRegions = 0;
+    rcVcopy(chf.bmin, bmin);
+    rcVcopy(chf.bmax, bmax);
+    chf.bmax[1] += 2.0f * kHeight;
+    chf.cs = cs;
+    chf.ch = kHeight;
+    chf.cells = (rcCompactCell *)rcAlloc(sizeof(rcCompactCell) * (size_t)size * (size_t)size, RC_ALLOC_PERM);
+    chf.spans = (rcCompactSpan *)rcAlloc(sizeof(rcCompactSpan) * (size_t)std::max(count, 1), RC_ALLOC_PERM);
+    chf.areas = (unsigned char *)rcAlloc((size_t)std::max(count, 1), RC_ALLOC_PERM);
+    if (!chf.cells || !chf.spans || !chf.areas) return false;
+    std::memset(chf.cells, 0, sizeof(rcCompactCell) * (size_t)size * (size_t)size);
+    std::memset(chf.areas, RC_WALKABLE_AREA, (size_t)count);
+    const unsigned short floor_y = (unsigned short)(std::floor((0.0f - bmin[1]) * (1.0f / kHeight)) + 1);
+    int idx = 0;
+    for (int z = cz0; z < cz1; ++z) {
+        for (int x = cx0; x < cx1; ++x, ++idx) {
+            rcCompactCell &c = chf.cells[x + z * size];
+            c.index = (unsigned)idx;
+            c.count = 1;
+            rcCompactSpan &s = chf.spans[idx];
+            s.y = floor_y;
+            s.reg = 0;
+            s.h = 0xff;
+            s.con = 0;
+            for (int dir = 0; dir < 4; ++dir) {
+                const int nx = x + rcGetDirOffsetX(dir), nz = z + rcGetDirOffsetY(dir);
+                const bool inside = nx >= cx0 && nx < cx1 && nz >= cz0 && nz < cz1;
+                rcSetCon(s, dir, inside ? 0 : RC_NOT_CONNECTED);
+            }
+        }
+    }
+    return true;
+}
+
 // The Detour data of tile (tx, ty) of a layer (null data: nothing walkable
 // there). Reads the shapes and the settings only, so tiles may be made on
 // several threads at once. False only when memory ran out or the tile has
@@ -225,17 +283,22 @@ static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *laye
     rcContext context(false);
     rcContext *ctx = &context;
     int size = m->tile_cells + 2 * kBorder;
-    w.hf = rcAllocHeightfield();
     w.chf = rcAllocCompactHeightfield();
     w.cset = rcAllocContourSet();
     w.pmesh = rcAllocPolyMesh();
-    if (!w.hf || !w.chf || !w.cset || !w.pmesh) return false;
-    if (!rcCreateHeightfield(ctx, *w.hf, size, size, bmin, bmax, cs, kHeight)) return false;
-    const float ground[12] = {gx0, 0.0f, gz0, gx1, 0.0f, gz0, gx1, 0.0f, gz1, gx0, 0.0f, gz1};
-    const int tris[6] = {0, 1, 2, 0, 2, 3};
-    const unsigned char areas[2] = {RC_WALKABLE_AREA, RC_WALKABLE_AREA};
-    if (!rcRasterizeTriangles(ctx, ground, 4, tris, areas, 2, *w.hf, 1)) return false;
-    if (!rcBuildCompactHeightfield(ctx, 2, 1, *w.hf, *w.chf)) return false;
+    if (!w.chf || !w.cset || !w.pmesh) return false;
+    if (nav_search_mode & NAV_BUILD_RASTER) {
+        // Recast's way: rasterise the ground quad, then compact the heightfield
+        w.hf = rcAllocHeightfield();
+        if (!w.hf || !rcCreateHeightfield(ctx, *w.hf, size, size, bmin, bmax, cs, kHeight)) return false;
+        const float ground[12] = {gx0, 0.0f, gz0, gx1, 0.0f, gz0, gx1, 0.0f, gz1, gx0, 0.0f, gz1};
+        const int tris[6] = {0, 1, 2, 0, 2, 3};
+        const unsigned char areas[2] = {RC_WALKABLE_AREA, RC_WALKABLE_AREA};
+        if (!rcRasterizeTriangles(ctx, ground, 4, tris, areas, 2, *w.hf, 1)) return false;
+        if (!rcBuildCompactHeightfield(ctx, 2, 1, *w.hf, *w.chf)) return false;
+    } else if (!flat_ground(*w.chf, size, bmin, bmax, cs, gx0, gz0, gx1, gz1)) {
+        return false;
+    }
 
     // every shape near the tile, grown by radius + margin, unwalkable
     const float grow = layer->radius + m->def.margin;

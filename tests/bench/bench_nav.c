@@ -1,6 +1,6 @@
 // steer-bench nav: the navigation library's figures (issue 22).
 //   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 150]
-//                   [--any-angle] [--detour] [--loose] [--one-thread] [--watershed]
+//                   [--any-angle] [--detour] [--loose] [--one-thread] [--watershed] [--raster]
 //                   [--compare SEEDS]
 // Prints: mesh build time for a side x side map with N shapes (boxes and
 // circles), the median and 90th percentile of a path query between random
@@ -98,7 +98,8 @@ int bench_nav(int argc, char **argv)
     detour = bench_has_flag(argc, argv, "--detour");
     nav_search_mode = (bench_has_flag(argc, argv, "--loose") ? NAV_SEARCH_LOOSE : 0) |
                       (bench_has_flag(argc, argv, "--one-thread") ? NAV_BUILD_ONE_THREAD : 0) |
-                      (bench_has_flag(argc, argv, "--watershed") ? NAV_BUILD_WATERSHED : 0);
+                      (bench_has_flag(argc, argv, "--watershed") ? NAV_BUILD_WATERSHED : 0) |
+                      (bench_has_flag(argc, argv, "--raster") ? NAV_BUILD_RASTER : 0);
     if (seeds > 0) return compare(seeds, cell, margin);
     float side = (float)side_l;
 
@@ -152,13 +153,13 @@ int bench_nav(int argc, char **argv)
     }
     qsort(field_times, 5, sizeof *field_times, cmp_double);
     printf(
-        "nav: search=%s tighten=%d watershed=%d any_angle=%d detour=%d map=%gx%g shapes=%ld "
+        "nav: search=%s tighten=%d watershed=%d raster=%d any_angle=%d detour=%d map=%gx%g shapes=%ld "
         "cell=%g margin=%g build=%.1f ms (cpu %.1f ms, %d tiles) query median=%.4f ms p90=%.4f ms "
         "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
         "field256=%.2f ms hash=%016llx\n",
         "corridor",
-        !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED), any_angle,
-        detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms,
+        !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED),
+        !!(nav_search_mode & NAV_BUILD_RASTER), any_angle, detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms,
         build_cpu_ms, tiles, times[queries / 2], times[queries * 9 / 10], queries, ok, straight,
         ok ? length / ok : 0.0, update_ms, rebuilt, field_times[2], (unsigned long long)hash);
     free(times);

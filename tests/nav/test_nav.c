@@ -105,6 +105,46 @@ static void tiles_made_on_threads_are_the_same(void)
     CHECK(memcmp(lengths[0], lengths[1], sizeof lengths[0]) == 0);
 }
 
+// The ground's compact heightfield is written directly (flat_ground in
+// nav_mesh.cpp) instead of rasterising the ground quad: the same mesh, bit for
+// bit, and the same paths, with and without nav_bounds that cut cells.
+static void flat_ground_is_the_rasterised_ground(void)
+{
+    int saved = nav_search_mode;
+    for (int bounded = 0; bounded < 2; ++bounded) {
+        uint64_t mesh_hash[2] = {14695981039346656037ull, 14695981039346656037ull};
+        float lengths[2][20];
+        int polygons[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            nav_search_mode = k ? NAV_BUILD_RASTER : 0;
+            steer_nav_def def = steer_default_nav_def();
+            if (bounded) {
+                def.has_bounds = true;
+                def.lower = steer_v2(3.13f, 2.07f);
+                def.upper = steer_v2(71.31f, 66.93f);
+            }
+            steer_nav *nav = steer_nav_create(&def);
+            vg_layout(nav, 23u, 75.0f, 30, 20, 6.0f);
+            steer_nav_result res;
+            CHECK(steer_nav_prepare(nav, 0.4f, &res) >= 9);
+            polygons[k] = steer_nav_draw_mesh(nav, 0.4f, hash_polygon, &mesh_hash[k]);
+            unsigned st = 7u;
+            for (int q = 0; q < 20; ++q) {
+                steer_vec2 a = vg_free_point(nav, &st, 75.0f, 0.4f), b = vg_free_point(nav, &st, 75.0f, 0.4f);
+                steer_vec2 pts[512];
+                steer_nav_find_path(nav, a, b, 0.4f, pts, 512, &res);
+                lengths[k][q] = res.status == STEER_NAV_OK ? res.length : -1.0f;
+            }
+            steer_nav_destroy(nav);
+        }
+        CHECK(polygons[0] > 100);
+        CHECK(polygons[0] == polygons[1]);
+        CHECK(mesh_hash[0] == mesh_hash[1]);
+        CHECK(memcmp(lengths[0], lengths[1], sizeof lengths[0]) == 0);
+    }
+    nav_search_mode = saved;
+}
+
 static void straight_segment_when_nothing_is_between(void)
 {
     steer_nav *nav = steer_nav_create(NULL);
@@ -442,6 +482,7 @@ int main(void)
     RUN(bad_input_is_refused_with_a_message);
     RUN(every_shape_kind_and_many_radii);
     RUN(tiles_made_on_threads_are_the_same);
+    RUN(flat_ground_is_the_rasterised_ground);
     RUN(flow_fields_are_deterministic);
     RUN(following_a_field_reaches_the_goal);
     RUN(flow_field_refusals);
