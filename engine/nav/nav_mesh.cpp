@@ -47,10 +47,14 @@ const int kBuildThreads =
     2; // threads making tiles at once (the machines steer is measured on have 2 cores)
 const size_t kTilesPerThread = 4; // fewer tiles than this per thread are made on the calling thread
 const float kHeight = 0.2f;     // voxel height: the ground is flat
+// a fallback mesh's margin: its walls keep outside radius - 5 cm by themselves
+// (a voxel's half diagonal and the contours' half voxel at 0.2 m voxels)
+const float kSafeMargin = 0.15f;
 
 struct Layer {
     float radius = 0.0f;
     uint32_t mask = STEER_ALL_LAYERS; ///< the shapes this mesh sees: layer & mask != 0
+    float margin = 0.0f;              ///< the shapes grown by radius + margin
     dtNavMesh *mesh = nullptr;
     dtNavMeshQuery *query = nullptr;
     std::unordered_set<uint64_t> built; // tiles made (possibly empty)
@@ -74,6 +78,8 @@ void free_layer(Layer *layer)
 
 extern "C" int nav_search_mode;
 int nav_search_mode = 0;
+extern "C" int nav_fallbacks;
+int nav_fallbacks = 0;
 
 struct nav_mesh {
     steer_nav_def def;
@@ -115,15 +121,15 @@ extern "C" void nav_mesh_destroy(struct nav_mesh *m)
 
 // How far a shape's change reaches into the tiles of a layer: its growth,
 // the voxel border and one cell of rounding.
-static float reach(const nav_mesh *m, float radius)
+static float reach(const nav_mesh *m, const Layer *layer)
 {
-    return radius + m->def.margin + (float)(kBorder + 1) * m->def.cell_size;
+    return layer->radius + layer->margin + (float)(kBorder + 1) * m->def.cell_size;
 }
 
 extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 upper)
 {
     for (Layer *layer : m->layers) {
-        float g = reach(m, layer->radius);
+        float g = reach(m, layer);
         int x0 = (int)std::floor((lower.x - g) / m->tile), x1 = (int)std::floor((upper.x + g) / m->tile);
         int y0 = (int)std::floor((lower.y - g) / m->tile), y1 = (int)std::floor((upper.y + g) / m->tile);
         // a shape larger than the built area: every built tile it covers
@@ -140,11 +146,11 @@ extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 
     }
 }
 
-static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask)
+static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask, float margin)
 {
     ++m->clock;
     for (Layer *layer : m->layers) {
-        if (layer->radius == radius && layer->mask == mask) {
+        if (layer->radius == radius && layer->mask == mask && layer->margin == margin) {
             layer->used = m->clock;
             return layer;
         }
@@ -160,6 +166,7 @@ static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask)
     if (!layer) return nullptr;
     layer->radius = radius;
     layer->mask = mask;
+    layer->margin = margin;
     layer->used = m->clock;
     layer->mesh = dtAllocNavMesh();
     layer->query = dtAllocNavMeshQuery();
@@ -301,7 +308,7 @@ static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *laye
     }
 
     // every shape near the tile, grown by radius + margin, unwalkable
-    const float grow = layer->radius + m->def.margin;
+    const float grow = layer->radius + layer->margin;
     steer_vec2 inflated[NAV_MAX_INFLATED];
     float verts[3 * NAV_MAX_INFLATED];
     for (int i = 1; i < nav->used; ++i) {
@@ -400,7 +407,7 @@ static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *l
         if (!any) lo = hi = steer_v2(0.0f, 0.0f);
         // the shortest path stays within the hull of the grown shapes and
         // its ends: their box and a little more is enough
-        float g = reach(m, layer->radius) + 2.0f;
+        float g = reach(m, layer) + 2.0f;
         lo = steer_v2(lo.x - g, lo.y - g), hi = steer_v2(hi.x + g, hi.y + g);
     }
     range[0] = (int)std::floor(lo.x / m->tile), range[1] = (int)std::floor(lo.y / m->tile);
@@ -597,7 +604,7 @@ extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result 
         return 0;
     }
     nav_mesh *m = nav->mesh;
-    Layer *layer = layer_for(m, radius, STEER_ALL_LAYERS);
+    Layer *layer = layer_for(m, radius, STEER_ALL_LAYERS, m->def.margin);
     int range[4];
     if (!layer) {
         nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
@@ -624,7 +631,8 @@ extern "C" int steer_nav_tiles_built(const steer_nav *nav, float radius)
 {
     if (!nav) return 0;
     for (const Layer *layer : nav->mesh->layers)
-        if (layer->radius == radius && layer->mask == STEER_ALL_LAYERS) return layer->tiles_built;
+        if (layer->radius == radius && layer->mask == STEER_ALL_LAYERS && layer->margin == nav->mesh->def.margin)
+            return layer->tiles_built;
     return 0;
 }
 
@@ -645,6 +653,82 @@ static steer_nav_status deliver(const steer_vec2 *path, int n, steer_vec2 *point
         result->status = STEER_NAV_OK;
         result->count = n;
         result->length = polyline_length(path, n);
+    }
+    return STEER_NAV_OK;
+}
+
+// The mesh's path (margin: its shapes grown by radius + margin) from one
+// end to the other, string-pulled, from and to at its ends.
+static steer_nav_status mesh_path(steer_nav *nav, float margin, steer_vec2 from, steer_vec2 to, float radius,
+                                  uint32_t mask, std::vector<steer_vec2> &path, steer_nav_result *result)
+{
+    nav_mesh *m = nav->mesh;
+    const steer_vec2 ends[2] = {from, to};
+    Layer *layer = layer_for(m, radius, mask, margin);
+    if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+    int range[4];
+    if (!needed_tiles(nav, m, layer, ends, 2, range))
+        return nav_fail(result, STEER_NAV_OUTSIDE,
+                        "(%g, %g) to (%g, %g) spans more than %d navigation tiles of %g m: declare nav_bounds",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, m->def.max_tiles,
+                        (double)m->tile);
+    if (update_tiles(nav, m, layer, range) < 0)
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
+
+    // Recast's world is y-up: the ground plane's (x, y) is its (x, z)
+    const float start[3] = {from.x, 0.0f, from.y}, goal[3] = {to.x, 0.0f, to.y};
+    const float reach_mesh = margin + 2.0f * m->def.cell_size;
+    const float extents[3] = {reach_mesh, 1.0f, reach_mesh};
+    dtPolyRef start_ref = 0, goal_ref = 0;
+    float start_on[3], goal_on[3];
+    layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
+    layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
+    int npolys = 0, nstraight = 0;
+    const float *straight = m->straight.data();
+    if (start_ref && goal_ref) {
+        if (m->def.any_angle) {
+            // Detour's any-angle A*: raycasts shortcut the corridor while it
+            // searches (up to 50 x the tiles' walkableRadius: 50 m)
+            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
+            int iters = 0;
+            dtStatus st = DT_IN_PROGRESS;
+            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
+            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
+        } else if (m->def.detour_find_path) {
+            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
+                                   kMaxPolys);
+        } else {
+            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
+        }
+        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+            start_ref = 0;
+        else
+            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
+                                           m->straight.data(), nullptr, nullptr, &nstraight,
+                                           kMaxStraight, 0);
+    }
+    if (!start_ref || !goal_ref)
+        return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
+    try {
+        path.clear();
+        path.reserve((size_t)nstraight + 2);
+        path.push_back(from);
+        for (int i = 0; i < nstraight; ++i) {
+            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
+            const steer_vec2 &last = path.back();
+            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
+        }
+        const steer_vec2 &last = path.back();
+        if (last.x != to.x || last.y != to.y) {
+            // the mesh's end point is within a cell of the goal: end at the goal itself
+            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
+                path.back() = to;
+            else
+                path.push_back(to);
+        }
+    } catch (...) {
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
     }
     return STEER_NAV_OK;
 }
@@ -685,77 +769,42 @@ extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec
     // in plain sight: the straight segment is the shortest path
     if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
 
-    Layer *layer = layer_for(m, radius, mask);
-    if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
-    int range[4];
-    if (!needed_tiles(nav, m, layer, ends, 2, range))
-        return nav_fail(result, STEER_NAV_OUTSIDE,
-                        "(%g, %g) to (%g, %g) spans more than %d navigation tiles of %g m: declare nav_bounds",
-                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, m->def.max_tiles,
-                        (double)m->tile);
-    if (update_tiles(nav, m, layer, range) < 0)
-        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
-
-    // Recast's world is y-up: the ground plane's (x, y) is its (x, z)
-    const float start[3] = {from.x, 0.0f, from.y}, goal[3] = {to.x, 0.0f, to.y};
-    const float reach_mesh = m->def.margin + 2.0f * m->def.cell_size;
-    const float extents[3] = {reach_mesh, 1.0f, reach_mesh};
-    dtPolyRef start_ref = 0, goal_ref = 0;
-    float start_on[3], goal_on[3];
-    layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
-    layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
-    int npolys = 0, nstraight = 0;
-    const float *straight = m->straight.data();
-    if (start_ref && goal_ref) {
-        if (m->def.any_angle) {
-            // Detour's any-angle A*: raycasts shortcut the corridor while it
-            // searches (up to 50 x the tiles' walkableRadius: 50 m)
-            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
-            int iters = 0;
-            dtStatus st = DT_IN_PROGRESS;
-            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
-            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
-        } else if (m->def.detour_find_path) {
-            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
-                                   kMaxPolys);
-        } else {
-            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
-        }
-        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
-            start_ref = 0;
-        else
-            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
-                                           m->straight.data(), nullptr, nullptr, &nstraight,
-                                           kMaxStraight, 0);
-    }
-    if (!start_ref || !goal_ref)
-        return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
-                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
     std::vector<steer_vec2> path;
-    try {
-        path.reserve((size_t)nstraight + 2);
-        path.push_back(from);
-        for (int i = 0; i < nstraight; ++i) {
-            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
-            const steer_vec2 &last = path.back();
-            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
+    const float keep = radius + 0.05f;
+    steer_nav_status status = mesh_path(nav, m->def.margin, from, to, radius, mask, path, result);
+    if (status != STEER_NAV_OK || (nav_search_mode & NAV_SEARCH_LOOSE))
+        return status != STEER_NAV_OK ? status : deliver(path.data(), (int)path.size(), points, capacity, result);
+    // the mesh's walls lie within a voxel of the radius, either side: push
+    // the corners out to the radius + 5 cm against the shapes themselves,
+    // then pull them in to it (to the radius exactly, a crowd following the
+    // paths is pushed into the shapes: demo.looks_right.rts had 21 of 36
+    // home, not 24), and check the path's clearance against every shape
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (attempt == 1 || (nav_search_mode & NAV_SEARCH_FALLBACK)) {
+            // the repair failed (never seen in 1 600 random queries): the
+            // path of a mesh whose walls keep a margin outside the radius
+            ++nav_fallbacks;
+            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
+            if (status != STEER_NAV_OK) return status;
         }
-        const steer_vec2 &last = path.back();
-        if (last.x != to.x || last.y != to.y) {
-            // the mesh's end point is within a cell of the goal: end at the goal itself
-            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
-                path.back() = to;
-            else
-                path.push_back(to);
+        try {
+            size_t n = path.size();
+            path.resize(n + 64);
+            path.resize((size_t)nav_path_clear_out(nav, path.data(), (int)n, (int)path.size(), radius, keep, 0.01f,
+                                                   mask));
+        } catch (...) {
+            return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
         }
-    } catch (...) {
-        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
+        if (nav_path_clearance(nav, path.data(), (int)path.size(), radius, mask) >= radius - 0.01f) break;
+        if (attempt == 1) {
+            // the margin's mesh, only pulled in: its walls keep the radius
+            // within the voxels' error by construction
+            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
+            if (status != STEER_NAV_OK) return status;
+            path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
+        }
     }
-    // the mesh keeps radius + margin, in voxels: pull the corners in to the
-    // radius + 5 cm (to the radius exactly, a crowd following the paths is
-    // pushed into the shapes: demo.looks_right.rts had 21 of 36 home, not 24)
-    if (!(nav_search_mode & NAV_SEARCH_LOOSE))
-        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius + 0.05f, mask));
     return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 
@@ -764,7 +813,7 @@ extern "C" int steer_nav_draw_mesh(const steer_nav *nav, float radius, steer_nav
     if (!nav || !fn) return 0;
     const Layer *layer = nullptr;
     for (const Layer *l : nav->mesh->layers)
-        if (l->radius == radius && l->mask == STEER_ALL_LAYERS) layer = l;
+        if (l->radius == radius && l->mask == STEER_ALL_LAYERS && l->margin == nav->mesh->def.margin) layer = l;
     if (!layer) return 0;
     const dtNavMesh *mesh = layer->mesh;
     int drawn = 0;
