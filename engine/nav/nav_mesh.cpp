@@ -76,6 +76,49 @@ void free_layer(Layer *layer)
 
 } // namespace
 
+// search_corridor's polygon -> node map: open addressing over a table twice
+// the node pool, cleared by a new stamp (no allocation per query or node).
+struct NodeIndex {
+    static const int kBits = 15; // 2 * kQueryNodes slots
+    std::vector<dtPolyRef> refs;
+    std::vector<int> nodes;
+    std::vector<uint32_t> stamps;
+    uint32_t stamp = 0;
+    bool init()
+    {
+        try {
+            refs.assign((size_t)1 << kBits, 0);
+            nodes.assign((size_t)1 << kBits, 0);
+            stamps.assign((size_t)1 << kBits, 0);
+        } catch (...) {
+            return false;
+        }
+        return true;
+    }
+    void clear()
+    {
+        if (++stamp == 0) std::fill(stamps.begin(), stamps.end(), 0u), stamp = 1;
+    }
+    // the slot of ref: its own, or the empty one where it goes
+    size_t slot(dtPolyRef ref) const
+    {
+        size_t mask = ((size_t)1 << kBits) - 1, i = (size_t)((ref * 2654435761u) >> (32 - kBits)) & mask;
+        while (stamps[i] == stamp && refs[i] != ref) i = (i + 1) & mask;
+        return i;
+    }
+    int find(dtPolyRef ref) const
+    {
+        size_t i = slot(ref);
+        return stamps[i] == stamp ? nodes[i] : -1;
+    }
+    void insert(dtPolyRef ref, int node)
+    {
+        size_t i = slot(ref);
+        stamps[i] = stamp, refs[i] = ref, nodes[i] = node;
+    }
+};
+static_assert((1 << NodeIndex::kBits) >= 2 * kQueryNodes, "the node index holds twice the node pool");
+
 extern "C" int nav_search_mode;
 int nav_search_mode = 0;
 extern "C" int nav_fallbacks;
@@ -91,7 +134,8 @@ struct nav_mesh {
     std::vector<dtPolyRef> corridor;
     std::vector<float> straight;
     std::vector<struct SearchNode> nodes; // search_corridor's scratch
-    std::unordered_map<dtPolyRef, int> node_index;
+    NodeIndex node_index;
+    std::vector<steer_vec2> path; // a query's path (kept: no allocation per query once grown)
     std::vector<std::pair<float, int>> open;
 };
 
@@ -104,6 +148,7 @@ extern "C" struct nav_mesh *nav_mesh_create(const steer_nav_def *def)
     m->tile = (float)m->tile_cells * def->cell_size;
     try {
         m->corridor.resize(kMaxPolys);
+        if (!m->node_index.init()) throw std::bad_alloc();
         m->straight.resize(3 * kMaxStraight);
     } catch (...) {
         delete m;
@@ -525,7 +570,7 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
 {
     const dtNavMesh *mesh = layer->mesh;
     std::vector<SearchNode> &nodes = m->nodes;
-    std::unordered_map<dtPolyRef, int> &index = m->node_index;
+    NodeIndex &index = m->node_index;
     nodes.clear();
     index.clear();
     typedef std::pair<float, int> Open; // f, node
@@ -533,7 +578,7 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
     open.clear();
     auto later = [](const Open &a, const Open &b) { return a.first > b.first || (a.first == b.first && a.second > b.second); };
     nodes.push_back({start, -1, from[0], from[2], 0.0f, dist2d(from[0], from[2], to[0], to[2]), false});
-    index[start] = 0;
+    index.insert(start, 0);
     open.push_back({nodes[0].f, 0});
     int found = -1;
     while (!open.empty()) {
@@ -567,14 +612,12 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
             best_crossing(a, b, cur.x, cur.z, to[0], to[2], &x, &z);
             float g = cur.g + dist2d(cur.x, cur.z, x, z);
             float f = g + dist2d(x, z, to[0], to[2]);
-            auto it = index.find(link.ref);
-            int k;
-            if (it == index.end()) {
+            int k = index.find(link.ref);
+            if (k < 0) {
                 k = (int)nodes.size();
                 nodes.push_back({link.ref, top.second, x, z, g, f, false});
-                index.emplace(link.ref, k);
+                index.insert(link.ref, k);
             } else {
-                k = it->second;
                 SearchNode &n = nodes[(size_t)k];
                 // a closed polygon stays closed (reopening it when a shorter way in
                 // moves its point measured worse: 9 paths over 2% instead of 7 of 200)
@@ -769,7 +812,7 @@ extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec
     // in plain sight: the straight segment is the shortest path
     if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
 
-    std::vector<steer_vec2> path;
+    std::vector<steer_vec2> &path = m->path;
     const float keep = radius + 0.05f;
     steer_nav_status status = mesh_path(nav, m->def.margin, from, to, radius, mask, path, result);
     if (status != STEER_NAV_OK || (nav_search_mode & NAV_SEARCH_LOOSE))

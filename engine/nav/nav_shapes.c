@@ -458,16 +458,25 @@ typedef struct near_set {
     int index[256];
 } near_set;
 
+static float min2(float a, float b) { return a < b ? a : b; }
+static float max2(float a, float b) { return a > b ? a : b; }
+
 static void near_path(near_set *set, const steer_nav *nav, const steer_vec2 *p, int n, float reach, uint32_t mask)
 {
     set->nav = nav, set->mask = mask, set->count = 0, set->all = false;
+    float lx = p[0].x, ly = p[0].y, hx = p[0].x, hy = p[0].y;
+    for (int i = 1; i < n; ++i)
+        lx = min2(lx, p[i].x), ly = min2(ly, p[i].y), hx = max2(hx, p[i].x), hy = max2(hy, p[i].y);
+    lx -= reach, ly -= reach, hx += reach, hy += reach;
     for (int s = 1; s < nav->used; ++s) {
         const nav_shape *sh = &nav->shapes[s];
-        if (!sh->type || !(sh->layer & mask)) continue;
+        if (!sh->type || !(sh->layer & mask) || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
+            sh->upper.y < ly)
+            continue;
         bool near = false;
         for (int i = 0; i + 1 < n && !near; ++i) {
-            near = sh->lower.x <= fmaxf(p[i].x, p[i + 1].x) + reach && sh->upper.x >= fminf(p[i].x, p[i + 1].x) - reach &&
-                   sh->lower.y <= fmaxf(p[i].y, p[i + 1].y) + reach && sh->upper.y >= fminf(p[i].y, p[i + 1].y) - reach;
+            near = sh->lower.x <= max2(p[i].x, p[i + 1].x) + reach && sh->upper.x >= min2(p[i].x, p[i + 1].x) - reach &&
+                   sh->lower.y <= max2(p[i].y, p[i + 1].y) + reach && sh->upper.y >= min2(p[i].y, p[i + 1].y) - reach;
         }
         if (!near) continue;
         if (set->count == (int)(sizeof set->index / sizeof set->index[0])) {
@@ -546,8 +555,8 @@ static steer_vec2 push_out(const near_set *set, steer_vec2 p, float r, float kee
 // Smallest distance from segment a-b to the set's shapes within r of its box.
 static float segment_clearance(const near_set *set, steer_vec2 a, steer_vec2 b, float r)
 {
-    steer_vec2 lo = steer_v2(fminf(a.x, b.x) - r, fminf(a.y, b.y) - r);
-    steer_vec2 hi = steer_v2(fmaxf(a.x, b.x) + r, fmaxf(a.y, b.y) + r);
+    steer_vec2 lo = steer_v2(min2(a.x, b.x) - r, min2(a.y, b.y) - r);
+    steer_vec2 hi = steer_v2(max2(a.x, b.x) + r, max2(a.y, b.y) + r);
     float best = FLT_MAX;
     for (int k = 0, count = near_count(set); k < count; ++k) {
         int i;
@@ -595,10 +604,12 @@ int nav_path_clear_out(const steer_nav *nav, steer_vec2 *p, int n, int capacity,
 
 float nav_path_clearance(const steer_nav *nav, const steer_vec2 *p, int n, float r, uint32_t mask)
 {
-    near_set every = {nav, mask, 0, true, {0}};
+    // a shape whose box is further than r from every segment's box is further than r from the path
+    near_set set;
+    near_path(&set, nav, p, n, r, mask);
     float best = FLT_MAX;
     for (int i = 0; i + 1 < n; ++i) {
-        float d = segment_clearance(&every, p[i], p[i + 1], r);
+        float d = segment_clearance(&set, p[i], p[i + 1], r);
         if (d < best) best = d;
     }
     return best;
