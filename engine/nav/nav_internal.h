@@ -89,12 +89,15 @@ void nav_mesh_dirty(struct nav_mesh *mesh, steer_vec2 lower, steer_vec2 upper);
 /// the calling thread only, NAV_BUILD_WATERSHED Recast's watershed regions
 /// instead of monotone ones, NAV_BUILD_RASTER the ground rasterised as Recast
 /// does (rcRasterizeTriangles, rcBuildCompactHeightfield) instead of written
-/// directly (the same mesh, twice the time). Every navigation of the process reads it.
+/// directly (the same mesh, twice the time), NAV_SEARCH_FALLBACK every path
+/// from the fallback mesh (margin 0.15 m), NAV_SEARCH_AT_R corners pushed out
+/// and pulled in to the radius exactly instead of the radius + 5 cm. Every navigation of the process reads it.
 extern int nav_search_mode;
 extern int nav_fallbacks;
 enum {
     NAV_SEARCH_LOOSE = 2,
     NAV_SEARCH_FALLBACK = 32,
+    NAV_SEARCH_AT_R = 64,
     NAV_BUILD_ONE_THREAD = 4,
     NAV_BUILD_WATERSHED = 8,
     NAV_BUILD_RASTER = 16

@@ -4,19 +4,22 @@
 //
 // One tiled Detour mesh per radius. A tile is built the RecastDemo way
 // (Sample_TileMesh.cpp: rasterize, compact, regions, contours, polygons),
-// from a flat ground quad (clipped to nav_bounds) with every shape grown by
-// radius + margin marked unwalkable (rcMarkConvexPolyArea, the grown shape a
-// circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
-// the marked polygons, exact up to the voxel size, which the margin covers.
+// from a flat ground (clipped to nav_bounds, written straight into the
+// compact heightfield: flat_ground) with every shape grown by radius +
+// margin (0 by default) marked unwalkable (rcMarkConvexPolyArea, the grown
+// shape a circumscribed polygon: nav_shape_inflate). No erosion: the
+// clearance is in the marked polygons, exact up to the voxel size.
 // Monotone regions (no distance field: half the build's work). Many tiles
 // are made on two threads, then added in a fixed order (the same mesh).
 // Shape changes mark the tiles they touch; the next query rebuilds those.
 // Paths: an A* over the polygons whose node points follow the path
 // (search_corridor; Detour's findPath, which puts them at edge midpoints,
 // picks the wrong side of a shape far more often), then Detour's
-// findStraightPath (string pulling), then the corners pulled in to the
-// radius + 5 cm against the shapes themselves (nav_path_tighten: the mesh
-// keeps radius + margin, in voxels); a start and goal in plain sight of each other
+// findStraightPath (string pulling), then the corners pushed out to the
+// radius + 5 cm against the shapes themselves (nav_path_clear_out: the
+// mesh's walls lie within a voxel of the radius, either side) and pulled in
+// to it (nav_path_tighten), the path checked against every shape (a mesh
+// with a 0.15 m margin when that fails); a start and goal in plain sight of each other
 // are joined without the mesh. (Polyanya, optimal over the mesh, was tried
 // and not kept: docs/navigation.md.)
 #include "nav_internal.h"
@@ -813,7 +816,7 @@ extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec
     if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
 
     std::vector<steer_vec2> &path = m->path;
-    const float keep = radius + 0.05f;
+    const float keep = radius + (nav_search_mode & NAV_SEARCH_AT_R ? 0.0f : 0.05f);
     steer_nav_status status = mesh_path(nav, m->def.margin, from, to, radius, mask, path, result);
     if (status != STEER_NAV_OK || (nav_search_mode & NAV_SEARCH_LOOSE))
         return status != STEER_NAV_OK ? status : deliver(path.data(), (int)path.size(), points, capacity, result);
