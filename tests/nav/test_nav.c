@@ -59,7 +59,8 @@ static int paths_against_exact(unsigned maps, double *ratios, int *via_mesh)
 // (the corridor's A* is not exact, and its choices shift with the
 // compiler's rounding: with the 0.15 m margin the same 72 queries gave a
 // worst of +2.1% with gcc and +10.6% with clang; with the mesh at the radius
-// and the corners pushed out, gcc gives 0 over 2%, worst +1.6%;
+// and the corners pushed out, gcc gives 0 over 2%, worst +1.6%, clang 1
+// over, worst +5.6%;
 // docs/navigation.md). The repair never falls back here.
 static void paths_match_the_exact_shortest_path(void)
 {
