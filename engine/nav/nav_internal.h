@@ -60,6 +60,17 @@ bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, floa
 /// others slide towards the chord between their neighbours as far as both
 /// sides keep r (bisection); a few passes. Returns the new count.
 int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r, uint32_t mask);
+/// Push a path's corners (p[0] and p[n-1] fixed) out of every shape's reach
+/// keep (where a gap is narrower than 2 keep, r), each away from its nearest
+/// shape, and split the segments that come closer than keep - slack or
+/// their ends' own clearance (their middle pushed out becomes a corner; at
+/// most 64, within capacity). For paths from a mesh whose walls may lie a
+/// little inside the radius. Returns the new count.
+int nav_path_clear_out(const steer_nav *nav, steer_vec2 *p, int n, int capacity, float r, float keep, float slack,
+                       uint32_t mask);
+/// Smallest distance from the polyline to the shapes, counting only those
+/// within r of it (FLT_MAX when none).
+float nav_path_clearance(const steer_nav *nav, const steer_vec2 *p, int n, float r, uint32_t mask);
 /// Box of the live shapes; false when there are none.
 bool nav_shapes_box(const steer_nav *nav, steer_vec2 *lower, steer_vec2 *upper);
 /// printf into result->message and set result->status; returns status.
@@ -76,12 +87,20 @@ void nav_mesh_dirty(struct nav_mesh *mesh, steer_vec2 lower, steer_vec2 upper);
 /// How a query searches the mesh (for steer-bench nav's comparisons; the
 /// library never changes it): flags, 0 by default: NAV_SEARCH_LOOSE no nav_path_tighten, NAV_BUILD_ONE_THREAD tiles made on
 /// the calling thread only, NAV_BUILD_WATERSHED Recast's watershed regions
-/// instead of monotone ones. Every navigation of the process reads it.
+/// instead of monotone ones, NAV_BUILD_RASTER the ground rasterised as Recast
+/// does (rcRasterizeTriangles, rcBuildCompactHeightfield) instead of written
+/// directly (the same mesh, twice the time), NAV_SEARCH_FALLBACK every path
+/// from the fallback mesh (margin 0.15 m), NAV_SEARCH_AT_R corners pushed out
+/// and pulled in to the radius exactly instead of the radius + 5 cm. Every navigation of the process reads it.
 extern int nav_search_mode;
+extern int nav_fallbacks;
 enum {
     NAV_SEARCH_LOOSE = 2,
+    NAV_SEARCH_FALLBACK = 32,
+    NAV_SEARCH_AT_R = 64,
     NAV_BUILD_ONE_THREAD = 4,
-    NAV_BUILD_WATERSHED = 8
+    NAV_BUILD_WATERSHED = 8,
+    NAV_BUILD_RASTER = 16
 };
 
 #ifdef __cplusplus

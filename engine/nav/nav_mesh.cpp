@@ -4,19 +4,22 @@
 //
 // One tiled Detour mesh per radius. A tile is built the RecastDemo way
 // (Sample_TileMesh.cpp: rasterize, compact, regions, contours, polygons),
-// from a flat ground quad (clipped to nav_bounds) with every shape grown by
-// radius + margin marked unwalkable (rcMarkConvexPolyArea, the grown shape a
-// circumscribed polygon: nav_shape_inflate). No erosion: the clearance is in
-// the marked polygons, exact up to the voxel size, which the margin covers.
+// from a flat ground (clipped to nav_bounds, written straight into the
+// compact heightfield: flat_ground) with every shape grown by radius +
+// margin (0 by default) marked unwalkable (rcMarkConvexPolyArea, the grown
+// shape a circumscribed polygon: nav_shape_inflate). No erosion: the
+// clearance is in the marked polygons, exact up to the voxel size.
 // Monotone regions (no distance field: half the build's work). Many tiles
 // are made on two threads, then added in a fixed order (the same mesh).
 // Shape changes mark the tiles they touch; the next query rebuilds those.
 // Paths: an A* over the polygons whose node points follow the path
 // (search_corridor; Detour's findPath, which puts them at edge midpoints,
 // picks the wrong side of a shape far more often), then Detour's
-// findStraightPath (string pulling), then the corners pulled in to the
-// radius + 5 cm against the shapes themselves (nav_path_tighten: the mesh
-// keeps radius + margin, in voxels); a start and goal in plain sight of each other
+// findStraightPath (string pulling), then the corners pushed out to the
+// radius + 5 cm against the shapes themselves (nav_path_clear_out: the
+// mesh's walls lie within a voxel of the radius, either side) and pulled in
+// to it (nav_path_tighten), the path checked against every shape (a mesh
+// with a 0.15 m margin when that fails); a start and goal in plain sight of each other
 // are joined without the mesh. (Polyanya, optimal over the mesh, was tried
 // and not kept: docs/navigation.md.)
 #include "nav_internal.h"
@@ -25,6 +28,7 @@
 #include <recastnavigation/DetourNavMeshBuilder.h>
 #include <recastnavigation/DetourNavMeshQuery.h>
 #include <recastnavigation/Recast.h>
+#include <recastnavigation/RecastAlloc.h>
 
 #include <cmath>
 #include <algorithm>
@@ -46,10 +50,14 @@ const int kBuildThreads =
     2; // threads making tiles at once (the machines steer is measured on have 2 cores)
 const size_t kTilesPerThread = 4; // fewer tiles than this per thread are made on the calling thread
 const float kHeight = 0.2f;     // voxel height: the ground is flat
+// a fallback mesh's margin: its walls keep outside radius - 5 cm by themselves
+// (a voxel's half diagonal and the contours' half voxel at 0.2 m voxels)
+const float kSafeMargin = 0.15f;
 
 struct Layer {
     float radius = 0.0f;
     uint32_t mask = STEER_ALL_LAYERS; ///< the shapes this mesh sees: layer & mask != 0
+    float margin = 0.0f;              ///< the shapes grown by radius + margin
     dtNavMesh *mesh = nullptr;
     dtNavMeshQuery *query = nullptr;
     std::unordered_set<uint64_t> built; // tiles made (possibly empty)
@@ -71,8 +79,53 @@ void free_layer(Layer *layer)
 
 } // namespace
 
+// search_corridor's polygon -> node map: open addressing over a table twice
+// the node pool, cleared by a new stamp (no allocation per query or node).
+struct NodeIndex {
+    static const int kBits = 15; // 2 * kQueryNodes slots
+    std::vector<dtPolyRef> refs;
+    std::vector<int> nodes;
+    std::vector<uint32_t> stamps;
+    uint32_t stamp = 0;
+    bool init()
+    {
+        try {
+            refs.assign((size_t)1 << kBits, 0);
+            nodes.assign((size_t)1 << kBits, 0);
+            stamps.assign((size_t)1 << kBits, 0);
+        } catch (...) {
+            return false;
+        }
+        return true;
+    }
+    void clear()
+    {
+        if (++stamp == 0) std::fill(stamps.begin(), stamps.end(), 0u), stamp = 1;
+    }
+    // the slot of ref: its own, or the empty one where it goes
+    size_t slot(dtPolyRef ref) const
+    {
+        size_t mask = ((size_t)1 << kBits) - 1, i = (size_t)((ref * 2654435761u) >> (32 - kBits)) & mask;
+        while (stamps[i] == stamp && refs[i] != ref) i = (i + 1) & mask;
+        return i;
+    }
+    int find(dtPolyRef ref) const
+    {
+        size_t i = slot(ref);
+        return stamps[i] == stamp ? nodes[i] : -1;
+    }
+    void insert(dtPolyRef ref, int node)
+    {
+        size_t i = slot(ref);
+        stamps[i] = stamp, refs[i] = ref, nodes[i] = node;
+    }
+};
+static_assert((1 << NodeIndex::kBits) >= 2 * kQueryNodes, "the node index holds twice the node pool");
+
 extern "C" int nav_search_mode;
 int nav_search_mode = 0;
+extern "C" int nav_fallbacks;
+int nav_fallbacks = 0;
 
 struct nav_mesh {
     steer_nav_def def;
@@ -84,7 +137,8 @@ struct nav_mesh {
     std::vector<dtPolyRef> corridor;
     std::vector<float> straight;
     std::vector<struct SearchNode> nodes; // search_corridor's scratch
-    std::unordered_map<dtPolyRef, int> node_index;
+    NodeIndex node_index;
+    std::vector<steer_vec2> path; // a query's path (kept: no allocation per query once grown)
     std::vector<std::pair<float, int>> open;
 };
 
@@ -97,6 +151,7 @@ extern "C" struct nav_mesh *nav_mesh_create(const steer_nav_def *def)
     m->tile = (float)m->tile_cells * def->cell_size;
     try {
         m->corridor.resize(kMaxPolys);
+        if (!m->node_index.init()) throw std::bad_alloc();
         m->straight.resize(3 * kMaxStraight);
     } catch (...) {
         delete m;
@@ -114,15 +169,15 @@ extern "C" void nav_mesh_destroy(struct nav_mesh *m)
 
 // How far a shape's change reaches into the tiles of a layer: its growth,
 // the voxel border and one cell of rounding.
-static float reach(const nav_mesh *m, float radius)
+static float reach(const nav_mesh *m, const Layer *layer)
 {
-    return radius + m->def.margin + (float)(kBorder + 1) * m->def.cell_size;
+    return layer->radius + layer->margin + (float)(kBorder + 1) * m->def.cell_size;
 }
 
 extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 upper)
 {
     for (Layer *layer : m->layers) {
-        float g = reach(m, layer->radius);
+        float g = reach(m, layer);
         int x0 = (int)std::floor((lower.x - g) / m->tile), x1 = (int)std::floor((upper.x + g) / m->tile);
         int y0 = (int)std::floor((lower.y - g) / m->tile), y1 = (int)std::floor((upper.y + g) / m->tile);
         // a shape larger than the built area: every built tile it covers
@@ -139,11 +194,11 @@ extern "C" void nav_mesh_dirty(struct nav_mesh *m, steer_vec2 lower, steer_vec2 
     }
 }
 
-static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask)
+static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask, float margin)
 {
     ++m->clock;
     for (Layer *layer : m->layers) {
-        if (layer->radius == radius && layer->mask == mask) {
+        if (layer->radius == radius && layer->mask == mask && layer->margin == margin) {
             layer->used = m->clock;
             return layer;
         }
@@ -159,6 +214,7 @@ static Layer *layer_for(nav_mesh *m, float radius, uint32_t mask)
     if (!layer) return nullptr;
     layer->radius = radius;
     layer->mask = mask;
+    layer->margin = margin;
     layer->used = m->clock;
     layer->mesh = dtAllocNavMesh();
     layer->query = dtAllocNavMeshQuery();
@@ -200,6 +256,63 @@ struct TileWork {
     }
 };
 
+// The compact heightfield of a flat ground (x0..x1, z0..z1) over a tile of
+// size x size cells from bmin, written directly: what rasterising the ground
+// quad (rcRasterizeTriangles) and compacting it (rcBuildCompactHeightfield)
+// give, the same bits (test_nav: flat_ground_is_the_rasterised_ground), for
+// half the tile's build. A column has one span when the ground covers part
+// of it; the span's floor is where the rasteriser puts the plane y = 0
+// (the top of the voxel the plane y = 0 lies in), open to the top (h 255); every span is connected
+// to its four neighbours that have one (Recast's layer index 0).
+static bool flat_ground(rcCompactHeightfield &chf, int size, const float *bmin, const float *bmax, float cs,
+                        float x0, float z0, float x1, float z1)
+{
+    // the columns the ground overlaps with some area
+    int cx0 = std::max(0, (int)std::floor((x0 - bmin[0]) / cs));
+    int cz0 = std::max(0, (int)std::floor((z0 - bmin[2]) / cs));
+    int cx1 = std::min(size, (int)std::ceil((x1 - bmin[0]) / cs));
+    int cz1 = std::min(size, (int)std::ceil((z1 - bmin[2]) / cs));
+    if (cx1 <= cx0 || cz1 <= cz0) cx1 = cx0, cz1 = cz0;
+    const int count = (cx1 - cx0) * (cz1 - cz0);
+    chf.width = size;
+    chf.height = size;
+    chf.spanCount = count;
+    chf.walkableHeight = 2;
+    chf.walkableClimb = 1;
+    chf.maxRegions = 0;
+    rcVcopy(chf.bmin, bmin);
+    rcVcopy(chf.bmax, bmax);
+    chf.bmax[1] += 2.0f * kHeight;
+    chf.cs = cs;
+    chf.ch = kHeight;
+    chf.cells = (rcCompactCell *)rcAlloc(sizeof(rcCompactCell) * (size_t)size * (size_t)size, RC_ALLOC_PERM);
+    chf.spans = (rcCompactSpan *)rcAlloc(sizeof(rcCompactSpan) * (size_t)std::max(count, 1), RC_ALLOC_PERM);
+    chf.areas = (unsigned char *)rcAlloc((size_t)std::max(count, 1), RC_ALLOC_PERM);
+    if (!chf.cells || !chf.spans || !chf.areas) return false;
+    std::memset(chf.cells, 0, sizeof(rcCompactCell) * (size_t)size * (size_t)size);
+    std::memset(chf.areas, RC_WALKABLE_AREA, (size_t)count);
+    const unsigned short floor_y = (unsigned short)(std::floor((0.0f - bmin[1]) * (1.0f / kHeight)) + 1);
+    int idx = 0;
+    for (int z = cz0; z < cz1; ++z) {
+        for (int x = cx0; x < cx1; ++x, ++idx) {
+            rcCompactCell &c = chf.cells[x + z * size];
+            c.index = (unsigned)idx;
+            c.count = 1;
+            rcCompactSpan &s = chf.spans[idx];
+            s.y = floor_y;
+            s.reg = 0;
+            s.h = 0xff;
+            s.con = 0;
+            for (int dir = 0; dir < 4; ++dir) {
+                const int nx = x + rcGetDirOffsetX(dir), nz = z + rcGetDirOffsetY(dir);
+                const bool inside = nx >= cx0 && nx < cx1 && nz >= cz0 && nz < cz1;
+                rcSetCon(s, dir, inside ? 0 : RC_NOT_CONNECTED);
+            }
+        }
+    }
+    return true;
+}
+
 // The Detour data of tile (tx, ty) of a layer (null data: nothing walkable
 // there). Reads the shapes and the settings only, so tiles may be made on
 // several threads at once. False only when memory ran out or the tile has
@@ -225,20 +338,25 @@ static bool make_tile(const steer_nav *nav, const nav_mesh *m, const Layer *laye
     rcContext context(false);
     rcContext *ctx = &context;
     int size = m->tile_cells + 2 * kBorder;
-    w.hf = rcAllocHeightfield();
     w.chf = rcAllocCompactHeightfield();
     w.cset = rcAllocContourSet();
     w.pmesh = rcAllocPolyMesh();
-    if (!w.hf || !w.chf || !w.cset || !w.pmesh) return false;
-    if (!rcCreateHeightfield(ctx, *w.hf, size, size, bmin, bmax, cs, kHeight)) return false;
-    const float ground[12] = {gx0, 0.0f, gz0, gx1, 0.0f, gz0, gx1, 0.0f, gz1, gx0, 0.0f, gz1};
-    const int tris[6] = {0, 1, 2, 0, 2, 3};
-    const unsigned char areas[2] = {RC_WALKABLE_AREA, RC_WALKABLE_AREA};
-    if (!rcRasterizeTriangles(ctx, ground, 4, tris, areas, 2, *w.hf, 1)) return false;
-    if (!rcBuildCompactHeightfield(ctx, 2, 1, *w.hf, *w.chf)) return false;
+    if (!w.chf || !w.cset || !w.pmesh) return false;
+    if (nav_search_mode & NAV_BUILD_RASTER) {
+        // Recast's way: rasterise the ground quad, then compact the heightfield
+        w.hf = rcAllocHeightfield();
+        if (!w.hf || !rcCreateHeightfield(ctx, *w.hf, size, size, bmin, bmax, cs, kHeight)) return false;
+        const float ground[12] = {gx0, 0.0f, gz0, gx1, 0.0f, gz0, gx1, 0.0f, gz1, gx0, 0.0f, gz1};
+        const int tris[6] = {0, 1, 2, 0, 2, 3};
+        const unsigned char areas[2] = {RC_WALKABLE_AREA, RC_WALKABLE_AREA};
+        if (!rcRasterizeTriangles(ctx, ground, 4, tris, areas, 2, *w.hf, 1)) return false;
+        if (!rcBuildCompactHeightfield(ctx, 2, 1, *w.hf, *w.chf)) return false;
+    } else if (!flat_ground(*w.chf, size, bmin, bmax, cs, gx0, gz0, gx1, gz1)) {
+        return false;
+    }
 
     // every shape near the tile, grown by radius + margin, unwalkable
-    const float grow = layer->radius + m->def.margin;
+    const float grow = layer->radius + layer->margin;
     steer_vec2 inflated[NAV_MAX_INFLATED];
     float verts[3 * NAV_MAX_INFLATED];
     for (int i = 1; i < nav->used; ++i) {
@@ -337,7 +455,7 @@ static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *l
         if (!any) lo = hi = steer_v2(0.0f, 0.0f);
         // the shortest path stays within the hull of the grown shapes and
         // its ends: their box and a little more is enough
-        float g = reach(m, layer->radius) + 2.0f;
+        float g = reach(m, layer) + 2.0f;
         lo = steer_v2(lo.x - g, lo.y - g), hi = steer_v2(hi.x + g, hi.y + g);
     }
     range[0] = (int)std::floor(lo.x / m->tile), range[1] = (int)std::floor(lo.y / m->tile);
@@ -455,7 +573,7 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
 {
     const dtNavMesh *mesh = layer->mesh;
     std::vector<SearchNode> &nodes = m->nodes;
-    std::unordered_map<dtPolyRef, int> &index = m->node_index;
+    NodeIndex &index = m->node_index;
     nodes.clear();
     index.clear();
     typedef std::pair<float, int> Open; // f, node
@@ -463,7 +581,7 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
     open.clear();
     auto later = [](const Open &a, const Open &b) { return a.first > b.first || (a.first == b.first && a.second > b.second); };
     nodes.push_back({start, -1, from[0], from[2], 0.0f, dist2d(from[0], from[2], to[0], to[2]), false});
-    index[start] = 0;
+    index.insert(start, 0);
     open.push_back({nodes[0].f, 0});
     int found = -1;
     while (!open.empty()) {
@@ -497,14 +615,12 @@ static int search_corridor(nav_mesh *m, const Layer *layer, dtPolyRef start, dtP
             best_crossing(a, b, cur.x, cur.z, to[0], to[2], &x, &z);
             float g = cur.g + dist2d(cur.x, cur.z, x, z);
             float f = g + dist2d(x, z, to[0], to[2]);
-            auto it = index.find(link.ref);
-            int k;
-            if (it == index.end()) {
+            int k = index.find(link.ref);
+            if (k < 0) {
                 k = (int)nodes.size();
                 nodes.push_back({link.ref, top.second, x, z, g, f, false});
-                index.emplace(link.ref, k);
+                index.insert(link.ref, k);
             } else {
-                k = it->second;
                 SearchNode &n = nodes[(size_t)k];
                 // a closed polygon stays closed (reopening it when a shorter way in
                 // moves its point measured worse: 9 paths over 2% instead of 7 of 200)
@@ -534,7 +650,7 @@ extern "C" int steer_nav_prepare(steer_nav *nav, float radius, steer_nav_result 
         return 0;
     }
     nav_mesh *m = nav->mesh;
-    Layer *layer = layer_for(m, radius, STEER_ALL_LAYERS);
+    Layer *layer = layer_for(m, radius, STEER_ALL_LAYERS, m->def.margin);
     int range[4];
     if (!layer) {
         nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
@@ -561,7 +677,8 @@ extern "C" int steer_nav_tiles_built(const steer_nav *nav, float radius)
 {
     if (!nav) return 0;
     for (const Layer *layer : nav->mesh->layers)
-        if (layer->radius == radius && layer->mask == STEER_ALL_LAYERS) return layer->tiles_built;
+        if (layer->radius == radius && layer->mask == STEER_ALL_LAYERS && layer->margin == nav->mesh->def.margin)
+            return layer->tiles_built;
     return 0;
 }
 
@@ -582,6 +699,82 @@ static steer_nav_status deliver(const steer_vec2 *path, int n, steer_vec2 *point
         result->status = STEER_NAV_OK;
         result->count = n;
         result->length = polyline_length(path, n);
+    }
+    return STEER_NAV_OK;
+}
+
+// The mesh's path (margin: its shapes grown by radius + margin) from one
+// end to the other, string-pulled, from and to at its ends.
+static steer_nav_status mesh_path(steer_nav *nav, float margin, steer_vec2 from, steer_vec2 to, float radius,
+                                  uint32_t mask, std::vector<steer_vec2> &path, steer_nav_result *result)
+{
+    nav_mesh *m = nav->mesh;
+    const steer_vec2 ends[2] = {from, to};
+    Layer *layer = layer_for(m, radius, mask, margin);
+    if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+    int range[4];
+    if (!needed_tiles(nav, m, layer, ends, 2, range))
+        return nav_fail(result, STEER_NAV_OUTSIDE,
+                        "(%g, %g) to (%g, %g) spans more than %d navigation tiles of %g m: declare nav_bounds",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, m->def.max_tiles,
+                        (double)m->tile);
+    if (update_tiles(nav, m, layer, range) < 0)
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
+
+    // Recast's world is y-up: the ground plane's (x, y) is its (x, z)
+    const float start[3] = {from.x, 0.0f, from.y}, goal[3] = {to.x, 0.0f, to.y};
+    const float reach_mesh = margin + 2.0f * m->def.cell_size;
+    const float extents[3] = {reach_mesh, 1.0f, reach_mesh};
+    dtPolyRef start_ref = 0, goal_ref = 0;
+    float start_on[3], goal_on[3];
+    layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
+    layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
+    int npolys = 0, nstraight = 0;
+    const float *straight = m->straight.data();
+    if (start_ref && goal_ref) {
+        if (m->def.any_angle) {
+            // Detour's any-angle A*: raycasts shortcut the corridor while it
+            // searches (up to 50 x the tiles' walkableRadius: 50 m)
+            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
+            int iters = 0;
+            dtStatus st = DT_IN_PROGRESS;
+            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
+            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
+        } else if (m->def.detour_find_path) {
+            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
+                                   kMaxPolys);
+        } else {
+            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
+        }
+        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
+            start_ref = 0;
+        else
+            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
+                                           m->straight.data(), nullptr, nullptr, &nstraight,
+                                           kMaxStraight, 0);
+    }
+    if (!start_ref || !goal_ref)
+        return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
+                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
+    try {
+        path.clear();
+        path.reserve((size_t)nstraight + 2);
+        path.push_back(from);
+        for (int i = 0; i < nstraight; ++i) {
+            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
+            const steer_vec2 &last = path.back();
+            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
+        }
+        const steer_vec2 &last = path.back();
+        if (last.x != to.x || last.y != to.y) {
+            // the mesh's end point is within a cell of the goal: end at the goal itself
+            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
+                path.back() = to;
+            else
+                path.push_back(to);
+        }
+    } catch (...) {
+        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
     }
     return STEER_NAV_OK;
 }
@@ -622,77 +815,42 @@ extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec
     // in plain sight: the straight segment is the shortest path
     if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
 
-    Layer *layer = layer_for(m, radius, mask);
-    if (!layer) return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
-    int range[4];
-    if (!needed_tiles(nav, m, layer, ends, 2, range))
-        return nav_fail(result, STEER_NAV_OUTSIDE,
-                        "(%g, %g) to (%g, %g) spans more than %d navigation tiles of %g m: declare nav_bounds",
-                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, m->def.max_tiles,
-                        (double)m->tile);
-    if (update_tiles(nav, m, layer, range) < 0)
-        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory for the navigation mesh");
-
-    // Recast's world is y-up: the ground plane's (x, y) is its (x, z)
-    const float start[3] = {from.x, 0.0f, from.y}, goal[3] = {to.x, 0.0f, to.y};
-    const float reach_mesh = m->def.margin + 2.0f * m->def.cell_size;
-    const float extents[3] = {reach_mesh, 1.0f, reach_mesh};
-    dtPolyRef start_ref = 0, goal_ref = 0;
-    float start_on[3], goal_on[3];
-    layer->query->findNearestPoly(start, extents, &m->filter, &start_ref, start_on);
-    layer->query->findNearestPoly(goal, extents, &m->filter, &goal_ref, goal_on);
-    int npolys = 0, nstraight = 0;
-    const float *straight = m->straight.data();
-    if (start_ref && goal_ref) {
-        if (m->def.any_angle) {
-            // Detour's any-angle A*: raycasts shortcut the corridor while it
-            // searches (up to 50 x the tiles' walkableRadius: 50 m)
-            layer->query->initSlicedFindPath(start_ref, goal_ref, start_on, goal_on, &m->filter, DT_FINDPATH_ANY_ANGLE);
-            int iters = 0;
-            dtStatus st = DT_IN_PROGRESS;
-            while (dtStatusInProgress(st)) st = layer->query->updateSlicedFindPath(1 << 20, &iters);
-            layer->query->finalizeSlicedFindPath(m->corridor.data(), &npolys, kMaxPolys);
-        } else if (m->def.detour_find_path) {
-            layer->query->findPath(start_ref, goal_ref, start_on, goal_on, &m->filter, m->corridor.data(), &npolys,
-                                   kMaxPolys);
-        } else {
-            npolys = search_corridor(m, layer, start_ref, goal_ref, start_on, goal_on, m->corridor.data(), kMaxPolys);
+    std::vector<steer_vec2> &path = m->path;
+    const float keep = radius + (nav_search_mode & NAV_SEARCH_AT_R ? 0.0f : 0.05f);
+    steer_nav_status status = mesh_path(nav, m->def.margin, from, to, radius, mask, path, result);
+    if (status != STEER_NAV_OK || (nav_search_mode & NAV_SEARCH_LOOSE))
+        return status != STEER_NAV_OK ? status : deliver(path.data(), (int)path.size(), points, capacity, result);
+    // the mesh's walls lie within a voxel of the radius, either side: push
+    // the corners out to the radius + 5 cm against the shapes themselves,
+    // then pull them in to it (to the radius exactly, a crowd following the
+    // paths is pushed into the shapes: demo.looks_right.rts had 21 of 36
+    // home, not 24), and check the path's clearance against every shape
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (attempt == 1 || (nav_search_mode & NAV_SEARCH_FALLBACK)) {
+            // the repair failed (never seen in 1 600 random queries): the
+            // path of a mesh whose walls keep a margin outside the radius
+            ++nav_fallbacks;
+            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
+            if (status != STEER_NAV_OK) return status;
         }
-        if (npolys == 0 || m->corridor[npolys - 1] != goal_ref)
-            start_ref = 0;
-        else
-            layer->query->findStraightPath(start_on, goal_on, m->corridor.data(), npolys,
-                                           m->straight.data(), nullptr, nullptr, &nstraight,
-                                           kMaxStraight, 0);
+        try {
+            size_t n = path.size();
+            path.resize(n + 64);
+            path.resize((size_t)nav_path_clear_out(nav, path.data(), (int)n, (int)path.size(), radius, keep, 0.01f,
+                                                   mask));
+        } catch (...) {
+            return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
+        }
+        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
+        if (nav_path_clearance(nav, path.data(), (int)path.size(), radius, mask) >= radius - 0.01f) break;
+        if (attempt == 1) {
+            // the margin's mesh, only pulled in: its walls keep the radius
+            // within the voxels' error by construction
+            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
+            if (status != STEER_NAV_OK) return status;
+            path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
+        }
     }
-    if (!start_ref || !goal_ref)
-        return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
-                        (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
-    std::vector<steer_vec2> path;
-    try {
-        path.reserve((size_t)nstraight + 2);
-        path.push_back(from);
-        for (int i = 0; i < nstraight; ++i) {
-            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
-            const steer_vec2 &last = path.back();
-            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
-        }
-        const steer_vec2 &last = path.back();
-        if (last.x != to.x || last.y != to.y) {
-            // the mesh's end point is within a cell of the goal: end at the goal itself
-            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
-                path.back() = to;
-            else
-                path.push_back(to);
-        }
-    } catch (...) {
-        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
-    }
-    // the mesh keeps radius + margin, in voxels: pull the corners in to the
-    // radius + 5 cm (to the radius exactly, a crowd following the paths is
-    // pushed into the shapes: demo.looks_right.rts had 21 of 36 home, not 24)
-    if (!(nav_search_mode & NAV_SEARCH_LOOSE))
-        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), radius + 0.05f, mask));
     return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 
@@ -701,7 +859,7 @@ extern "C" int steer_nav_draw_mesh(const steer_nav *nav, float radius, steer_nav
     if (!nav || !fn) return 0;
     const Layer *layer = nullptr;
     for (const Layer *l : nav->mesh->layers)
-        if (l->radius == radius && l->mask == STEER_ALL_LAYERS) layer = l;
+        if (l->radius == radius && l->mask == STEER_ALL_LAYERS && l->margin == nav->mesh->def.margin) layer = l;
     if (!layer) return 0;
     const dtNavMesh *mesh = layer->mesh;
     int drawn = 0;

@@ -17,7 +17,7 @@ steer_nav_def steer_default_nav_def(void)
     memset(&d, 0, sizeof d);
     d.cell_size = 0.2f;
     d.tile_size = 25.6f;
-    d.margin = 0.15f;
+    d.margin = 0.0f;
     d.has_bounds = false;
     d.max_radii = 4;
     d.max_tiles = 4096;
@@ -445,4 +445,172 @@ int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r, uint32
         if (!moved) break;
     }
     return n;
+}
+
+// The shapes a path's repair may meet: those whose layer meets the mask and
+// whose box comes within reach of some segment's box (all of them when there
+// are more than fit).
+typedef struct near_set {
+    const steer_nav *nav;
+    uint32_t mask;
+    int count;
+    bool all;
+    int index[256];
+} near_set;
+
+static float min2(float a, float b) { return a < b ? a : b; }
+static float max2(float a, float b) { return a > b ? a : b; }
+
+static void near_path(near_set *set, const steer_nav *nav, const steer_vec2 *p, int n, float reach, uint32_t mask)
+{
+    set->nav = nav, set->mask = mask, set->count = 0, set->all = false;
+    float lx = p[0].x, ly = p[0].y, hx = p[0].x, hy = p[0].y;
+    for (int i = 1; i < n; ++i)
+        lx = min2(lx, p[i].x), ly = min2(ly, p[i].y), hx = max2(hx, p[i].x), hy = max2(hy, p[i].y);
+    lx -= reach, ly -= reach, hx += reach, hy += reach;
+    for (int s = 1; s < nav->used; ++s) {
+        const nav_shape *sh = &nav->shapes[s];
+        if (!sh->type || !(sh->layer & mask) || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
+            sh->upper.y < ly)
+            continue;
+        bool near = false;
+        for (int i = 0; i + 1 < n && !near; ++i) {
+            near = sh->lower.x <= max2(p[i].x, p[i + 1].x) + reach && sh->upper.x >= min2(p[i].x, p[i + 1].x) - reach &&
+                   sh->lower.y <= max2(p[i].y, p[i + 1].y) + reach && sh->upper.y >= min2(p[i].y, p[i + 1].y) - reach;
+        }
+        if (!near) continue;
+        if (set->count == (int)(sizeof set->index / sizeof set->index[0])) {
+            set->all = true;
+            return;
+        }
+        set->index[set->count++] = s;
+    }
+}
+
+static int near_count(const near_set *set) { return set->all ? set->nav->used - 1 : set->count; }
+static const nav_shape *near_shape(const near_set *set, int k, int *index)
+{
+    *index = set->all ? k + 1 : set->index[k];
+    const nav_shape *s = &set->nav->shapes[*index];
+    return s->type && (s->layer & set->mask) ? s : NULL;
+}
+
+// The shape of the set nearest p within r, and its distance (0 and FLT_MAX when none is).
+static int nearest_shape_within(const near_set *set, steer_vec2 p, float r, float *distance)
+{
+    int best = 0;
+    float best_d = FLT_MAX;
+    for (int k = 0, count = near_count(set); k < count; ++k) {
+        int i;
+        const nav_shape *s = near_shape(set, k, &i);
+        if (!s || s->lower.x > p.x + r || s->upper.x < p.x - r || s->lower.y > p.y + r || s->upper.y < p.y - r)
+            continue;
+        float d = nav_shape_distance(s, p);
+        if (d < r && d < best_d) best = i, best_d = d;
+    }
+    *distance = best_d;
+    return best;
+}
+
+// Move p out of every shape's reach r: away from the nearest shape (along
+// its distance's gradient; from its box's centre when p is inside it) until
+// it keeps r, a few times when pushing out of one shape pushes into another.
+// False when it could not (a gap narrower than 2 r).
+static bool push_out_to(const near_set *set, steer_vec2 *point, float r)
+{
+    steer_vec2 p = *point;
+    for (int iteration = 0; iteration < 8; ++iteration) {
+        float d;
+        int k = nearest_shape_within(set, p, r, &d);
+        if (!k) {
+            *point = p;
+            return true;
+        }
+        const nav_shape *s = &set->nav->shapes[k];
+        const float e = 1e-3f;
+        float gx = nav_shape_distance(s, steer_v2(p.x + e, p.y)) - nav_shape_distance(s, steer_v2(p.x - e, p.y));
+        float gy = nav_shape_distance(s, steer_v2(p.x, p.y + e)) - nav_shape_distance(s, steer_v2(p.x, p.y - e));
+        float len = sqrtf(gx * gx + gy * gy);
+        if (d <= 0.0f || !(len > 0.0f)) {
+            gx = p.x - 0.5f * (s->lower.x + s->upper.x), gy = p.y - 0.5f * (s->lower.y + s->upper.y);
+            len = sqrtf(gx * gx + gy * gy);
+            if (!(len > 0.0f)) gx = 1.0f, gy = 0.0f, len = 1.0f;
+        }
+        float step = r - d + 2e-3f;
+        p = steer_v2(p.x + gx / len * step, p.y + gy / len * step);
+    }
+    return false;
+}
+
+// p pushed out to keep, else (a gap narrower than 2 keep) to r, else as it was.
+static steer_vec2 push_out(const near_set *set, steer_vec2 p, float r, float keep)
+{
+    steer_vec2 q = p;
+    if (push_out_to(set, &q, keep)) return q;
+    q = p;
+    if (push_out_to(set, &q, r)) return q;
+    return p;
+}
+
+// Smallest distance from segment a-b to the set's shapes within r of its box.
+static float segment_clearance(const near_set *set, steer_vec2 a, steer_vec2 b, float r)
+{
+    steer_vec2 lo = steer_v2(min2(a.x, b.x) - r, min2(a.y, b.y) - r);
+    steer_vec2 hi = steer_v2(max2(a.x, b.x) + r, max2(a.y, b.y) + r);
+    float best = FLT_MAX;
+    for (int k = 0, count = near_count(set); k < count; ++k) {
+        int i;
+        const nav_shape *s = near_shape(set, k, &i);
+        if (!s || s->lower.x > hi.x || s->upper.x < lo.x || s->lower.y > hi.y || s->upper.y < lo.y) continue;
+        float d = nav_shape_segment_distance(s, a, b);
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+int nav_path_clear_out(const steer_nav *nav, steer_vec2 *p, int n, int capacity, float r, float keep, float slack,
+                       uint32_t mask)
+{
+    // the corners move by about the mesh's error: the shapes within a metre
+    // more than keep of the path are the ones they may meet (the path's
+    // clearance is checked against every shape afterwards)
+    near_set set;
+    near_path(&set, nav, p, n, keep + 1.0f, mask);
+    for (int i = 1; i + 1 < n; ++i) p[i] = push_out(&set, p[i], r, keep);
+    // a segment between two corners pushed out may still cut a shape (an arc
+    // the mesh's corners skipped): its middle pushed out becomes a corner. A
+    // segment asks no more than its ends keep (a fixed end, a corner in a gap
+    // narrower than 2 keep).
+    float here;
+    nearest_shape_within(&set, p[0], keep, &here);
+    int inserted = 0;
+    for (int i = 0; i + 1 < n;) {
+        float next;
+        nearest_shape_within(&set, p[i + 1], keep, &next);
+        float want = fminf(keep - slack, fminf(here, next) - 1e-3f);
+        if (inserted >= 64 || n >= capacity || segment_clearance(&set, p[i], p[i + 1], keep) >= want) {
+            ++i;
+            here = next;
+            continue;
+        }
+        steer_vec2 mid = steer_v2(0.5f * (p[i].x + p[i + 1].x), 0.5f * (p[i].y + p[i + 1].y));
+        mid = push_out(&set, mid, r, keep);
+        memmove(&p[i + 2], &p[i + 1], (size_t)(n - i - 1) * sizeof *p);
+        p[i + 1] = mid;
+        ++n, ++inserted;
+    }
+    return n;
+}
+
+float nav_path_clearance(const steer_nav *nav, const steer_vec2 *p, int n, float r, uint32_t mask)
+{
+    // a shape whose box is further than r from every segment's box is further than r from the path
+    near_set set;
+    near_path(&set, nav, p, n, r, mask);
+    float best = FLT_MAX;
+    for (int i = 0; i + 1 < n; ++i) {
+        float d = segment_clearance(&set, p[i], p[i + 1], r);
+        if (d < best) best = d;
+    }
+    return best;
 }

@@ -1,6 +1,7 @@
 // steer-bench nav: the navigation library's figures (issue 22).
-//   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 150]
-//                   [--any-angle] [--detour] [--loose] [--one-thread] [--watershed]
+//   steer-bench nav [--shapes 500] [--side 200] [--queries 1000] [--cell-mm 200] [--margin-mm 0]
+//                   [--any-angle] [--detour] [--loose] [--one-thread] [--watershed] [--raster]
+//                   [--fallback] [--at-r] [--explain]
 //                   [--compare SEEDS]
 // Prints: mesh build time for a side x side map with N shapes (boxes and
 // circles), the median and 90th percentile of a path query between random
@@ -37,7 +38,7 @@ static steer_nav *make_nav(float cell, float margin)
     return steer_nav_create(&def);
 }
 
-static int compare(long seeds, float cell, float margin)
+static int compare(long seeds, float cell, float margin, int explain)
 {
     int queries = 0, both = 0, disagree = 0, over2 = 0;
     double worst = 0.0, sum = 0.0;
@@ -66,22 +67,31 @@ static int compare(long seeds, float cell, float margin)
             sum += ratio;
             if (ratio > worst) worst = ratio;
             if (ratio > 1.02) ++over2;
+            if (ratio > 1.02 && explain) {
+                // what the exact path would be for a wider radius: the 5 cm
+                // the corners keep, the gaps a mesh closes
+                double e5 = vg_shortest(nav, a, b, r + 0.05f), e15 = vg_shortest(nav, a, b, r + 0.15f),
+                       e30 = vg_shortest(nav, a, b, r + 0.3f);
+                printf("over seed %ld q %d r %.2f ratio %.4f exact(r+5cm) %.4f exact(r+15cm) %.4f exact(r+30cm) %.4f\n",
+                       seed, q, (double)r, ratio, e5 / ref, e15 / ref, e30 / ref);
+            }
             float c = vg_clearance(nav, pts, res.count) - r;
             if (c < min_clear_excess) min_clear_excess = c;
         }
         steer_nav_destroy(nav);
     }
     qsort(ratios, (size_t)both, sizeof *ratios, cmp_double);
-    printf("nav compare: search=%s tighten=%d watershed=%d any_angle=%d detour=%d cell=%g "
+    printf("nav compare: search=%s tighten=%d at_r=%d fallback=%d watershed=%d any_angle=%d detour=%d cell=%g "
            "margin=%g maps=%ld "
            "queries=%d paths=%d length/exact mean=%.4f median=%.4f "
-           "p95=%.4f max=%.4f over_2%%=%d disagreements=%d min(clearance-r)=%.3f m\n",
+           "p95=%.4f max=%.4f over_2%%=%d disagreements=%d min(clearance-r)=%.3f m fallbacks=%d\n",
            "corridor",
-           !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED),
-           any_angle, detour, (double)cell, (double)margin, seeds, queries, both,
+           !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_SEARCH_AT_R),
+           !!(nav_search_mode & NAV_SEARCH_FALLBACK), !!(nav_search_mode & NAV_BUILD_WATERSHED), any_angle,
+           detour, (double)cell, (double)margin, seeds, queries, both,
            both ? sum / both : 0.0, both ? ratios[both / 2] : 0.0,
            both ? ratios[(int)(both * 0.95)] : 0.0, worst, over2, disagree,
-           (double)min_clear_excess);
+           (double)min_clear_excess, nav_fallbacks);
     free(ratios);
     return 0;
 }
@@ -92,14 +102,17 @@ int bench_nav(int argc, char **argv)
     long side_l = bench_arg_long(argc, argv, "--side", 200);
     long queries = bench_arg_long(argc, argv, "--queries", 1000);
     float cell = (float)bench_arg_long(argc, argv, "--cell-mm", 200) / 1000.0f;
-    float margin = (float)bench_arg_long(argc, argv, "--margin-mm", (long)(cell * 750.0f)) / 1000.0f;
+    float margin = (float)bench_arg_long(argc, argv, "--margin-mm", (long)(steer_default_nav_def().margin * 1000.0f)) / 1000.0f;
     long seeds = bench_arg_long(argc, argv, "--compare", 0);
     any_angle = bench_has_flag(argc, argv, "--any-angle");
     detour = bench_has_flag(argc, argv, "--detour");
     nav_search_mode = (bench_has_flag(argc, argv, "--loose") ? NAV_SEARCH_LOOSE : 0) |
                       (bench_has_flag(argc, argv, "--one-thread") ? NAV_BUILD_ONE_THREAD : 0) |
-                      (bench_has_flag(argc, argv, "--watershed") ? NAV_BUILD_WATERSHED : 0);
-    if (seeds > 0) return compare(seeds, cell, margin);
+                      (bench_has_flag(argc, argv, "--watershed") ? NAV_BUILD_WATERSHED : 0) |
+                      (bench_has_flag(argc, argv, "--raster") ? NAV_BUILD_RASTER : 0) |
+                      (bench_has_flag(argc, argv, "--fallback") ? NAV_SEARCH_FALLBACK : 0) |
+                      (bench_has_flag(argc, argv, "--at-r") ? NAV_SEARCH_AT_R : 0);
+    if (seeds > 0) return compare(seeds, cell, margin, bench_has_flag(argc, argv, "--explain"));
     float side = (float)side_l;
 
     steer_nav *nav = make_nav(cell, margin);
@@ -152,15 +165,15 @@ int bench_nav(int argc, char **argv)
     }
     qsort(field_times, 5, sizeof *field_times, cmp_double);
     printf(
-        "nav: search=%s tighten=%d watershed=%d any_angle=%d detour=%d map=%gx%g shapes=%ld "
+        "nav: search=%s tighten=%d watershed=%d raster=%d any_angle=%d detour=%d map=%gx%g shapes=%ld "
         "cell=%g margin=%g build=%.1f ms (cpu %.1f ms, %d tiles) query median=%.4f ms p90=%.4f ms "
         "(%ld queries, %d found, %d straight, mean length %.1f m) update=%.2f ms (%d tiles) "
-        "field256=%.2f ms hash=%016llx\n",
+        "field256=%.2f ms hash=%016llx fallbacks=%d\n",
         "corridor",
-        !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED), any_angle,
-        detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms,
+        !(nav_search_mode & NAV_SEARCH_LOOSE), !!(nav_search_mode & NAV_BUILD_WATERSHED),
+        !!(nav_search_mode & NAV_BUILD_RASTER), any_angle, detour, (double)side, (double)side, shapes, (double)cell, (double)margin, build_ms,
         build_cpu_ms, tiles, times[queries / 2], times[queries * 9 / 10], queries, ok, straight,
-        ok ? length / ok : 0.0, update_ms, rebuilt, field_times[2], (unsigned long long)hash);
+        ok ? length / ok : 0.0, update_ms, rebuilt, field_times[2], (unsigned long long)hash, nav_fallbacks);
     free(times);
     steer_nav_destroy(nav);
     return 0;

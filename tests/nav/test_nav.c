@@ -18,17 +18,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-// The mesh's paths against the exact shortest path: every answer agrees on
-// whether a path exists, keeps radius - 5 cm, and is never shorter than the
-// exact path by more than the voxel error; lengths: the median within 1%,
-// 23 in 24 within 2%, the worst within 20% (the corridor's A* is not exact,
-// and its choices shift with the compiler's rounding: the same 72 queries
-// give a worst of +2.1% with gcc and +10.6% with clang; docs/navigation.md).
-static void paths_match_the_exact_shortest_path(void)
+// Queries on `maps` random 40 x 40 m maps against the exact shortest path:
+// each answer agrees on whether a path exists, keeps radius - 1 cm, ends at
+// the points, and is 0.99 to 1.20 times the exact length. Writes the ratios;
+// returns their number, and in *via_mesh how many were not the straight segment.
+static int paths_against_exact(unsigned maps, double *ratios, int *via_mesh)
 {
-    double ratios[200];
-    int n = 0, over = 0;
-    for (unsigned seed = 1; seed <= 6; ++seed) {
+    int n = 0;
+    *via_mesh = 0;
+    for (unsigned seed = 1; seed <= maps; ++seed) {
         steer_nav *nav = steer_nav_create(NULL);
         vg_layout(nav, seed, 40.0f, 10, 6, 6.0f);
         unsigned st = seed * 7919u;
@@ -44,23 +42,40 @@ static void paths_match_the_exact_shortest_path(void)
             CHECK(res.count >= 2 && res.count <= 512);
             CHECK(pts[0].x == a.x && pts[0].y == a.y);
             CHECK(pts[res.count - 1].x == b.x && pts[res.count - 1].y == b.y);
-            CHECK(vg_clearance(nav, pts, res.count) >= r - 0.05f);
+            CHECK(vg_clearance(nav, pts, res.count) >= r - 0.01f);
             double ratio = res.length / exact;
             CHECK(ratio >= 0.99);
             CHECK(ratio <= 1.20);
-            over += ratio > 1.02;
+            *via_mesh += res.count > 2;
             ratios[n++] = ratio;
         }
         steer_nav_destroy(nav);
     }
+    return n;
+}
+
+// The mesh's paths against the exact shortest path (paths_against_exact);
+// lengths: the median within 1%, 23 in 24 within 2%, the worst within 20%
+// (the corridor's A* is not exact, and its choices shift with the
+// compiler's rounding: with the 0.15 m margin the same 72 queries gave a
+// worst of +2.1% with gcc and +10.6% with clang; with the mesh at the radius
+// and the corners pushed out, gcc gives 0 over 2%, worst +1.6%, clang 1
+// over, worst +5.6%;
+// docs/navigation.md). The repair never falls back here.
+static void paths_match_the_exact_shortest_path(void)
+{
+    double ratios[200];
+    int fallbacks = nav_fallbacks, via_mesh;
+    int n = paths_against_exact(6, ratios, &via_mesh);
     qsort(ratios, (size_t)n, sizeof *ratios, cmp_double);
+    int over = 0;
+    for (int i = 0; i < n; ++i) over += ratios[i] > 1.02;
     printf("  %d paths: length / exact median %.4f, max %.4f, %d over 2%%\n", n, ratios[n / 2], ratios[n - 1], over);
     CHECK(n >= 60);
     CHECK(ratios[n / 2] <= 1.01);
-    // the corners pulled in to the radius + 5 cm (nav_path_tighten): 2 of 72
-    // over 2% with gcc and with clang (without: 4 over with gcc)
     CHECK(over * 24 <= n);
     CHECK(ratios[n - 1] <= 1.20);
+    CHECK(nav_fallbacks == fallbacks);
 }
 
 // Order-dependent digest of a mesh's polygons (draw callback).
@@ -103,6 +118,65 @@ static void tiles_made_on_threads_are_the_same(void)
     nav_search_mode = saved;
     CHECK(mesh_hash[0] == mesh_hash[1]);
     CHECK(memcmp(lengths[0], lengths[1], sizeof lengths[0]) == 0);
+}
+
+// The ground's compact heightfield is written directly (flat_ground in
+// nav_mesh.cpp) instead of rasterising the ground quad: the same mesh, bit for
+// bit, and the same paths, with and without nav_bounds that cut cells.
+static void flat_ground_is_the_rasterised_ground(void)
+{
+    int saved = nav_search_mode;
+    for (int bounded = 0; bounded < 2; ++bounded) {
+        uint64_t mesh_hash[2] = {14695981039346656037ull, 14695981039346656037ull};
+        float lengths[2][20];
+        int polygons[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            nav_search_mode = k ? NAV_BUILD_RASTER : 0;
+            steer_nav_def def = steer_default_nav_def();
+            if (bounded) {
+                def.has_bounds = true;
+                def.lower = steer_v2(3.13f, 2.07f);
+                def.upper = steer_v2(71.31f, 66.93f);
+            }
+            steer_nav *nav = steer_nav_create(&def);
+            vg_layout(nav, 23u, 75.0f, 30, 20, 6.0f);
+            steer_nav_result res;
+            CHECK(steer_nav_prepare(nav, 0.4f, &res) >= 9);
+            polygons[k] = steer_nav_draw_mesh(nav, 0.4f, hash_polygon, &mesh_hash[k]);
+            unsigned st = 7u;
+            for (int q = 0; q < 20; ++q) {
+                steer_vec2 a = vg_free_point(nav, &st, 75.0f, 0.4f), b = vg_free_point(nav, &st, 75.0f, 0.4f);
+                steer_vec2 pts[512];
+                steer_nav_find_path(nav, a, b, 0.4f, pts, 512, &res);
+                lengths[k][q] = res.status == STEER_NAV_OK ? res.length : -1.0f;
+            }
+            steer_nav_destroy(nav);
+        }
+        CHECK(polygons[0] > 100);
+        CHECK(polygons[0] == polygons[1]);
+        CHECK(mesh_hash[0] == mesh_hash[1]);
+        CHECK(memcmp(lengths[0], lengths[1], sizeof lengths[0]) == 0);
+    }
+    nav_search_mode = saved;
+}
+
+// The mesh is built with the shapes grown by the radius alone (margin 0):
+// its walls may lie a voxel inside the radius, and every path's corners are
+// pushed out to the radius + 5 cm against the exact shapes, then pulled in.
+// When that repair leaves the path closer than the radius (not seen in
+// random queries), the path of a mesh grown by a 0.15 m margin is used:
+// forced here, its paths keep the clearance and stay near the exact length.
+static void the_fallback_mesh_keeps_the_clearance(void)
+{
+    int saved = nav_search_mode;
+    nav_search_mode = NAV_SEARCH_FALLBACK;
+    int before = nav_fallbacks, via_mesh;
+    double ratios[200];
+    int n = paths_against_exact(3, ratios, &via_mesh);
+    nav_search_mode = saved;
+    CHECK(n >= 30);
+    CHECK(via_mesh >= 10);
+    CHECK(nav_fallbacks - before == via_mesh);
 }
 
 static void straight_segment_when_nothing_is_between(void)
@@ -442,6 +516,8 @@ int main(void)
     RUN(bad_input_is_refused_with_a_message);
     RUN(every_shape_kind_and_many_radii);
     RUN(tiles_made_on_threads_are_the_same);
+    RUN(flat_ground_is_the_rasterised_ground);
+    RUN(the_fallback_mesh_keeps_the_clearance);
     RUN(flow_fields_are_deterministic);
     RUN(following_a_field_reaches_the_goal);
     RUN(flow_field_refusals);

@@ -65,8 +65,9 @@ typedef struct steer_nav_def {
     /// Side of a navigation tile, metres (default 25.6: 128 cells). A shape
     /// change rebuilds the tiles its inflated box touches.
     float tile_size;
-    /// Extra clearance added to every radius, metres (default 0.15):
-    /// what keeps the voxelised mesh's walls outside radius - 5 cm.
+    /// Extra growth of the shapes in the mesh beyond the radius, metres
+    /// (default 0: the paths' corners are set against the exact shapes, at
+    /// the radius + 5 cm; a larger margin closes more narrow gaps).
     float margin;
     /// nav_bounds: when set, points outside lower..upper are refused and the
     /// mesh covers exactly that box. When not set, the mesh covers the shapes'
@@ -98,7 +99,7 @@ typedef struct steer_nav_def {
 /// Coordinates accepted by navigation: |x|, |y| <= 1e6 m.
 #define STEER_NAV_MAX_COORDINATE 1.0e6f
 
-/// Defaults: cell 0.2 m, tile 25.6 m, margin 0.15 m, no bounds, 4 radii, 4096 tiles.
+/// Defaults: cell 0.2 m, tile 25.6 m, margin 0 m, no bounds, 4 radii, 4096 tiles.
 STEER_API steer_nav_def steer_default_nav_def(void);
 /// Create a navigation; NULL if def is invalid or memory ran out.
 STEER_API steer_nav *steer_nav_create(const steer_nav_def *def);
