@@ -238,14 +238,18 @@ static STEER_ALWAYS_INLINE float queue_ahead(steer_vec2 rel_pos, steer_vec2 mine
 // bottleneck_500). The blend's weight moves by |dv| / (blend speed) for a
 // change dv of either velocity: no flip. Symmetric in the two speeds, so
 // the shares still add up to 1.
+// theirs is read from the grid (proxy q) only for a pair below the blend
+// speed: a crowd at speed pays a comparison.
 static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj,
-                                            steer_vec2 mine, steer_vec2 theirs, float mean_max_speed)
+                                            steer_vec2 mine, const neighbour_grid *g, uint32_t q, float mean_max_speed)
 {
     float vshare = avoid_share(rel_pos, v, speed, vj, ORCA_SHARE_FLOOR * mean_max_speed);
-    float w = steer_minf((speed + steer_length(vj)) / (ORCA_FLOW_BLEND * mean_max_speed), 1.0f);
-    if (!(w >= 0.0f)) w = 1.0f; // a zero max speed: the velocities' (half)
-    if (w >= 1.0f) return vshare;
-    return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, theirs));
+    // at speed (|vj| >= blend - speed, tested without a square root; a
+    // zero max speed: the velocities' half)
+    float blend = ORCA_FLOW_BLEND * mean_max_speed, room = blend - speed;
+    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) return vshare;
+    float w = steer_minf((speed + steer_length(vj)) / blend, 1.0f);
+    return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, steer_v2(g->px[q], g->py[q])));
 }
 
 // Priority: A's share with B moves from the right of way's share towards 1
@@ -420,7 +424,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
         steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
         float mean_max = 0.5f * (f->max_speed + view->limits[j].max_speed);
         float share = (view->flags[j] & AGENT_AVOIDS)
-                          ? flow_share(rel, f->v, f->speed, vj, f->wish, steer_v2(g->px[q], g->py[q]), mean_max)
+                          ? flow_share(rel, f->v, f->speed, vj, f->wish, g, q, mean_max)
                           : 1.0f;
         share = adjusted_share(ctx, j, share);
         if (f->idle) share = steer_maxf(share, 0.5f);
@@ -625,7 +629,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         steer_vec2 rel = steer_sub(pj, p);
         float mean_max = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS)
-                          ? flow_share(rel, v, speed, vj, wish, steer_v2(g->px[q], g->py[q]), mean_max)
+                          ? flow_share(rel, v, speed, vj, wish, g, q, mean_max)
                           : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
