@@ -36,6 +36,7 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
     size_t n = (size_t)capacity + STEER_GRID_PAD;
     if (!STEER_GROW(g->x, n) || !STEER_GROW(g->y, n) || !STEER_GROW(g->vx, n) || !STEER_GROW(g->vy, n) ||
         !STEER_GROW(g->ix, n) || !STEER_GROW(g->iy, n) || !STEER_GROW(g->yield_to, n) ||
+        !STEER_GROW(g->px, n) || !STEER_GROW(g->py, n) ||
         !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
         !STEER_GROW(g->order_key, n))
         return false;
@@ -60,6 +61,8 @@ void steer__grid_free(neighbour_grid *g)
     steer__free(g->vy);
     steer__free(g->ix);
     steer__free(g->iy);
+    steer__free(g->px);
+    steer__free(g->py);
     steer__free(g->yield_to);
     steer__free(g->agent);
     steer__free(g->proxy_of);
@@ -203,6 +206,8 @@ static void fill_range(int start, int end, int worker, void *context)
         g->vy[k] = s->velocity.y;
         g->ix[k] = w->intent[a].x;
         g->iy[k] = w->intent[a].y;
+        g->px[k] = w->intent[a].px;
+        g->py[k] = w->intent[a].py;
         g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
     }
@@ -214,7 +219,7 @@ static void fill_proxies(steer_world *w)
     neighbour_grid *g = &w->grid;
     const int n = g->count;
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
-    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = 0.0f;
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = g->px[k] = g->py[k] = 0.0f;
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
     int yielders = 0;
     for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;

@@ -20,6 +20,7 @@ typedef struct neighbour_grid {
     float *x, *y, *vx, *vy;
     float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
     uint64_t *yield_to; ///< and the key each yielded to (0: none)
+    float *px, *py;     ///< and their preferred directions (orca_intent)
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index

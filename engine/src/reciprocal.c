@@ -10,8 +10,9 @@
 // permits A the half-plane {v : (v - (vA + share*u)) . n >= 0}: share 1
 // when B does not avoid (a player, any agent whose tree has no reciprocal
 // avoidance, or one whose mask does not see A's layer); when B avoids too (kinematic or not), the two shares add up
-// to 1, and the agent behind (along the pair's mean velocity) takes more of
-// it (see avoid_share), unless their priorities differ: then the lower
+// to 1, and the agent behind (along the pair's mean velocity when they move,
+// along their preferred velocities at a crawl) takes more of it (see
+// flow_share), unless their priorities differ: then the lower
 // takes more, all of it against one ORCA_PRIORITY_SPAN higher (see
 // priority_share).
 // Static geometry gives one half-plane per part within reach: do not close
@@ -62,6 +63,10 @@
 /// 16 cm: the press at the gap is slow, and there the right of way is what
 /// keeps the front from being crushed.
 #define ORCA_SHARE_FLOOR 0.2f
+/// The right of way's source (see flow_share): below this fraction of the
+/// pair's mean max speed (their speeds summed) the preferred velocities
+/// decide who is behind, above it the velocities, in between a blend.
+#define ORCA_FLOW_BLEND 1.0f
 /// Priority: against a neighbour whose priority is at least this much
 /// higher an agent takes all of the avoidance (and the neighbour none); a
 /// smaller difference moves the share that far from the right of way's.
@@ -192,6 +197,52 @@ static STEER_ALWAYS_INLINE float avoid_share(steer_vec2 rel_pos, steer_vec2 v, f
     float ahead = steer_dot(rel_pos, steer_add(v, vj)) / den; // in [-1, 1]
     if (!isfinite(ahead)) return 0.5f;
     return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
+}
+
+// The right of way in a queue, from what the pair wants rather than how it
+// moves. mine and theirs are the two agents' preferred velocities of the
+// step before (the grid's copies, orca_intent), each divided by the larger
+// of its length and ORCA_SHARE_FLOOR of its max speed (see the end of
+// steer__reciprocal_steer): ca says how much A's wish closes on B, cb how
+// much B's closes on A. A is behind in a queue when its wish closes on B
+// and B's leads away from A: then A takes more, all of it when both point
+// straight along the line from A to B. When both close on each other
+// (head-on, crossing, converging on one point) or neither does (side by
+// side), the pair shares equally, as the paper does. Preferred velocities
+// come from goals and do not jitter in a jam, so the shares hold still
+// where the velocities' directions are noise (issue 21). The expression
+// is exactly antisymmetric (swapping A and B swaps ca and cb).
+static STEER_ALWAYS_INLINE float queue_ahead(steer_vec2 rel_pos, steer_vec2 mine, steer_vec2 theirs)
+{
+    float d = steer_length(rel_pos);
+    if (!(d > 0.0f && d <= FLT_MAX)) return 0.0f;
+    float ca = steer_dot(mine, rel_pos) / d, cb = -steer_dot(theirs, rel_pos) / d;
+    float ahead = steer_maxf(ca, 0.0f) * steer_maxf(-cb, 0.0f) - steer_maxf(cb, 0.0f) * steer_maxf(-ca, 0.0f);
+    return isfinite(ahead) ? steer_clampf(ahead, -1.0f, 1.0f) : 0.0f;
+}
+
+// The share of a pair of avoiders: the velocities' right of way
+// (avoid_share) for a pair that moves, the preferred velocities' (queue_ahead)
+// for a pair at a crawl, blended linearly in the sum of their speeds, all
+// the velocities' from ORCA_FLOW_BLEND times their mean max speed on. At a
+// crawl the velocities' directions are noise and the queue decides; at
+// speed the velocities say what the preferred velocities cannot: who is
+// actually moving through a gap and who is pressed aside (scripts/scenarios
+// bottleneck_500). The blend's weight moves by |dv| / (blend speed) for a
+// change dv of either velocity: no flip. Symmetric in the two speeds, so
+// the shares still add up to 1.
+// theirs is read from the grid (proxy q) only for a pair below the blend
+// speed: a crowd at speed pays a comparison.
+static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj,
+                                            steer_vec2 mine, const neighbour_grid *g, uint32_t q, float mean_max_speed)
+{
+    float vshare = avoid_share(rel_pos, v, speed, vj, ORCA_SHARE_FLOOR * mean_max_speed);
+    // at speed (|vj| >= blend - speed, tested without a square root; a
+    // zero max speed: the velocities' half)
+    float blend = ORCA_FLOW_BLEND * mean_max_speed, room = blend - speed;
+    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) return vshare;
+    float w = steer_minf((speed + steer_length(vj)) / blend, 1.0f);
+    return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, steer_v2(g->px[q], g->py[q])));
 }
 
 // Priority: A's share with B moves from the right of way's share towards 1
@@ -346,6 +397,7 @@ typedef struct orca_frame {
     steer_vec2 p, v;
     float speed, lead, max_speed, r_self, inv_tau, inv_dt;
     bool idle;
+    steer_vec2 wish; ///< the agent's preferred velocity as the neighbours see it (flow_share)
 } orca_frame;
 
 // The neighbours' half-planes again, with their shares adjusted for layers
@@ -363,8 +415,10 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
-        float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (f->max_speed + view->limits[j].max_speed);
-        float share = (view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, f->v, f->speed, vj, floor_speed) : 1.0f;
+        float mean_max = 0.5f * (f->max_speed + view->limits[j].max_speed);
+        float share = (view->flags[j] & AGENT_AVOIDS)
+                          ? flow_share(rel, f->v, f->speed, vj, f->wish, g, q, mean_max)
+                          : 1.0f;
         share = adjusted_share(ctx, j, share);
         if (f->idle) share = steer_maxf(share, 0.5f);
         lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
@@ -542,7 +596,14 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     steer_vec2 away[ORCA_YIELD_MAX];
     int n_away = 0;
     const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, away, &n_away) : 0;
-    if (ctx->intent != NULL) *ctx->intent = (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32)};
+    if (ctx->intent != NULL) {
+        // the preferred velocity for the queue's right of way (flow_share),
+        // as a direction shortened below ORCA_SHARE_FLOOR of the max speed
+        float unit = steer_maxf(steer_length(preferred), ORCA_SHARE_FLOOR * max_speed);
+        steer_vec2 dir = steer_scale(preferred, 1.0f / unit);
+        if (!steer_vec2_is_finite(dir)) dir = steer_v2(0.0f, 0.0f);
+        *ctx->intent = (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32), dir.x, dir.y};
+    }
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
         // keep going round
@@ -550,25 +611,30 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     }
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
+    // its own preferred velocity as the neighbours read it (flow_share):
+    // the grid's copy, so that each pair's two shares use the same values
+    const bool listed = ctx->self_proxy < (uint32_t)g->count;
+    const steer_vec2 wish = listed ? steer_v2(g->px[ctx->self_proxy], g->py[ctx->self_proxy]) : steer_v2(0.0f, 0.0f);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p);
-        // the floor of the right of way: a fraction of the pair's mean max speed
-        float floor_speed = ORCA_SHARE_FLOOR * 0.5f * (max_speed + ctx->view->limits[j].max_speed);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS) ? avoid_share(rel, v, speed, vj, floor_speed) : 1.0f;
+        float mean_max = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
+        float share = (ctx->view->flags[j] & AGENT_AVOIDS)
+                          ? flow_share(rel, v, speed, vj, wish, g, q, mean_max)
+                          : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
         lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
                                     inv_tau, inv_dt, v, share);
     }
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};
         adjust_lines(ctx, near, k, &f, lines + hard);
     }
     if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};
         yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
     if (hard > 0) {

@@ -14,15 +14,18 @@
 /// it, decided by the tree's shape (behaviour.h). A tree needing more than
 /// STEER_MAX_TREE_MEMORY floats is refused.
 /// What a reciprocal_avoidance node tells its neighbours about itself
-/// (reciprocal.c, yielding a spot): the preferred velocity it was given at
+/// (reciprocal.c, yielding a spot): the change of velocity it asked for at
 /// its last evaluation, and the key of the agent it yielded to then (0: it
-/// did not yield; keys are never 0), in two 32-bit words. Written by the
+/// did not yield; keys are never 0), in two 32-bit words; and for the
+/// queue's right of way (flow_share) its preferred velocity, divided by the
+/// larger of its length and a fifth of the max speed. Written by the
 /// agent's own evaluation; the neighbours read the grid's copy, taken
 /// before the step's evaluation, so every agent order and worker count
 /// reads the same.
 typedef struct orca_intent {
     float x, y;
     uint32_t to_lo, to_hi;
+    float px, py; ///< the preferred velocity's direction (reciprocal.c, flow_share)
 } orca_intent;
 
 typedef struct agent_memory {

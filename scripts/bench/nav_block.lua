@@ -9,8 +9,8 @@
 --          reciprocal_avoidance) round the same block: the last arrival
 --          over the longest of the units' own shortest-path times (start
 --          to its stop point); --check: at most 1.5 x at every offset
---          (--group-bound B: at most B x; the ctest guards 2 x, the figure
---          is missed at 15 and 20 m, docs/navigation.md).
+--          (--group-bound B: at most B x; the ctest guards 1.5 x,
+--          docs/navigation.md).
 --   layouts  the group figure over other group sizes (5 to 30), blocks
 --          and jittered starts (seeds): reported, not checked (--more: 12
 --          further layouts, other seeds and sizes, kept out of any tuning).
