@@ -60,7 +60,8 @@ static int paths_against_exact(unsigned maps, double *ratios, int *via_mesh)
 // compiler's rounding: with the 0.15 m margin the same 72 queries gave a
 // worst of +2.1% with gcc and +10.6% with clang; with the mesh at the radius
 // and the corners pushed out, gcc gives 0 over 2%, worst +1.6%, clang 1
-// over, worst +5.6%; with the second corridor gcc's worst is +0.86%;
+// over, worst +5.6%; with the second corridor both 0 over, worst +0.86%
+// (gcc) and +1.8% (clang);
 // docs/navigation.md). The repair never falls back here.
 static void paths_match_the_exact_shortest_path(void)
 {
