@@ -395,8 +395,12 @@ static void replays_of(const char *rec, const char *dir) // dir: at most 1024 by
     for (int k = 0; k < 6 && !has_violation; ++k) {
         memcpy(p, orig, n + 1);
         size_t m = n;
-        for (int j = 1 + rnd(3); j > 0; --j) m = mutate(p, m, cap, marker);
-        p[m] = 0;
+        // each mutation sees a terminated text: one that cut the text short
+        // leaves the old bytes behind, where the next one's strchr would run
+        for (int j = 1 + rnd(3); j > 0; --j) {
+            m = mutate(p, m, cap, marker);
+            p[m] = 0;
+        }
         FILE *f = fopen(mutant, "wb");
         if (f == NULL) break;
         fwrite(p, 1, m, f);
