@@ -55,12 +55,12 @@ static int paths_against_exact(unsigned maps, double *ratios, int *via_mesh)
 }
 
 // The mesh's paths against the exact shortest path (paths_against_exact);
-// lengths: the median within 1%, 23 in 24 within 2%, the worst within 20%
-// (the corridor's A* is not exact, and its choices shift with the
+// lengths: the median within 1%, 23 in 24 within 2%, the worst within 5%
+// (it was 20% before the second corridor: the corridor's A* is not exact, and its choices shift with the
 // compiler's rounding: with the 0.15 m margin the same 72 queries gave a
 // worst of +2.1% with gcc and +10.6% with clang; with the mesh at the radius
 // and the corners pushed out, gcc gives 0 over 2%, worst +1.6%, clang 1
-// over, worst +5.6%; with the second corridor both 0 over, worst +0.86%
+// over, worst +5.6%; with the second corridor both 0 over, worst +1.6%
 // (gcc) and +1.8% (clang);
 // docs/navigation.md). The repair never falls back here.
 static void paths_match_the_exact_shortest_path(void)
@@ -75,7 +75,7 @@ static void paths_match_the_exact_shortest_path(void)
     CHECK(n >= 60);
     CHECK(ratios[n / 2] <= 1.01);
     CHECK(over * 24 <= n);
-    CHECK(ratios[n - 1] <= 1.20);
+    CHECK(ratios[n - 1] <= 1.05);
     CHECK(nav_fallbacks == fallbacks);
 }
 
