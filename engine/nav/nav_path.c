@@ -279,7 +279,8 @@ float nav_path_clearance(const steer_nav *nav, const steer_vec2 *p, int n, float
 
 /* ---- the query --------------------------------------------------------------------------- */
 
-// Room for a path of n points and the corners nav_path_clear_out may add.
+// Room for n points in nav->path (grown, never shrunk: once grown, a query
+// allocates nothing).
 static bool path_room(steer_nav *nav, int n)
 {
     if (n <= nav->path_capacity) return true;

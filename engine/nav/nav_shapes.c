@@ -247,17 +247,6 @@ bool nav_tile_range(const steer_nav *nav, float tile, float grow, const steer_ve
 
 /* ---- exact geometry (in double: far from the origin nothing cancels) ------- */
 
-double nav_point_segment_distance(double px, double py, steer_vec2 a, steer_vec2 b)
-{
-    double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
-    double ex = px - a.x, ey = py - a.y;
-    double len2 = dx * dx + dy * dy;
-    double t = len2 > 0.0 ? (ex * dx + ey * dy) / len2 : 0.0;
-    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    double fx = ex - t * dx, fy = ey - t * dy;
-    return sqrt(fx * fx + fy * fy);
-}
-
 // Distance from p to the chain's convex hull (0 inside).
 static double hull_distance(const nav_shape *s, double px, double py)
 {
