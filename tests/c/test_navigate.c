@@ -248,6 +248,28 @@ static void move_group_spreads_and_assigns(void)
     steer_world_destroy(w);
 }
 
+// The move_group order id in the agent's plan (0: none).
+static uint32_t group_of(const steer_world *w, steer_agent_id id)
+{
+    const int i = steer__store_dense(w, id);
+    return i >= 0 && w->plan[i] != NULL ? w->plan[i]->group : 0;
+}
+
+// A world made from a snapshot of w (NULL, a failed check, when it could not be).
+static steer_world *saved_and_restored(steer_world *w)
+{
+    size_t need = 0, size = 0;
+    steer_snapshot_error e = {{0}};
+    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+    unsigned char *bytes = malloc(need);
+    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+    steer_restore_def rd = steer_default_restore_def();
+    steer_world *back = bytes != NULL ? steer_world_restore(bytes, size, &rd, &e) : NULL;
+    free(bytes);
+    CHECK(back != NULL);
+    return back;
+}
+
 // Units of one move_group order exchange stop points when each stands nearer
 // the other's (a unit carried past its point in the pack takes the one it is
 // at; the one behind takes the point it passed): the goals are swapped at the
@@ -270,15 +292,7 @@ static steer_vec2 exchanged_goal(bool reversed, bool by_hand, bool restored)
         steer_agent_set_goal(w, ids[1], &stops[1]);
     }
     if (restored) {
-        size_t need = 0, size = 0;
-        steer_snapshot_error e = {{0}};
-        steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
-        unsigned char *bytes = malloc(need);
-        CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
-        steer_restore_def rd = steer_default_restore_def();
-        steer_world *back = steer_world_restore(bytes, size, &rd, &e);
-        free(bytes);
-        CHECK(back != NULL);
+        steer_world *back = saved_and_restored(w);
         if (back != NULL) {
             steer_world_destroy(w);
             w = back;
@@ -308,26 +322,6 @@ static void group_units_exchange_stop_points(void)
     exchanged_goal(false, true, false);
     b = exchanged_goal(false, false, true);
     CHECK(a.x == b.x && a.y == b.y);
-}
-
-static uint32_t group_of(const steer_world *w, steer_agent_id id)
-{
-    const int i = steer__store_dense(w, id);
-    return i >= 0 && w->plan[i] != NULL ? w->plan[i]->group : 0;
-}
-
-static steer_world *saved_and_restored(steer_world *w)
-{
-    size_t need = 0, size = 0;
-    steer_snapshot_error e = {{0}};
-    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
-    unsigned char *bytes = malloc(need);
-    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
-    steer_restore_def rd = steer_default_restore_def();
-    steer_world *back = bytes != NULL ? steer_world_restore(bytes, size, &rd, &e) : NULL;
-    free(bytes);
-    CHECK(back != NULL);
-    return back;
 }
 
 // Two move_group orders are two groups, even with the same goal, first unit
