@@ -474,6 +474,20 @@ static const luaL_Reg field_meta[] = {
     {NULL, NULL},
 };
 
+// steer.follow_flow_field
+static const luaL_Reg nav_functions[] = {
+    {"follow_flow_field", steer_lua__follow_flow_field_new},
+    {NULL, NULL},
+};
+
+// world:find_path, world:flow_field, world:move_group
+static const luaL_Reg world_nav_methods[] = {
+    {"find_path", steer_lua__world_find_path},
+    {"flow_field", steer_lua__world_flow_field},
+    {"move_group", steer_lua__world_move_group},
+    {NULL, NULL},
+};
+
 void steer_lua__open_nav(lua_State *L)
 {
     steer_laux_new_class(L, STEER_LUA_FLOW_FIELD, field_meta);
@@ -483,20 +497,12 @@ void steer_lua__open_nav(lua_State *L)
     lua_pushcclosure(L, field_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    lua_pushcfunction(L, steer_lua__follow_flow_field_new);
-    lua_setfield(L, -2, "follow_flow_field");
-    // world:find_path and world:flow_field join steer.World's methods (its
-    // __index closure's first upvalue), so wrap_world.c needs nothing of this file
+    luaL_setfuncs(L, nav_functions, 0);
+    // the world's methods join steer.World's (its __index closure's first
+    // upvalue), so wrap_world.c needs nothing of this file
     luaL_getmetatable(L, STEER_LUA_WORLD);
     lua_getfield(L, -1, "__index");
     if (lua_getupvalue(L, -1, 1) == NULL) lua_pushnil(L);
-    if (lua_istable(L, -1)) {
-        lua_pushcfunction(L, steer_lua__world_find_path);
-        lua_setfield(L, -2, "find_path");
-        lua_pushcfunction(L, steer_lua__world_flow_field);
-        lua_setfield(L, -2, "flow_field");
-        lua_pushcfunction(L, steer_lua__world_move_group);
-        lua_setfield(L, -2, "move_group");
-    }
+    if (lua_istable(L, -1)) luaL_setfuncs(L, world_nav_methods, 0);
     lua_pop(L, 3);
 }

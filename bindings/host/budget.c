@@ -406,12 +406,13 @@ static int co_wrap(lua_State *L)
 void steer_host__watchdog_open(lua_State *L)
 {
     steer_host__of(L)->watchdog.current = L;
+    static const luaL_Reg coroutine_functions[] = {
+        {"resume", co_resume},
+        {"wrap", co_wrap},
+        {"close", co_close},
+        {NULL, NULL},
+    };
     lua_getglobal(L, LUA_COLIBNAME);
-    lua_pushcfunction(L, co_resume);
-    lua_setfield(L, -2, "resume");
-    lua_pushcfunction(L, co_wrap);
-    lua_setfield(L, -2, "wrap");
-    lua_pushcfunction(L, co_close);
-    lua_setfield(L, -2, "close");
+    luaL_setfuncs(L, coroutine_functions, 0);
     lua_pop(L, 1);
 }

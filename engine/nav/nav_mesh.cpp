@@ -12,17 +12,14 @@
 // Monotone regions (no distance field: half the build's work). Many tiles
 // are made on two threads, then added in a fixed order (the same mesh).
 // Shape changes mark the tiles they touch; the next query rebuilds those.
-// Paths: an A* over the polygons whose node points follow the path
-// (search_corridor; Detour's findPath, which puts them at edge midpoints,
-// picks the wrong side of a shape far more often), then Detour's
-// findStraightPath (string pulling), the shorter of that corridor and a
-// second one (the first's polygons made dearer: second_corridor), then
-// the corners pushed out to the radius + 5 cm against the shapes themselves (nav_path_clear_out: the
-// mesh's walls lie within a voxel of the radius, either side) and pulled in
-// to it (nav_path_tighten), the path checked against every shape (a mesh
-// with a 0.15 m margin when that fails); a start and goal in plain sight of each other
-// are joined without the mesh. (Polyanya, optimal over the mesh, was tried
-// and not kept: docs/navigation.md.)
+// A query's corners (nav_mesh_corners): an A* over the polygons whose node
+// points follow the path (search_corridor; Detour's findPath, which puts
+// them at edge midpoints, picks the wrong side of a shape far more often),
+// then Detour's findStraightPath (string pulling), the shorter of that
+// corridor and a second one (the first's polygons made dearer:
+// second_corridor). The rest of a query is plain C (nav_path.c: the ends,
+// the straight segment, the corners set against the exact shapes).
+// (Polyanya, optimal over the mesh, was tried and not kept: docs/navigation.md.)
 #include "nav_internal.h"
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -51,9 +48,6 @@ const int kBuildThreads =
     2; // threads making tiles at once (the machines steer is measured on have 2 cores)
 const size_t kTilesPerThread = 4; // fewer tiles than this per thread are made on the calling thread
 const float kHeight = 0.2f;     // voxel height: the ground is flat
-// a fallback mesh's margin: its walls keep outside radius - 5 cm by themselves
-// (a voxel's half diagonal and the contours' half voxel at 0.2 m voxels)
-const float kSafeMargin = 0.15f;
 
 struct Layer {
     float radius = 0.0f;
@@ -123,11 +117,6 @@ struct NodeIndex {
 };
 static_assert((1 << NodeIndex::kBits) >= 2 * kQueryNodes, "the node index holds twice the node pool");
 
-extern "C" int nav_search_mode;
-int nav_search_mode = 0;
-extern "C" int nav_fallbacks;
-int nav_fallbacks = 0;
-
 struct nav_mesh {
     steer_nav_def def;
     float tile = 0.0f; // tile side, a whole number of cells
@@ -142,7 +131,6 @@ struct nav_mesh {
     std::vector<dtPolyRef> corridor2;      // the second corridor (the first's polygons penalised)
     std::vector<float> straight2;
     NodeIndex avoid;                       // the first corridor's polygons
-    std::vector<steer_vec2> path; // a query's path (kept: no allocation per query once grown)
     std::vector<std::pair<float, int>> open;
 };
 
@@ -443,31 +431,12 @@ static bool place_tile(Layer *layer, int tx, int ty, unsigned char *data, int si
     return true;
 }
 
-// The tiles a query for this layer needs: nav_bounds, or the shapes' box
-// and both points, grown by the radius and 2 m. Fails when that is more than max_tiles.
+// The tiles a query for this layer needs (nav_tile_range: nav_bounds, or
+// the shapes' box and the points grown by the layer's reach and 2 m).
 static bool needed_tiles(const steer_nav *nav, const nav_mesh *m, const Layer *layer, const steer_vec2 *points,
                          int count, int range[4])
 {
-    steer_vec2 lo, hi;
-    if (m->def.has_bounds) {
-        lo = m->def.lower, hi = m->def.upper;
-    } else {
-        bool any = nav_shapes_box(nav, &lo, &hi);
-        for (int i = 0; i < count; ++i) {
-            if (!any) lo = hi = points[i], any = true;
-            lo.x = std::fmin(lo.x, points[i].x), lo.y = std::fmin(lo.y, points[i].y);
-            hi.x = std::fmax(hi.x, points[i].x), hi.y = std::fmax(hi.y, points[i].y);
-        }
-        if (!any) lo = hi = steer_v2(0.0f, 0.0f);
-        // the shortest path stays within the hull of the grown shapes and
-        // its ends: their box and a little more is enough
-        float g = reach(m, layer) + 2.0f;
-        lo = steer_v2(lo.x - g, lo.y - g), hi = steer_v2(hi.x + g, hi.y + g);
-    }
-    range[0] = (int)std::floor(lo.x / m->tile), range[1] = (int)std::floor(lo.y / m->tile);
-    range[2] = (int)std::floor(hi.x / m->tile), range[3] = (int)std::floor(hi.y / m->tile);
-    double tiles = ((double)range[2] - range[0] + 1) * ((double)range[3] - range[1] + 1);
-    return tiles <= (double)m->def.max_tiles;
+    return nav_tile_range(nav, m->tile, reach(m, layer) + 2.0f, points, count, range);
 }
 
 // A tile to make: where, and what it came to.
@@ -730,31 +699,9 @@ extern "C" int steer_nav_tiles_built(const steer_nav *nav, float radius)
     return 0;
 }
 
-static float polyline_length(const steer_vec2 *p, int n)
-{
-    double length = 0.0;
-    for (int i = 1; i < n; ++i) length += std::hypot((double)p[i].x - p[i - 1].x, (double)p[i].y - p[i - 1].y);
-    return (float)length;
-}
-
-// Write the path (with from and to at its ends) and its figures.
-static steer_nav_status deliver(const steer_vec2 *path, int n, steer_vec2 *points, int capacity,
-                                steer_nav_result *result)
-{
-    for (int i = 0; i < n && i < capacity; ++i) points[i] = path[i];
-    if (result) {
-        std::memset(result, 0, sizeof *result);
-        result->status = STEER_NAV_OK;
-        result->count = n;
-        result->length = polyline_length(path, n);
-    }
-    return STEER_NAV_OK;
-}
-
-// The mesh's path (margin: its shapes grown by radius + margin) from one
-// end to the other, string-pulled, from and to at its ends.
-static steer_nav_status mesh_path(steer_nav *nav, float margin, steer_vec2 from, steer_vec2 to, float radius,
-                                  uint32_t mask, std::vector<steer_vec2> &path, steer_nav_result *result)
+extern "C" steer_nav_status nav_mesh_corners(steer_nav *nav, float margin, steer_vec2 from, steer_vec2 to,
+                                             float radius, uint32_t mask, const float **corners, int *count,
+                                             steer_nav_result *result)
 {
     nav_mesh *m = nav->mesh;
     const steer_vec2 ends[2] = {from, to};
@@ -809,102 +756,9 @@ static steer_nav_status mesh_path(steer_nav *nav, float margin, steer_vec2 from,
     if (!start_ref || !goal_ref)
         return nav_fail(result, STEER_NAV_NO_PATH, "no path from (%g, %g) to (%g, %g) for radius %g",
                         (double)from.x, (double)from.y, (double)to.x, (double)to.y, (double)radius);
-    try {
-        path.clear();
-        path.reserve((size_t)nstraight + 2);
-        path.push_back(from);
-        for (int i = 0; i < nstraight; ++i) {
-            steer_vec2 p = steer_v2(straight[3 * i], straight[3 * i + 2]); // Detour's (x, 0, z)
-            const steer_vec2 &last = path.back();
-            if (std::fabs(p.x - last.x) > 1e-4f || std::fabs(p.y - last.y) > 1e-4f) path.push_back(p);
-        }
-        const steer_vec2 &last = path.back();
-        if (last.x != to.x || last.y != to.y) {
-            // the mesh's end point is within a cell of the goal: end at the goal itself
-            if (path.size() > 1 && std::fabs(last.x - to.x) <= reach_mesh && std::fabs(last.y - to.y) <= reach_mesh)
-                path.back() = to;
-            else
-                path.push_back(to);
-        }
-    } catch (...) {
-        return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
-    }
+    *corners = straight;
+    *count = nstraight;
     return STEER_NAV_OK;
-}
-
-extern "C" steer_nav_status steer_nav_find_path(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
-                                                steer_vec2 *points, int capacity, steer_nav_result *result)
-{
-    return steer_nav_find_path_masked(nav, from, to, radius, STEER_ALL_LAYERS, points, capacity, result);
-}
-
-extern "C" steer_nav_status steer_nav_find_path_masked(steer_nav *nav, steer_vec2 from, steer_vec2 to, float radius,
-                                                       uint32_t mask, steer_vec2 *points, int capacity,
-                                                       steer_nav_result *result)
-{
-    steer_nav_result scratch;
-    if (!result) result = &scratch;
-    if (!nav || (capacity > 0 && !points) || capacity < 0)
-        return nav_fail(result, STEER_NAV_BAD_INPUT, "no navigation or no room for points");
-    if (!nav_point_ok(from) || !nav_point_ok(to))
-        return nav_fail(result, STEER_NAV_BAD_INPUT, "points must be finite, within %g m of the origin",
-                        (double)STEER_NAV_MAX_COORDINATE);
-    if (!radius_ok(radius))
-        return nav_fail(result, STEER_NAV_BAD_INPUT, "radius must be in (0, %g], got %g",
-                        (double)STEER_NAV_MAX_RADIUS, (double)radius);
-    nav_mesh *m = nav->mesh;
-    const steer_vec2 ends[2] = {from, to};
-    const char *names[2] = {"start", "goal"};
-    for (int i = 0; i < 2; ++i) {
-        steer_vec2 p = ends[i];
-        if (m->def.has_bounds &&
-            (p.x < m->def.lower.x || p.x > m->def.upper.x || p.y < m->def.lower.y || p.y > m->def.upper.y))
-            return nav_fail(result, STEER_NAV_OUTSIDE, "%s (%g, %g) is outside the navigation bounds", names[i],
-                            (double)p.x, (double)p.y);
-        if (steer_nav_clearance_masked(nav, p, mask) < radius)
-            return nav_fail(result, STEER_NAV_BLOCKED, "%s (%g, %g) is inside a shape or closer than %g to one",
-                            names[i], (double)p.x, (double)p.y, (double)radius);
-    }
-    // in plain sight: the straight segment is the shortest path
-    if (nav_segment_is_clear(nav, from, to, radius, mask)) return deliver(ends, 2, points, capacity, result);
-
-    std::vector<steer_vec2> &path = m->path;
-    const float keep = radius + (nav_search_mode & NAV_SEARCH_AT_R ? 0.0f : 0.05f);
-    steer_nav_status status = mesh_path(nav, m->def.margin, from, to, radius, mask, path, result);
-    if (status != STEER_NAV_OK || (nav_search_mode & NAV_SEARCH_LOOSE))
-        return status != STEER_NAV_OK ? status : deliver(path.data(), (int)path.size(), points, capacity, result);
-    // the mesh's walls lie within a voxel of the radius, either side: push
-    // the corners out to the radius + 5 cm against the shapes themselves,
-    // then pull them in to it (to the radius exactly, a crowd following the
-    // paths is pushed into the shapes: demo.looks_right.rts had 21 of 36
-    // home, not 24), and check the path's clearance against every shape
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (attempt == 1 || (nav_search_mode & NAV_SEARCH_FALLBACK)) {
-            // the repair failed (never seen in 1 600 random queries): the
-            // path of a mesh whose walls keep a margin outside the radius
-            ++nav_fallbacks;
-            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
-            if (status != STEER_NAV_OK) return status;
-        }
-        try {
-            size_t n = path.size();
-            path.resize(n + 64);
-            path.resize((size_t)nav_path_clear_out(nav, path.data(), (int)n, (int)path.size(), radius, keep, 0.01f,
-                                                   mask));
-        } catch (...) {
-            return nav_fail(result, STEER_NAV_OUT_OF_MEMORY, "not enough memory");
-        }
-        path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
-        if (nav_path_clearance(nav, path.data(), (int)path.size(), radius, mask) >= radius - 0.01f) break;
-        if (attempt == 1) {
-            // the margin's mesh, only pulled in: its walls keep the radius
-            // within the voxels' error by construction
-            status = mesh_path(nav, std::max(m->def.margin, kSafeMargin), from, to, radius, mask, path, result);
-            if (status != STEER_NAV_OK) return status;
-            path.resize((size_t)nav_path_tighten(nav, path.data(), (int)path.size(), keep, mask));
-        }
-    }
-    return deliver(path.data(), (int)path.size(), points, capacity, result);
 }
 
 extern "C" int steer_nav_draw_mesh(const steer_nav *nav, float radius, steer_nav_polygon_fn *fn, void *context)

@@ -72,6 +72,7 @@ void steer_nav_destroy(steer_nav *nav)
 {
     if (!nav) return;
     nav_mesh_destroy(nav->mesh);
+    steer_free(nav->path);
     steer_free(nav->shapes);
     steer_free(nav);
 }
@@ -223,18 +224,28 @@ bool nav_shapes_box(const steer_nav *nav, steer_vec2 *lower, steer_vec2 *upper)
     return any;
 }
 
-/* ---- exact geometry (in double: far from the origin nothing cancels) ------- */
-
-static double point_segment_distance(double px, double py, steer_vec2 a, steer_vec2 b)
+bool nav_tile_range(const steer_nav *nav, float tile, float grow, const steer_vec2 *points, int count, int range[4])
 {
-    double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
-    double ex = px - a.x, ey = py - a.y;
-    double len2 = dx * dx + dy * dy;
-    double t = len2 > 0.0 ? (ex * dx + ey * dy) / len2 : 0.0;
-    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    double fx = ex - t * dx, fy = ey - t * dy;
-    return sqrt(fx * fx + fy * fy);
+    steer_vec2 lo, hi;
+    if (nav->def.has_bounds) {
+        lo = nav->def.lower, hi = nav->def.upper;
+    } else {
+        bool any = nav_shapes_box(nav, &lo, &hi);
+        for (int i = 0; i < count; ++i) {
+            if (!any) lo = hi = points[i], any = true;
+            lo.x = fminf(lo.x, points[i].x), lo.y = fminf(lo.y, points[i].y);
+            hi.x = fmaxf(hi.x, points[i].x), hi.y = fmaxf(hi.y, points[i].y);
+        }
+        if (!any) lo = hi = steer_v2(0.0f, 0.0f);
+        lo = steer_v2(lo.x - grow, lo.y - grow), hi = steer_v2(hi.x + grow, hi.y + grow);
+    }
+    range[0] = (int)floorf(lo.x / tile), range[1] = (int)floorf(lo.y / tile);
+    range[2] = (int)floorf(hi.x / tile), range[3] = (int)floorf(hi.y / tile);
+    double tiles = ((double)range[2] - range[0] + 1) * ((double)range[3] - range[1] + 1);
+    return tiles <= (double)nav->def.max_tiles;
 }
+
+/* ---- exact geometry (in double: far from the origin nothing cancels) ------- */
 
 // Distance from p to the chain's convex hull (0 inside).
 static double hull_distance(const nav_shape *s, double px, double py)
@@ -243,7 +254,7 @@ static double hull_distance(const nav_shape *s, double px, double py)
         double dx = px - s->points[0].x, dy = py - s->points[0].y;
         return sqrt(dx * dx + dy * dy);
     }
-    if (s->count == 2) return point_segment_distance(px, py, s->points[0], s->points[1]);
+    if (s->count == 2) return nav_point_segment_distance(px, py, s->points[0], s->points[1]);
     bool inside = true;
     double best = DBL_MAX;
     for (int i = 0; i < s->count; ++i) {
@@ -251,7 +262,7 @@ static double hull_distance(const nav_shape *s, double px, double py)
         // counter-clockwise: inside is to the left of every edge
         double c = ((double)b.x - a.x) * (py - a.y) - ((double)b.y - a.y) * (px - a.x);
         if (c < 0.0) inside = false;
-        double d = point_segment_distance(px, py, a, b);
+        double d = nav_point_segment_distance(px, py, a, b);
         if (d < best) best = d;
     }
     return inside ? 0.0 : best;
@@ -281,7 +292,7 @@ float nav_shape_segment_distance(const nav_shape *s, steer_vec2 a, steer_vec2 b)
     double db = hull_distance(s, b.x, b.y);
     if (db < best) best = db;
     for (int i = 0; i < s->count; ++i) {
-        double d = point_segment_distance(s->points[i].x, s->points[i].y, a, b);
+        double d = nav_point_segment_distance(s->points[i].x, s->points[i].y, a, b);
         if (d < best) best = d;
         if (s->count >= 2 && segments_cross(a, b, s->points[i], s->points[(i + 1) % s->count])) best = 0.0;
     }
@@ -355,262 +366,4 @@ bool nav_segment_is_clear(const steer_nav *nav, steer_vec2 a, steer_vec2 b, floa
         if (nav_shape_segment_distance(s, a, b) < r) return false;
     }
     return true;
-}
-
-// True if segment a-b keeps r from each of the listed shapes.
-static bool clear_of(const steer_nav *nav, const int *near, int count, steer_vec2 a, steer_vec2 b,
-                     float r)
-{
-    for (int k = 0; k < count; ++k) {
-        const nav_shape *s = &nav->shapes[near[k]];
-        // the shape's box's circle further than r from the segment: clear
-        float cx = 0.5f * (s->lower.x + s->upper.x), cy = 0.5f * (s->lower.y + s->upper.y);
-        float hx = 0.5f * (s->upper.x - s->lower.x), hy = 0.5f * (s->upper.y - s->lower.y);
-        float reach = r + sqrtf(hx * hx + hy * hy);
-        if (point_segment_distance(cx, cy, a, b) > (double)reach) continue;
-        if (nav_shape_segment_distance(s, a, b) < r) return false;
-    }
-    return true;
-}
-
-int nav_path_tighten(const steer_nav *nav, steer_vec2 *p, int n, float r, uint32_t mask)
-{
-    enum { MAX_NEAR = 64, MAX_CANDIDATES = 256, PASSES = 2, STEPS = 6 };
-    int near[MAX_NEAR];
-    // the shapes near the path (every later segment lies inside its box);
-    // on a crowded map, all of them
-    int candidates[MAX_CANDIDATES], ncand = 0;
-    float plx = p[0].x, ply = p[0].y, phx = p[0].x, phy = p[0].y;
-    for (int i = 1; i < n; ++i)
-        plx = fminf(plx, p[i].x), ply = fminf(ply, p[i].y), phx = fmaxf(phx, p[i].x),
-        phy = fmaxf(phy, p[i].y);
-    for (int s = 1; s < nav->used && ncand <= MAX_CANDIDATES; ++s) {
-        const nav_shape *sh = &nav->shapes[s];
-        if (!sh->type || !(sh->layer & mask) || sh->lower.x > phx + r || sh->upper.x < plx - r || sh->lower.y > phy + r ||
-            sh->upper.y < ply - r)
-            continue;
-        if (ncand < MAX_CANDIDATES) candidates[ncand] = s;
-        ++ncand;
-    }
-    bool all = ncand > MAX_CANDIDATES;
-    if (all) ncand = nav->used - 1;
-    for (int pass = 0; pass < PASSES; ++pass) {
-        bool moved = false;
-        for (int i = 1; i + 1 < n;) {
-            steer_vec2 a = p[i - 1], c = p[i], b = p[i + 1];
-            // the shapes that may touch the triangle a c b grown by r
-            float lx = fminf(a.x, fminf(b.x, c.x)) - r, ly = fminf(a.y, fminf(b.y, c.y)) - r;
-            float hx = fmaxf(a.x, fmaxf(b.x, c.x)) + r, hy = fmaxf(a.y, fmaxf(b.y, c.y)) + r;
-            int count = 0;
-            for (int k = 0; k < ncand && count <= MAX_NEAR; ++k) {
-                int index = all ? k + 1 : candidates[k];
-                const nav_shape *sh = &nav->shapes[index];
-                if (!sh->type || !(sh->layer & mask) || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
-                    sh->upper.y < ly)
-                    continue;
-                if (count < MAX_NEAR) near[count] = index;
-                ++count;
-            }
-            if (count > MAX_NEAR) {
-                ++i; // too crowded to bother: keep the corner
-                continue;
-            }
-            if (clear_of(nav, near, count, a, b, r)) {
-                // the corner is not needed
-                memmove(&p[i], &p[i + 1], (size_t)(n - i - 1) * sizeof *p);
-                --n;
-                moved = true;
-                continue;
-            }
-            // slide the corner towards the chord a-b while both sides keep r
-            float dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-            float t = len2 > 0.0f ? ((c.x - a.x) * dx + (c.y - a.y) * dy) / len2 : 0.0f;
-            t = fminf(1.0f, fmaxf(0.0f, t));
-            steer_vec2 q = steer_v2(a.x + t * dx, a.y + t * dy);
-            float lo = 0.0f, hi = 1.0f;
-            for (int k = 0; k < STEPS; ++k) {
-                float mid = 0.5f * (lo + hi);
-                steer_vec2 m = steer_v2(c.x + mid * (q.x - c.x), c.y + mid * (q.y - c.y));
-                if (clear_of(nav, near, count, a, m, r) && clear_of(nav, near, count, m, b, r))
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-            if (lo > 0.0f) {
-                p[i] = steer_v2(c.x + lo * (q.x - c.x), c.y + lo * (q.y - c.y));
-                moved = true;
-            }
-            ++i;
-        }
-        if (!moved) break;
-    }
-    return n;
-}
-
-// The shapes a path's repair may meet: those whose layer meets the mask and
-// whose box comes within reach of some segment's box (all of them when there
-// are more than fit).
-typedef struct near_set {
-    const steer_nav *nav;
-    uint32_t mask;
-    int count;
-    bool all;
-    int index[256];
-} near_set;
-
-static float min2(float a, float b) { return a < b ? a : b; }
-static float max2(float a, float b) { return a > b ? a : b; }
-
-static void near_path(near_set *set, const steer_nav *nav, const steer_vec2 *p, int n, float reach, uint32_t mask)
-{
-    set->nav = nav, set->mask = mask, set->count = 0, set->all = false;
-    float lx = p[0].x, ly = p[0].y, hx = p[0].x, hy = p[0].y;
-    for (int i = 1; i < n; ++i)
-        lx = min2(lx, p[i].x), ly = min2(ly, p[i].y), hx = max2(hx, p[i].x), hy = max2(hy, p[i].y);
-    lx -= reach, ly -= reach, hx += reach, hy += reach;
-    for (int s = 1; s < nav->used; ++s) {
-        const nav_shape *sh = &nav->shapes[s];
-        if (!sh->type || !(sh->layer & mask) || sh->lower.x > hx || sh->upper.x < lx || sh->lower.y > hy ||
-            sh->upper.y < ly)
-            continue;
-        bool near = false;
-        for (int i = 0; i + 1 < n && !near; ++i) {
-            near = sh->lower.x <= max2(p[i].x, p[i + 1].x) + reach && sh->upper.x >= min2(p[i].x, p[i + 1].x) - reach &&
-                   sh->lower.y <= max2(p[i].y, p[i + 1].y) + reach && sh->upper.y >= min2(p[i].y, p[i + 1].y) - reach;
-        }
-        if (!near) continue;
-        if (set->count == (int)(sizeof set->index / sizeof set->index[0])) {
-            set->all = true;
-            return;
-        }
-        set->index[set->count++] = s;
-    }
-}
-
-static int near_count(const near_set *set) { return set->all ? set->nav->used - 1 : set->count; }
-static const nav_shape *near_shape(const near_set *set, int k, int *index)
-{
-    *index = set->all ? k + 1 : set->index[k];
-    const nav_shape *s = &set->nav->shapes[*index];
-    return s->type && (s->layer & set->mask) ? s : NULL;
-}
-
-// The shape of the set nearest p within r, and its distance (0 and FLT_MAX when none is).
-static int nearest_shape_within(const near_set *set, steer_vec2 p, float r, float *distance)
-{
-    int best = 0;
-    float best_d = FLT_MAX;
-    for (int k = 0, count = near_count(set); k < count; ++k) {
-        int i;
-        const nav_shape *s = near_shape(set, k, &i);
-        if (!s || s->lower.x > p.x + r || s->upper.x < p.x - r || s->lower.y > p.y + r || s->upper.y < p.y - r)
-            continue;
-        float d = nav_shape_distance(s, p);
-        if (d < r && d < best_d) best = i, best_d = d;
-    }
-    *distance = best_d;
-    return best;
-}
-
-// Move p out of every shape's reach r: away from the nearest shape (along
-// its distance's gradient; from its box's centre when p is inside it) until
-// it keeps r, a few times when pushing out of one shape pushes into another.
-// False when it could not (a gap narrower than 2 r).
-static bool push_out_to(const near_set *set, steer_vec2 *point, float r)
-{
-    steer_vec2 p = *point;
-    for (int iteration = 0; iteration < 8; ++iteration) {
-        float d;
-        int k = nearest_shape_within(set, p, r, &d);
-        if (!k) {
-            *point = p;
-            return true;
-        }
-        const nav_shape *s = &set->nav->shapes[k];
-        const float e = 1e-3f;
-        float gx = nav_shape_distance(s, steer_v2(p.x + e, p.y)) - nav_shape_distance(s, steer_v2(p.x - e, p.y));
-        float gy = nav_shape_distance(s, steer_v2(p.x, p.y + e)) - nav_shape_distance(s, steer_v2(p.x, p.y - e));
-        float len = sqrtf(gx * gx + gy * gy);
-        if (d <= 0.0f || !(len > 0.0f)) {
-            gx = p.x - 0.5f * (s->lower.x + s->upper.x), gy = p.y - 0.5f * (s->lower.y + s->upper.y);
-            len = sqrtf(gx * gx + gy * gy);
-            if (!(len > 0.0f)) gx = 1.0f, gy = 0.0f, len = 1.0f;
-        }
-        float step = r - d + 2e-3f;
-        p = steer_v2(p.x + gx / len * step, p.y + gy / len * step);
-    }
-    return false;
-}
-
-// p pushed out to keep, else (a gap narrower than 2 keep) to r, else as it was.
-static steer_vec2 push_out(const near_set *set, steer_vec2 p, float r, float keep)
-{
-    steer_vec2 q = p;
-    if (push_out_to(set, &q, keep)) return q;
-    q = p;
-    if (push_out_to(set, &q, r)) return q;
-    return p;
-}
-
-// Smallest distance from segment a-b to the set's shapes within r of its box.
-static float segment_clearance(const near_set *set, steer_vec2 a, steer_vec2 b, float r)
-{
-    steer_vec2 lo = steer_v2(min2(a.x, b.x) - r, min2(a.y, b.y) - r);
-    steer_vec2 hi = steer_v2(max2(a.x, b.x) + r, max2(a.y, b.y) + r);
-    float best = FLT_MAX;
-    for (int k = 0, count = near_count(set); k < count; ++k) {
-        int i;
-        const nav_shape *s = near_shape(set, k, &i);
-        if (!s || s->lower.x > hi.x || s->upper.x < lo.x || s->lower.y > hi.y || s->upper.y < lo.y) continue;
-        float d = nav_shape_segment_distance(s, a, b);
-        if (d < best) best = d;
-    }
-    return best;
-}
-
-int nav_path_clear_out(const steer_nav *nav, steer_vec2 *p, int n, int capacity, float r, float keep, float slack,
-                       uint32_t mask)
-{
-    // the corners move by about the mesh's error: the shapes within a metre
-    // more than keep of the path are the ones they may meet (the path's
-    // clearance is checked against every shape afterwards)
-    near_set set;
-    near_path(&set, nav, p, n, keep + 1.0f, mask);
-    for (int i = 1; i + 1 < n; ++i) p[i] = push_out(&set, p[i], r, keep);
-    // a segment between two corners pushed out may still cut a shape (an arc
-    // the mesh's corners skipped): its middle pushed out becomes a corner. A
-    // segment asks no more than its ends keep (a fixed end, a corner in a gap
-    // narrower than 2 keep).
-    float here;
-    nearest_shape_within(&set, p[0], keep, &here);
-    int inserted = 0;
-    for (int i = 0; i + 1 < n;) {
-        float next;
-        nearest_shape_within(&set, p[i + 1], keep, &next);
-        float want = fminf(keep - slack, fminf(here, next) - 1e-3f);
-        if (inserted >= 64 || n >= capacity || segment_clearance(&set, p[i], p[i + 1], keep) >= want) {
-            ++i;
-            here = next;
-            continue;
-        }
-        steer_vec2 mid = steer_v2(0.5f * (p[i].x + p[i + 1].x), 0.5f * (p[i].y + p[i + 1].y));
-        mid = push_out(&set, mid, r, keep);
-        memmove(&p[i + 2], &p[i + 1], (size_t)(n - i - 1) * sizeof *p);
-        p[i + 1] = mid;
-        ++n, ++inserted;
-    }
-    return n;
-}
-
-float nav_path_clearance(const steer_nav *nav, const steer_vec2 *p, int n, float r, uint32_t mask)
-{
-    // a shape whose box is further than r from every segment's box is further than r from the path
-    near_set set;
-    near_path(&set, nav, p, n, r, mask);
-    float best = FLT_MAX;
-    for (int i = 0; i + 1 < n; ++i) {
-        float d = segment_clearance(&set, p[i], p[i + 1], r);
-        if (d < best) best = d;
-    }
-    return best;
 }

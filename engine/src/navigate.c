@@ -622,12 +622,10 @@ int steer_world_move_group(steer_world *w, const steer_agent_id *agents, int cou
     for (int u = 0; u < count; ++u) {
         if (row_to_col[u] < 0) goto done;
     }
-    // the order's group: a digest of its goal and first unit (never 0)
-    uint32_t group = 2166136261u;
-    const uint32_t words[4] = {steer__sortable_bits(to.x), steer__sortable_bits(to.y), agents[0].index,
-                               (uint32_t)count};
-    for (int k = 0; k < 4; ++k) group = (group ^ words[k]) * 16777619u;
-    group = group != 0 ? group : 1;
+    // the order's group: the world's next order id (never 0), so two orders
+    // never share one, whatever their goals and units
+    const uint32_t group = w->next_group;
+    w->next_group = group == UINT32_MAX ? 1 : group + 1;
     for (int u = 0; u < count; ++u) {
         const steer_vec2 stop = points[row_to_col[u]];
         steer_agent_set_goal(w, agents[u], &stop);

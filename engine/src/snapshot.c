@@ -16,7 +16,7 @@ static const char magic[8] = {'S', 'T', 'E', 'E', 'R', 'S', 'N', 'P'};
 /// Bumped whenever the layout below changes.
 /// 2: navigate's plans and the agents' own goals (after the agents' columns,
 /// and after each formation's anchor state).
-enum { SNAP_FORMAT = 2 };
+enum { SNAP_FORMAT = 3 };
 /// Most nodes of a snapshot's behaviour graph and points of a path it holds.
 enum { SNAP_MAX_OBJECTS = 1 << 26 };
 
@@ -175,6 +175,7 @@ static void write_payload(snap_writer *o, const steer_world *w, const snap_refs 
     snap_f32(o, w->def.cell_size);
     snap_u8(o, w->def.resolve_contacts), snap_u8(o, w->def.resolve_agent_contacts);
     snap_u64(o, w->steps), snap_u64(o, w->next_key);
+    snap_u32(o, w->next_group);
     snap_u32(o, (uint32_t)w->capacity);
     snap_u32(o, (uint32_t)w->callback_errors);
     // agent slots
@@ -327,9 +328,11 @@ static steer_world *read_world(snap_reader *r, const steer_restore_def *rd)
     d.cell_size = snap_rf32(r);
     d.resolve_contacts = snap_rbool(r), d.resolve_agent_contacts = snap_rbool(r);
     uint64_t steps = snap_ru64(r), next_key = snap_ru64(r);
+    uint32_t next_group = snap_ru32(r);
     uint32_t capacity = snap_ru32(r), callback_errors = snap_ru32(r);
     SNAP_NEED(r, integrator <= STEER_INTEGRATOR_NEWTON, "the integrator is unknown");
     SNAP_NEED(r, steer_cell_size_is_valid(d.cell_size), "the cell size is out of range");
+    SNAP_NEED(r, next_group != 0, "the next move_group order's id is 0");
     // capacity decides the neighbour grid's table (and so the bits): kept,
     // but a capacity far beyond what the snapshot holds is refused
     SNAP_NEED(r, capacity >= 1 && capacity <= STEER_MAX_AGENT_CAPACITY &&
@@ -345,7 +348,7 @@ static steer_world *read_world(snap_reader *r, const steer_restore_def *rd)
         snap_fail(r, "not enough memory for a world of %u agents", capacity);
         return NULL;
     }
-    w->steps = steps, w->next_key = next_key, w->callback_errors = (int)callback_errors;
+    w->steps = steps, w->next_key = next_key, w->next_group = next_group, w->callback_errors = (int)callback_errors;
     return w;
 }
 

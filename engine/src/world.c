@@ -45,6 +45,7 @@ steer_world *steer_world_create(const steer_world_def *def)
     memset(w, 0, sizeof *w);
     w->def = *def;
     w->next_key = 1;
+    w->next_group = 1;
     w->grid.cell_size = def->cell_size;
     w->grid.inv_cell = 1.0f / def->cell_size;
     w->grid.dirty = true;

@@ -74,6 +74,9 @@ struct steer_world {
     struct nav_plan **plan; ///< navigate's plan (navigate.h), NULL until the agent navigates
     void *reorder_buffer; ///< capacity * the largest per-agent field
     uint64_t next_key;
+    /// The id the next move_group order gives its units (navigate.h's
+    /// nav_plan.group): 1, 2, 3, ... (never 0: no group), saved in snapshots.
+    uint32_t next_group;
     /// Agents whose filter is not the default (layer 1, every layer seen, z
     /// and height 0): while there are none, neighbour scans skip the test.
     int filtered;

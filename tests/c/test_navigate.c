@@ -5,6 +5,7 @@
 // freed with their agents, hot reload, goals, stuck, move_group, snapshots.
 #include "world.h"
 #include "fixture.h"
+#include "navigate.h"
 #include "test.h"
 
 #include <string.h>
@@ -247,6 +248,28 @@ static void move_group_spreads_and_assigns(void)
     steer_world_destroy(w);
 }
 
+// The move_group order id in the agent's plan (0: none).
+static uint32_t group_of(const steer_world *w, steer_agent_id id)
+{
+    const int i = steer__store_dense(w, id);
+    return i >= 0 && w->plan[i] != NULL ? w->plan[i]->group : 0;
+}
+
+// A world made from a snapshot of w (NULL, a failed check, when it could not be).
+static steer_world *saved_and_restored(steer_world *w)
+{
+    size_t need = 0, size = 0;
+    steer_snapshot_error e = {{0}};
+    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
+    unsigned char *bytes = malloc(need);
+    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
+    steer_restore_def rd = steer_default_restore_def();
+    steer_world *back = bytes != NULL ? steer_world_restore(bytes, size, &rd, &e) : NULL;
+    free(bytes);
+    CHECK(back != NULL);
+    return back;
+}
+
 // Units of one move_group order exchange stop points when each stands nearer
 // the other's (a unit carried past its point in the pack takes the one it is
 // at; the one behind takes the point it passed): the goals are swapped at the
@@ -269,15 +292,7 @@ static steer_vec2 exchanged_goal(bool reversed, bool by_hand, bool restored)
         steer_agent_set_goal(w, ids[1], &stops[1]);
     }
     if (restored) {
-        size_t need = 0, size = 0;
-        steer_snapshot_error e = {{0}};
-        steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
-        unsigned char *bytes = malloc(need);
-        CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
-        steer_restore_def rd = steer_default_restore_def();
-        steer_world *back = steer_world_restore(bytes, size, &rd, &e);
-        free(bytes);
-        CHECK(back != NULL);
+        steer_world *back = saved_and_restored(w);
         if (back != NULL) {
             steer_world_destroy(w);
             w = back;
@@ -307,6 +322,45 @@ static void group_units_exchange_stop_points(void)
     exchanged_goal(false, true, false);
     b = exchanged_goal(false, false, true);
     CHECK(a.x == b.x && a.y == b.y);
+}
+
+// Two move_group orders are two groups, even with the same goal, first unit
+// and size (the group was once a digest of those three: a unit of the first
+// order and one of the second then exchanged their stop points). The ids
+// count 1, 2, 3, ... per world, and a restored world continues the count.
+static void orders_never_share_a_group(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *nav = navigate_to(NAN, 0.0f);
+    steer_agent_id a0 = spawn_at(w, -20.0f, 0.0f, nav), a1 = spawn_at(w, -22.0f, 0.0f, nav),
+                   b1 = spawn_at(w, -24.0f, 0.0f, nav), c = spawn_at(w, 20.0f, 0.0f, nav);
+    steer_agent_id first[2] = {a0, a1}, second[2] = {a0, b1};
+    steer_vec2 s1[2], s2[2];
+    CHECK(steer_world_move_group(w, first, 2, steer_v2(0, 0), 2.0f, s1) == 2);
+    CHECK(steer_world_move_group(w, second, 2, steer_v2(0, 0), 4.0f, s2) == 2);
+    CHECK(group_of(w, a1) == 1 && group_of(w, a0) == 2 && group_of(w, b1) == 2);
+    // a1 stands at b1's point and b1 at a1's (a0 at its own): were they of
+    // one group, they would exchange their points at the next step
+    CHECK(steer_length(steer_sub(s1[1], s2[1])) > 1.0f);
+    steer_agent_set_position(w, a0, s2[0]);
+    steer_agent_set_position(w, a1, s2[1]);
+    steer_agent_set_position(w, b1, s1[1]);
+    steer_world_step(w, 1.0f / 30.0f);
+    steer_vec2 g1, g2;
+    CHECK(steer_agent_get_goal(w, a1, &g1) && steer_agent_get_goal(w, b1, &g2));
+    CHECK(g1.x == s1[1].x && g1.y == s1[1].y && g2.x == s2[1].x && g2.y == s2[1].y);
+    // the next order is group 3, in the world and in its restored copy
+    steer_world *back = saved_and_restored(w);
+    CHECK(steer_world_move_group(w, &c, 1, steer_v2(25, 0), 0.0f, NULL) == 1);
+    CHECK(group_of(w, c) == 3);
+    if (back != NULL) {
+        CHECK(steer_world_move_group(back, &c, 1, steer_v2(25, 0), 0.0f, NULL) == 1);
+        CHECK(group_of(back, c) == 3 && group_of(back, a1) == 1 && group_of(back, b1) == 2);
+        steer_world_destroy(back);
+    }
+    steer_behaviour_release(nav);
+    steer_world_destroy(w);
 }
 
 // Inside slow_radius navigate brakes at a constant deceleration that stops at
@@ -467,6 +521,7 @@ int main(void)
     RUN(failed_plans_and_stuck);
     RUN(move_group_spreads_and_assigns);
     RUN(group_units_exchange_stop_points);
+    RUN(orders_never_share_a_group);
     RUN(arrival_brakes_at_a_constant_deceleration);
     RUN(snapshots_keep_plans);
     RUN(misuse_is_refused);
