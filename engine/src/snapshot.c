@@ -16,6 +16,7 @@ static const char magic[8] = {'S', 'T', 'E', 'E', 'R', 'S', 'N', 'P'};
 /// Bumped whenever the layout below changes.
 /// 2: navigate's plans and the agents' own goals (after the agents' columns,
 /// and after each formation's anchor state).
+/// 3: the world's next move_group order id (after next_key).
 enum { SNAP_FORMAT = 3 };
 /// Most nodes of a snapshot's behaviour graph and points of a path it holds.
 enum { SNAP_MAX_OBJECTS = 1 << 26 };
