@@ -469,12 +469,17 @@ STEER_ALWAYS_INLINE static void ray_part(const struct steer_geometry *g, cast_st
 STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_state *c, bool bounded)
 {
     const geo_ray *r = &c->ray;
-    float x1 = g->gx + (float)g->gw * g->cell, y1 = g->gy + (float)g->gh * g->cell;
-    float tx1 = (g->gx - r->origin.x) * r->inv_x, tx2 = (x1 - r->origin.x) * r->inv_x;
-    float ty1 = (g->gy - r->origin.y) * r->inv_y, ty2 = (y1 - r->origin.y) * r->inv_y;
-    float t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
-    float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
-    if (t0 > steer_minf(t1, limit_of(c))) return;
+    const float x1 = g->gx1, y1 = g->gy1;
+    // where the ray enters the grid: at its origin when that is inside (the
+    // slab test below gives 0 then too), most rays
+    float t0 = 0.0f;
+    if (!((r->origin.x >= g->gx) & (r->origin.x < x1) & (r->origin.y >= g->gy) & (r->origin.y < y1))) {
+        float tx1 = (g->gx - r->origin.x) * r->inv_x, tx2 = (x1 - r->origin.x) * r->inv_x;
+        float ty1 = (g->gy - r->origin.y) * r->inv_y, ty2 = (y1 - r->origin.y) * r->inv_y;
+        t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
+        float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
+        if (t0 > steer_minf(t1, limit_of(c))) return;
+    }
     steer_vec2 p = steer_mul_add(r->origin, r->dir, t0);
     int cx = grid_cell(p.x, g->gx, g->inv_cell, g->gw), cy = grid_cell(p.y, g->gy, g->inv_cell, g->gh);
     int sx = (r->dir.x > 0.0f) - (r->dir.x < 0.0f), sy = (r->dir.y > 0.0f) - (r->dir.y < 0.0f);
@@ -499,7 +504,7 @@ STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_s
     walk_best best;
     walk_load(&best, c);
 #if defined(__SSE2__)
-    best.oblique = (r->dir.x != 0.0f) & (r->dir.y != 0.0f);
+    best.oblique = (sx != 0) & (sy != 0);
     best.o4 = _mm_setr_ps(ox, oy, ox, oy);
     best.u4 = _mm_setr_ps(r->dir.x, r->dir.y, r->dir.x, r->dir.y);
 #endif
