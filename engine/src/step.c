@@ -254,7 +254,10 @@ static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, s
     const bool was_stepping = w->stepping;
     // (inside a step the flags are already those of the step; a preview
     // sets them on the calling thread, without the task system)
-    if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
+    if (!was_stepping && b->avoids) {
+        flag_pass p = {w, {0}};
+        flag_range(0, w->count, 0, &p);
+    }
     w->stepping = true;
     ++steer__evaluating;
     bool has = steer__evaluate_preview(w, b, i, dt, out, record_trace);
