@@ -427,34 +427,26 @@ STEER_ALWAYS_INLINE static bool box_entry_sse(__m128 o4, __m128 u4, const float 
 #endif
 
 #if defined(__SSE2__)
-// box_normal(u, side) of box_entry's side, for a ray along neither axis,
-// without a branch on the side (the closest box's side is as often x as y):
-// the four slab distances as box_entry_sse computes them; the ray enters by
-// y when the y slab's entry is the later (box_entry's test), and from
-// inside the normal is -u.
+// box_normal(box_entry's side) for a ray along neither axis, with no branch
+// on the side (as often x as y): the slab distances as box_entry_sse takes
+// them; y when its entry is the later (box_entry's test); -u from inside.
 STEER_ALWAYS_INLINE static steer_vec2 box_normal_oblique(steer_vec2 o, steer_vec2 u, const float *d)
 {
     const __m128 o4 = _mm_setr_ps(o.x, o.y, o.x, o.y), u4 = _mm_setr_ps(u.x, u.y, u.x, u.y);
-    const __m128 diff = _mm_sub_ps(_mm_loadu_ps(d), o4), zero = _mm_setzero_ps();
+    const __m128 diff = _mm_sub_ps(_mm_loadu_ps(d), o4), zero = _mm_setzero_ps(), sign = _mm_set1_ps(-0.0f);
     const __m128 t = _mm_div_ps(diff, u4);
     const __m128 lo = _mm_min_ps(t, _mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 3, 2))); // lanes 0, 1: x, y entries
     const int signs = _mm_movemask_ps(_mm_cmplt_ps(diff, zero)) | _mm_movemask_ps(_mm_cmpgt_ps(diff, zero)) << 4;
-    // lane 0 all ones when y enters later
-    const __m128 y_enters = _mm_cmpgt_ss(_mm_shuffle_ps(lo, lo, 1), lo);
-    // the face normals against the ray: (-sign u.x, 0) and (0, -sign u.y), u's components not 0
-    const __m128 sign = _mm_set1_ps(-0.0f);
+    const __m128 later = _mm_cmpgt_ss(_mm_shuffle_ps(lo, lo, 1), lo), y = _mm_shuffle_ps(later, later, 0); // y enters
+    // the faces' normals against the ray, (-sign u.x, 0) or (0, -sign u.y), masked by lane
     const __m128 against = _mm_or_ps(_mm_andnot_ps(_mm_and_ps(u4, sign), sign), _mm_set1_ps(1.0f));
-    // x face: (against.x, 0); y face: (0, against.y): pick by the mask spread to both lanes
-    const __m128 m = _mm_shuffle_ps(y_enters, y_enters, 0);
-    const __m128 x_face = _mm_and_ps(against, _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0)));
-    const __m128 y_face = _mm_and_ps(against, _mm_castsi128_ps(_mm_setr_epi32(0, -1, 0, 0)));
-    const __m128 face = _mm_or_ps(_mm_and_ps(m, y_face), _mm_andnot_ps(m, x_face));
-    // inside: -u
+    const __m128 lane = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0));
+    const __m128 lane1 = _mm_shuffle_ps(lane, lane, 0x51);
+    const __m128 face = _mm_and_ps(against, _mm_or_ps(_mm_and_ps(y, lane1), _mm_andnot_ps(y, lane)));
     const __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-(int)(signs == 0xC3)));
-    const __m128 n = _mm_or_ps(_mm_and_ps(in, _mm_xor_ps(u4, sign)), _mm_andnot_ps(in, face));
-    float out[4];
-    _mm_storeu_ps(out, n);
-    return steer_v2(out[0], out[1]);
+    float n[4];
+    _mm_storeu_ps(n, _mm_or_ps(_mm_and_ps(in, _mm_xor_ps(u4, sign)), _mm_andnot_ps(in, face)));
+    return steer_v2(n[0], n[1]);
 }
 #endif
 
