@@ -110,6 +110,7 @@ struct steer_geometry {
     bool grid_pending; ///< the grid needed memory during a step: retry outside
     bool grid_off;     ///< tests and benchmarks: BVH only
     float gx, gy, cell, inv_cell;
+    float gx1, gy1; ///< the far corner: gx + gw * cell, gy + gh * cell (rays clip to it)
     int gw, gh;
     uint32_t *cell_start; ///< gw * gh + 1 entries
     geo_prim *items;

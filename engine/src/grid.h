@@ -21,6 +21,10 @@ typedef struct neighbour_grid {
     float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
     uint64_t *yield_to; ///< and the key each yielded to (0: none)
     float *px, *py;     ///< and their preferred directions (orca_intent)
+    /// the nine arrays above share this block, each a few cache lines
+    /// further into its page than the one before (grid.c, reserve_proxies)
+    void *proxies;
+    size_t proxy_capacity; ///< elements each of the nine has room for
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index

@@ -426,6 +426,30 @@ STEER_ALWAYS_INLINE static bool box_entry_sse(__m128 o4, __m128 u4, const float 
 }
 #endif
 
+#if defined(__SSE2__)
+// box_normal(box_entry's side) for a ray along neither axis, with no branch
+// on the side (as often x as y): the slab distances as box_entry_sse takes
+// them; y when its entry is the later (box_entry's test); -u from inside.
+STEER_ALWAYS_INLINE static steer_vec2 box_normal_oblique(steer_vec2 o, steer_vec2 u, const float *d)
+{
+    const __m128 o4 = _mm_setr_ps(o.x, o.y, o.x, o.y), u4 = _mm_setr_ps(u.x, u.y, u.x, u.y);
+    const __m128 diff = _mm_sub_ps(_mm_loadu_ps(d), o4), zero = _mm_setzero_ps(), sign = _mm_set1_ps(-0.0f);
+    const __m128 t = _mm_div_ps(diff, u4);
+    const __m128 lo = _mm_min_ps(t, _mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 3, 2))); // lanes 0, 1: x, y entries
+    const int signs = _mm_movemask_ps(_mm_cmplt_ps(diff, zero)) | _mm_movemask_ps(_mm_cmpgt_ps(diff, zero)) << 4;
+    const __m128 later = _mm_cmpgt_ss(_mm_shuffle_ps(lo, lo, 1), lo), y = _mm_shuffle_ps(later, later, 0); // y enters
+    // the faces' normals against the ray, (-sign u.x, 0) or (0, -sign u.y), masked by lane
+    const __m128 against = _mm_or_ps(_mm_andnot_ps(_mm_and_ps(u4, sign), sign), _mm_set1_ps(1.0f));
+    const __m128 lane = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0));
+    const __m128 lane1 = _mm_shuffle_ps(lane, lane, 0x51);
+    const __m128 face = _mm_and_ps(against, _mm_or_ps(_mm_and_ps(y, lane1), _mm_andnot_ps(y, lane)));
+    const __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-(int)(signs == 0xC3)));
+    float n[4];
+    _mm_storeu_ps(n, _mm_or_ps(_mm_and_ps(in, _mm_xor_ps(u4, sign)), _mm_andnot_ps(in, face)));
+    return steer_v2(n[0], n[1]);
+}
+#endif
+
 // One part of a grid cell, for a ray. A box: box_entry_sse, then the limit
 // and offer's test, joined with & and | (one branch, not one a comparison),
 // and its normal only at the end (cast_state.best_box). Other
@@ -469,12 +493,17 @@ STEER_ALWAYS_INLINE static void ray_part(const struct steer_geometry *g, cast_st
 STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_state *c, bool bounded)
 {
     const geo_ray *r = &c->ray;
-    float x1 = g->gx + (float)g->gw * g->cell, y1 = g->gy + (float)g->gh * g->cell;
-    float tx1 = (g->gx - r->origin.x) * r->inv_x, tx2 = (x1 - r->origin.x) * r->inv_x;
-    float ty1 = (g->gy - r->origin.y) * r->inv_y, ty2 = (y1 - r->origin.y) * r->inv_y;
-    float t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
-    float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
-    if (t0 > steer_minf(t1, limit_of(c))) return;
+    const float x1 = g->gx1, y1 = g->gy1;
+    // where the ray enters the grid: at its origin when that is inside (the
+    // slab test below gives 0 then too), most rays
+    float t0 = 0.0f;
+    if (!((r->origin.x >= g->gx) & (r->origin.x < x1) & (r->origin.y >= g->gy) & (r->origin.y < y1))) {
+        float tx1 = (g->gx - r->origin.x) * r->inv_x, tx2 = (x1 - r->origin.x) * r->inv_x;
+        float ty1 = (g->gy - r->origin.y) * r->inv_y, ty2 = (y1 - r->origin.y) * r->inv_y;
+        t0 = steer_maxf(steer_maxf(steer_minf(tx1, tx2), steer_minf(ty1, ty2)), 0.0f);
+        float t1 = steer_minf(steer_maxf(tx1, tx2), steer_maxf(ty1, ty2));
+        if (t0 > steer_minf(t1, limit_of(c))) return;
+    }
     steer_vec2 p = steer_mul_add(r->origin, r->dir, t0);
     int cx = grid_cell(p.x, g->gx, g->inv_cell, g->gw), cy = grid_cell(p.y, g->gy, g->inv_cell, g->gh);
     int sx = (r->dir.x > 0.0f) - (r->dir.x < 0.0f), sy = (r->dir.y > 0.0f) - (r->dir.y < 0.0f);
@@ -499,7 +528,7 @@ STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_s
     walk_best best;
     walk_load(&best, c);
 #if defined(__SSE2__)
-    best.oblique = (r->dir.x != 0.0f) & (r->dir.y != 0.0f);
+    best.oblique = (sx != 0) & (sy != 0);
     best.o4 = _mm_setr_ps(ox, oy, ox, oy);
     best.u4 = _mm_setr_ps(r->dir.x, r->dir.y, r->dir.x, r->dir.y);
 #endif
@@ -629,10 +658,18 @@ static bool finish(const steer_world *w, const struct steer_geometry *g, const c
     hit->normal = c->best_n;
     if (c->best_box != NULL) {
         // the closest box of the grid walk: its entry again, for the side
-        float s;
-        int side;
-        box_entry(c->ray.origin, c->ray.dir, c->best_box->d, &s, &side);
-        hit->normal = box_normal(c->ray.dir, side);
+        const steer_vec2 u = c->ray.dir;
+#if defined(__SSE2__)
+        if ((u.x != 0.0f) & (u.y != 0.0f)) {
+            hit->normal = box_normal_oblique(c->ray.origin, u, c->best_box->d);
+        } else
+#endif
+        {
+            float s;
+            int side;
+            box_entry(c->ray.origin, u, c->best_box->d, &s, &side);
+            hit->normal = box_normal(u, side);
+        }
     }
     hit->point = steer_mul_add(c->ray.origin, c->ray.dir, c->best_s);
     hit->shape = steer_null_shape;

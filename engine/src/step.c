@@ -78,10 +78,16 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 #endif
 }
 
+typedef struct flag_pass {
+    steer_world *w;
+    int navigating[STEER_MAX_WORKERS]; ///< agents that navigate, by worker
+} flag_pass;
+
 static void flag_range(int start, int end, int worker, void *context)
 {
-    (void)worker;
-    steer_world *w = context;
+    flag_pass *p = context;
+    steer_world *w = p->w;
+    int navigating = 0;
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         // a kinematic agent that runs reciprocal avoidance shares it too: two
@@ -92,14 +98,21 @@ static void flag_range(int start, int end, int worker, void *context)
                                 (navigates ? AGENT_NAVIGATES : 0));
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];
+        navigating += navigates;
     }
+    p->navigating[worker] += navigating;
 }
 
-static void flag_avoiders(steer_world *w)
+// Returns how many agents navigate.
+static int flag_avoiders(steer_world *w)
 {
     // from the cached tree shape of each root: O(1) an agent, and no
     // evaluation ever looks into another agent's tree
-    steer__tasks_parallel_for(w, flag_range, w->count, 4096, w);
+    flag_pass p = {w, {0}};
+    steer__tasks_parallel_for(w, flag_range, w->count, 4096, &p);
+    int navigating = 0;
+    for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k];
+    return navigating;
 }
 
 static void prepare_step(steer_world *w, float dt)
@@ -121,11 +134,12 @@ static void prepare_step(steer_world *w, float dt)
     steer__formation_step_update(w, dt);
     // which agents avoid reciprocally (reciprocal_avoidance reads it) or
     // navigate, and the outputs of the step before
-    flag_avoiders(w);
+    const int navigating = flag_avoiders(w);
     if (w->traced > 0) steer__trace_prepare(w, w->grid.agent);
     // navigate's plans: made through the planner here, serially, so the
-    // evaluation on the workers only follows them
-    steer__navigate_prepare(w, dt);
+    // evaluation on the workers only follows them (it walks every agent:
+    // a flock without navigate skips it)
+    if (navigating > 0) steer__navigate_prepare(w, dt);
 }
 
 typedef struct eval_pass {
@@ -240,7 +254,10 @@ static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, s
     const bool was_stepping = w->stepping;
     // (inside a step the flags are already those of the step; a preview
     // sets them on the calling thread, without the task system)
-    if (!was_stepping && b->avoids) flag_range(0, w->count, 0, w);
+    if (!was_stepping && b->avoids) {
+        flag_pass p = {w, {0}};
+        flag_range(0, w->count, 0, &p);
+    }
     w->stepping = true;
     ++steer__evaluating;
     bool has = steer__evaluate_preview(w, b, i, dt, out, record_trace);

@@ -97,26 +97,37 @@ static bool take_slot(steer_world *w, uint32_t *slot)
 
 /* ---- columns ------------------------------------------------------------------- */
 
+// The spare of column c: the first column that moves with the same element
+// size holds it (-1: the column does not move).
+static int spare_of(int c)
+{
+    if (!columns[c].info.moves) return -1;
+    for (int d = 0; d < c; ++d)
+        if (columns[d].info.moves && columns[d].info.size == columns[c].info.size) return d;
+    return c;
+}
+
 bool steer__store_reserve(steer_world *w, int capacity)
 {
+    _Static_assert(COLUMN_COUNT <= STEER_STORE_SPARES, "a spare per column at most");
     if (capacity <= w->capacity) return true;
-    size_t n = (size_t)capacity, largest = 0;
+    size_t n = (size_t)capacity;
     for (int c = 0; c < COLUMN_COUNT; ++c) {
         if (!steer__grow((void **)column_of(w, c), columns[c].info.size, n)) return false;
-        if (columns[c].info.size > largest) largest = columns[c].info.size;
     }
-    // the reorder buffer holds any one column
-    void *buf = steer__realloc(w->reorder_buffer, largest * n);
-    if (buf == NULL) return false;
-    w->reorder_buffer = buf;
+    // the reorder's spares (their contents are not kept)
+    for (int c = 0; c < COLUMN_COUNT; ++c) {
+        if (spare_of(c) != c) continue;
+        if (!steer__grow(&w->reorder_spare[c], columns[c].info.size, n)) return false;
+    }
     return true;
 }
 
 void steer__store_free(steer_world *w)
 {
     for (int c = 0; c < COLUMN_COUNT; ++c) steer__free(*column_of(w, c));
+    for (int c = 0; c < STEER_STORE_SPARES; ++c) steer__free(w->reorder_spare[c]);
     steer__free(w->slots);
-    steer__free(w->reorder_buffer);
 }
 
 bool steer__store_add(steer_world *w, uint32_t *slot, int *dense)
@@ -154,25 +165,28 @@ void steer__store_remove(steer_world *w, steer_agent_id id, int i)
 
 /* ---- reorder ------------------------------------------------------------------- */
 
-// Storage reorder, on the world's workers: each column gathered into the
-// reorder buffer by ranges, then copied back by ranges.
+// Storage reorder, on the world's workers: each column gathered by ranges
+// into the spare of its element size, which then becomes the column (and
+// the column the spare): each moved byte is read once and written once,
+// where a gather into one buffer and a copy back wrote it twice.
 typedef struct permute_pass {
     steer_world *w;
     uint32_t *order;
-    char *column;
+    const char *column;
+    char *spare;
     size_t size;
 } permute_pass;
 
 // one loop per element size, so each copy is a few moves, not a call
 #define GATHER(S)                                                                                   \
-    for (int k = start; k < end; ++k) memcpy(tmp + (size_t)k * (S), col + (size_t)order[k] * (S), (S)); \
+    for (int k = start; k < end; ++k) memcpy(to + (size_t)k * (S), col + (size_t)order[k] * (S), (S)); \
     break
 
 static void gather_range(int start, int end, int worker, void *context)
 {
     (void)worker;
     const permute_pass *p = context;
-    char *restrict tmp = p->w->reorder_buffer;
+    char *restrict to = p->spare;
     const char *restrict col = p->column;
     const uint32_t *order = p->order;
     switch (p->size) {
@@ -187,14 +201,6 @@ static void gather_range(int start, int end, int worker, void *context)
     }
 }
 #undef GATHER
-
-static void copy_range(int start, int end, int worker, void *context)
-{
-    (void)worker;
-    const permute_pass *p = context;
-    const char *tmp = p->w->reorder_buffer;
-    memcpy(p->column + (size_t)start * p->size, tmp + (size_t)start * p->size, p->size * (size_t)(end - start));
-}
 
 // Slots follow their agents; the order becomes the identity.
 static void renumber_range(int start, int end, int worker, void *context)
@@ -211,14 +217,17 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
 {
     const int n = w->count;
     enum { RANGE = 4096 };
-    permute_pass p = {w, order, NULL, 0};
+    permute_pass p = {w, order, NULL, NULL, 0};
     for (int c = 0; c < COLUMN_COUNT; ++c) {
         if (!columns[c].info.moves) continue;
         if (columns[c].unless >= 0 && *(const int *)((const char *)w + columns[c].unless) == 0) continue; // all default
-        p.column = *column_of(w, c);
+        char **column = column_of(w, c), **spare = (char **)&w->reorder_spare[spare_of(c)];
+        p.column = *column;
+        p.spare = *spare;
         p.size = columns[c].info.size;
         steer__tasks_parallel_for(w, gather_range, n, RANGE, &p);
-        steer__tasks_parallel_for(w, copy_range, n, RANGE, &p);
+        *spare = *column;
+        *column = p.spare;
     }
     steer__tasks_parallel_for(w, renumber_range, n, RANGE, &p);
 }

@@ -9,6 +9,10 @@
 #include "eval.h"
 #include "grid.h"
 
+/// Room for the storage reorder's spares: at least the number of element
+/// sizes among the columns that move (store.c checks it).
+#define STEER_STORE_SPARES 16
+
 /// An agent's behaviour memory: each stateful node of the agent's tree
 /// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
 /// it, decided by the tree's shape (behaviour.h). A tree needing more than
@@ -72,7 +76,10 @@ struct steer_world {
     /// order agents are evaluated in and the number of workers.
     steer_steering *last_out;
     struct nav_plan **plan; ///< navigate's plan (navigate.h), NULL until the agent navigates
-    void *reorder_buffer; ///< capacity * the largest per-agent field
+    /// The storage reorder's spares (store.c): one per element size of the
+    /// columns that move, capacity elements each; a column is gathered into
+    /// the spare of its size, which then takes the column's place.
+    void *reorder_spare[STEER_STORE_SPARES];
     uint64_t next_key;
     /// The id the next move_group order gives its units (navigate.h's
     /// nav_plan.group): 1, 2, 3, ... (never 0: no group), saved in snapshots.

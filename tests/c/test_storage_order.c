@@ -96,13 +96,44 @@ static void moved_agents_keep_everything(void)
     CHECK(steer_world_agent_count(a.world) == N - (N + 2) / 3);
     steer_world_step(a.world, 1.0f / 60.0f); // and stepping on is fine
 
+    // the reorder swaps each column with the spare of its element size
+    // (store.c): after the moves every column and spare is a block of its own
+    const void *blocks[2 * STEER_STORE_SPARES];
+    int nblocks = 0, shared = 0;
+    for (int c = 0; c < steer__store_column_count(); ++c) blocks[nblocks++] = steer__store_column_data(a.world, c);
+    for (int c = 0; c < STEER_STORE_SPARES; ++c)
+        if (a.world->reorder_spare[c] != NULL) blocks[nblocks++] = a.world->reorder_spare[c];
+    for (int i = 0; i < nblocks; ++i)
+        for (int j = i + 1; j < nblocks; ++j) shared += blocks[i] == blocks[j];
+    CHECK(shared == 0);
+    CHECK(nblocks > steer__store_column_count());
+
     steer_world_destroy(a.world);
     steer_world_destroy(z.world);
     steer_behaviour_release(b);
 }
 
+// The nine proxy arrays of the neighbour grid start in different sets of
+// an 8-way 32 kB L1 cache (64 sets of 64-byte lines): arrays allocated
+// apart come page-aligned, and the fill, which writes all nine at the same
+// index, evicted its own lines (grid.c, reserve_proxies).
+static void proxy_arrays_in_different_cache_sets(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    wd.agent_capacity = 100000; // arrays of 400 kB: from the system, page-aligned
+    steer_world *w = steer_world_create(&wd);
+    const neighbour_grid *g = &w->grid;
+    const void *arrays[9] = {g->x, g->y, g->vx, g->vy, g->ix, g->iy, g->px, g->py, g->yield_to};
+    int same = 0;
+    for (int i = 0; i < 9; ++i)
+        for (int j = i + 1; j < 9; ++j) same += ((uintptr_t)arrays[i] / 64) % 64 == ((uintptr_t)arrays[j] / 64) % 64;
+    CHECK(same == 0);
+    steer_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(moved_agents_keep_everything);
+    RUN(proxy_arrays_in_different_cache_sets);
     return TEST_RESULT();
 }
