@@ -28,6 +28,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "geometry.h"
+#include "orca_lines.h"
 #include "orca_lp.h"
 #include "world.h"
 
@@ -339,48 +340,6 @@ static steer_vec2 yield_slide(steer_vec2 preferred, const steer_vec2 *away, int 
     return preferred;
 }
 
-// The half-plane B imposes on A: relative position and velocity (B - A and
-// A - B), combined radius, horizon tau, the step dt, A's velocity.
-static STEER_ALWAYS_INLINE orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
-                            steer_vec2 v, float share)
-{
-    orca_line line;
-    steer_vec2 u;
-    float dist2 = steer_length_sq(rel_pos), r2 = r * r;
-    if (dist2 > r2) {
-        // w: from the cut-off disc's centre to the relative velocity
-        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_tau));
-        float w2 = steer_length_sq(w), wdot = steer_dot(w, rel_pos);
-        if (wdot < 0.0f && wdot * wdot > r2 * w2) {
-            // nearest boundary point is on the cut-off disc
-            float wl = sqrtf(w2);
-            steer_vec2 unit = steer_scale(w, 1.0f / wl);
-            line.dir = steer_v2(unit.y, -unit.x);
-            u = steer_scale(unit, r * inv_tau - wl);
-        } else {
-            // on a leg of the cone: the side w lies on
-            float leg = sqrtf(dist2 - r2), inv = 1.0f / dist2;
-            if (rel_pos.x * w.y - rel_pos.y * w.x > 0.0f) {
-                line.dir = steer_v2((rel_pos.x * leg - rel_pos.y * r) * inv, (rel_pos.x * r + rel_pos.y * leg) * inv);
-            } else {
-                line.dir = steer_v2(-(rel_pos.x * leg + rel_pos.y * r) * inv, -(-rel_pos.x * r + rel_pos.y * leg) * inv);
-            }
-            u = steer_sub(steer_scale(line.dir, steer_dot(rel_vel, line.dir)), rel_vel);
-        }
-    } else {
-        // already overlapping: separate within this step (the cut-off disc
-        // of horizon dt)
-        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_dt));
-        float wl = steer_length(w);
-        steer_vec2 unit = wl > 0.0f ? steer_scale(w, 1.0f / wl) : steer_v2(0.0f, -1.0f);
-        if (wl == 0.0f && dist2 > 0.0f) unit = steer_scale(rel_pos, -1.0f / sqrtf(dist2));
-        line.dir = steer_v2(unit.y, -unit.x);
-        u = steer_scale(unit, r * inv_dt - wl);
-    }
-    line.point = steer_mul_add(v, u, share);
-    return line;
-}
-
 // The share with avoider j adjusted for layers and priorities: j avoids
 // this agent only if it sees it (layers are one-way; floors are not), and
 // their priorities move the share (priority_share).
@@ -615,19 +574,28 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // the grid's copy, so that each pair's two shares use the same values
     const bool listed = ctx->self_proxy < (uint32_t)g->count;
     const steer_vec2 wish = listed ? steer_v2(g->px[ctx->self_proxy], g->py[ctx->self_proxy]) : steer_v2(0.0f, 0.0f);
+    // each neighbour's share and what its half-plane is computed from, then
+    // the half-planes several at a time (orca_lines.c: agent_line's bits)
+    orca_pairs pairs;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
-        steer_vec2 rel = steer_sub(pj, p);
+        steer_vec2 rel = steer_sub(pj, p), rel_vel = steer_sub(v, vj);
         float mean_max = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS)
                           ? flow_share(rel, v, speed, vj, wish, g, q, mean_max)
                           : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
-        lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
-                                    inv_tau, inv_dt, v, share);
+        pairs.rx[i] = rel.x;
+        pairs.ry[i] = rel.y;
+        pairs.vx[i] = rel_vel.x;
+        pairs.vy[i] = rel_vel.y;
+        pairs.r[i] = r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE;
+        pairs.share[i] = share;
     }
+    steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
+    count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
         const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};
