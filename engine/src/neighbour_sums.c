@@ -371,6 +371,58 @@ int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uin
     return shortlist_plain(dist_sq, found, guess, pick);
 }
 
+/* ---- the order of the shortlist (reciprocal.c) ----------------------------------------- */
+
+// The rank of key m: the keys smaller than it, and the equal ones placed
+// before it (keys equal in value and place are the same key).
+static void rank_plain(const uint32_t *bits, int n, uint32_t *order)
+{
+    for (int m = 0; m < n; ++m) {
+        uint32_t rank = 0;
+        for (int j = 0; j < n; ++j) rank += (bits[j] < bits[m]) | ((bits[j] == bits[m]) & (j < m));
+        order[rank] = (uint32_t)m;
+    }
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2: the ranks of eight keys at a time, each key j compared with all
+// eight at once (signed comparisons: the keys are below 2^31). Key j comes
+// before key m when it is smaller, or equal and j < m: for the j below the
+// group that is j <= m's value (bits + 1 > bits[j]), for those above it
+// j < m's value, and only the group's own eight need the places compared.
+__attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *order)
+{
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
+    int32_t rank[8] __attribute__((aligned(32)));
+    for (int c = 0; c < n; c += 8) {
+        const __m256i key = _mm256_loadu_si256((const __m256i *)(bits + c)), key1 = _mm256_add_epi32(key, one);
+        const __m256i place = _mm256_add_epi32(_mm256_set1_epi32(c), lanes);
+        const int end = c + 8 < n ? c + 8 : n;
+        __m256i acc = _mm256_setzero_si256();
+        for (int j = 0; j < c; ++j) acc = _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(key1, _mm256_set1_epi32((int32_t)bits[j])));
+        for (int j = c; j < end; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]);
+            const __m256i before = _mm256_and_si256(_mm256_cmpeq_epi32(key, bj), _mm256_cmpgt_epi32(place, _mm256_set1_epi32(j)));
+            acc = _mm256_sub_epi32(acc, _mm256_or_si256(_mm256_cmpgt_epi32(key, bj), before));
+        }
+        for (int j = end; j < n; ++j) acc = _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(key, _mm256_set1_epi32((int32_t)bits[j])));
+        _mm256_store_si256((__m256i *)rank, acc);
+        for (int m = c; m < end; ++m) order[rank[m - c]] = (uint32_t)m;
+    }
+}
+#endif
+
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2) {
+        rank_avx2(bits, n, order);
+        return;
+    }
+#endif
+    rank_plain(bits, n, order);
+}
+
 /* ---- pass 2: sum ---------------------------------------------------------------------- */
 
 #if defined(__SSE2__)

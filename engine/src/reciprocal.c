@@ -116,7 +116,7 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
 }
 
 /// closest_neighbours shortlists among at most ORCA_CANDIDATES candidates,
-/// and sorts a shortlist of at most ORCA_SHORTLIST.
+/// and orders a shortlist of at most ORCA_SHORTLIST.
 #define ORCA_CANDIDATES 256
 #define ORCA_SHORTLIST 40
 
@@ -127,7 +127,10 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
 // Most candidates are not among the k (about 28 within 15 m, 10 kept, in
 // the disc scene): the candidates within a guessed distance (the last
 // agent's k-th, a little further: a neighbour in grid order sees about the
-// same density) are shortlisted without a branch and only they are sorted.
+// same density) are shortlisted without a branch and only they are put in
+// order, also without a branch (each one's rank: the keys before it,
+// steer__neighbour_rank; an insertion sort of the shortlist mispredicted
+// and cost steer-bench crowd --scene disc about 400 instructions an agent).
 // When the guess holds k or more, the k smallest keys are all in it; else
 // (or when the shortlist or the candidates are too many) every candidate
 // goes through a sorted list of k. The guess only decides how much work is
@@ -136,33 +139,38 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 {
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
-    // the shortlist, or the sorted list of k (k <= STEER_MAX_AVOID_NEIGHBOURS)
-    uint64_t key[ORCA_SHORTLIST > STEER_MAX_AVOID_NEIGHBOURS ? ORCA_SHORTLIST : STEER_MAX_AVOID_NEIGHBOURS];
-    int n = 0;
-    if (found > k && found <= ORCA_CANDIDATES) {
+    if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
         uint32_t pick[ORCA_CANDIDATES + 8];
-        n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
-        if (n > ORCA_SHORTLIST) n = 0; // a bad guess
-        for (int i = 0; i < n; ++i) key[i] = closest_key(dist_sq, pick[i]);
-    }
-    if (n >= k) {
-        // the shortlist, sorted (all of it: it is short)
-        for (int i = 1; i < n; ++i) insert_key(key, i, key[i]);
-    } else {
-        n = 0;
-        for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(dist_sq, i));
-        for (int i = n; i < found; ++i) {
-            uint64_t c = closest_key(dist_sq, i);
-            if (c < key[k - 1]) insert_key(key, k - 1, c); // rarely, once the list is full
+        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
+        if (n >= k && n <= ORCA_SHORTLIST) {
+            // the shortlist in the order of its keys (the places in pick
+            // rise with the places in the gather): the first k are the k
+            // nearest
+            uint32_t bits[ORCA_SHORTLIST + 8], order[ORCA_SHORTLIST];
+            for (int i = 0; i < n; ++i) memcpy(&bits[i], &dist_sq[pick[i]], sizeof bits[i]);
+            steer__neighbour_rank(bits, n, order);
+            for (int i = 0; i < k; ++i) {
+                uint32_t at = pick[order[i]];
+                out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
+            }
+            // the next agent's guess: its k-th neighbour, a tenth further in area
+            s->closest_hint = out[k - 1].d2 * 1.1f;
+            return k;
         }
     }
-    n = n < k ? n : k;
+    // a bad guess, or few candidates: every candidate through a sorted list of k
+    uint64_t key[STEER_MAX_AVOID_NEIGHBOURS];
+    int n = 0;
+    for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(dist_sq, i));
+    for (int i = n; i < found; ++i) {
+        uint64_t c = closest_key(dist_sq, i);
+        if (c < key[k - 1]) insert_key(key, k - 1, c); // rarely, once the list is full
+    }
     for (int i = 0; i < n; ++i) {
         uint32_t at = (uint32_t)key[i];
         out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
     }
-    // the next agent's guess: its k-th neighbour, a tenth further in area
-    if (n == k) s->closest_hint = out[k - 1].d2 * 1.1f;
+    if (n == k && k > 0) s->closest_hint = out[k - 1].d2 * 1.1f;
     return n;
 }
 

@@ -13,10 +13,12 @@
 #define steer__neighbour_sums plain_neighbour_sums
 #define steer__neighbour_gather plain_neighbour_gather
 #define steer__neighbour_shortlist plain_neighbour_shortlist
+#define steer__neighbour_rank plain_neighbour_rank
 #include "../../engine/src/neighbour_sums.c"
 #undef steer__neighbour_sums
 #undef steer__neighbour_gather
 #undef steer__neighbour_shortlist
+#undef steer__neighbour_rank
 #define steer__orca_agent_lines plain_orca_agent_lines
 #include "../../engine/src/orca_lines.c"
 #undef steer__orca_agent_lines
@@ -25,6 +27,7 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
 int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
 
@@ -136,6 +139,44 @@ static void shortlists_agree(int level)
     if (differ) fprintf(stderr, "  level %d: %d of %d shortlists differ between the vector and plain paths\n", level, differ, compared);
 }
 
+
+// The order of a shortlist (reciprocal.c, closest_neighbours): every path
+// gives the order an insertion sort of the keys (value, place) gives, for
+// 0 to 64 keys (tails of 1 to 7 after the groups of 8), with many ties,
+// zeros and the largest values.
+static void ranks_agree(int level)
+{
+    uint64_t rng = 11;
+    static uint32_t bits[64 + 8], a[64], b[64];
+    uint64_t key[64];
+    int compared = 0, differ = 0, ties = 0;
+    for (int round = 0; round < 2000; ++round) {
+        const int n = round % 65;
+        const int spread = 1 + round % 7; // few distinct values: ties
+        for (int i = 0; i < n + 8; ++i) {
+            float d = (round & 1) ? uniform(&rng, 0.0f, 225.0f) : (float)(int)(steer__rng_float(&rng) * (float)spread) * 25.0f;
+            if (round % 13 == 0 && i % 5 == 0) d = FLT_MAX;
+            if (round % 17 == 0 && i % 3 == 0) d = INFINITY;
+            memcpy(&bits[i], &d, sizeof d);
+        }
+        for (int i = 0; i < n; ++i) {
+            uint64_t c = (uint64_t)bits[i] << 32 | (uint32_t)i;
+            int at = i;
+            for (; at > 0 && key[at - 1] > c; --at) key[at] = key[at - 1];
+            key[at] = c;
+            for (int j = 0; j < i; ++j) ties += bits[j] == bits[i];
+        }
+        steer__neighbour_rank(bits, n, a);
+        plain_neighbour_rank(bits, n, b);
+        for (int r = 0; r < n; ++r) differ += a[r] != (uint32_t)key[r] || b[r] != (uint32_t)key[r];
+        compared += n;
+    }
+    CHECK(compared > 60000);
+    CHECK(ties > 10000);
+    CHECK(differ == 0);
+    if (differ) fprintf(stderr, "  level %d: %d of %d ranks differ from an insertion sort's\n", level, differ, compared);
+}
+
 // Packing 8 (AVX2), then 4 (SSSE3) candidates at a time, then the engine's
 // own plain packing: each against the plain kernel compiled here.
 static void vector_and_plain_paths_agree(void)
@@ -144,6 +185,7 @@ static void vector_and_plain_paths_agree(void)
         steer__neighbour_pack_limit(level);
         paths_agree(level);
         shortlists_agree(level);
+        ranks_agree(level);
     }
     steer__neighbour_pack_limit(2);
 }
