@@ -385,28 +385,34 @@ static void rank_plain(const uint32_t *bits, int n, uint32_t *order)
 }
 
 #if defined(STEER_X86_DISPATCH)
-// AVX2: the ranks of eight keys at a time, each key j compared with all
-// eight at once (signed comparisons: the keys are below 2^31). Key j comes
-// before key m when it is smaller, or equal and j < m: for the j below the
-// group that is j <= m's value (bits + 1 > bits[j]), for those above it
-// j < m's value, and only the group's own eight need the places compared.
+// AVX2: the ranks of eight keys at a time (signed comparisons: the keys are
+// below 2^31). Key j comes before key m when bits[j] < bits[m] + (j < m):
+// each key j is compared with eight m at once, two groups of eight (the
+// common case, n <= 16) sharing the broadcasts.
+__attribute__((target("avx2,popcnt"), always_inline)) static inline __m256i
+rank_step(__m256i acc, __m256i key, __m256i place, __m256i bj, __m256i jv)
+{
+    const __m256i threshold = _mm256_sub_epi32(key, _mm256_cmpgt_epi32(place, jv)); // (+1 where j < m)
+    return _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(threshold, bj));
+}
+
 __attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *order)
 {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
-    int32_t rank[8] __attribute__((aligned(32)));
-    for (int c = 0; c < n; c += 8) {
-        const __m256i key = _mm256_loadu_si256((const __m256i *)(bits + c)), key1 = _mm256_add_epi32(key, one);
-        const __m256i place = _mm256_add_epi32(_mm256_set1_epi32(c), lanes);
-        const int end = c + 8 < n ? c + 8 : n;
-        __m256i acc = _mm256_setzero_si256();
-        for (int j = 0; j < c; ++j) acc = _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(key1, _mm256_set1_epi32((int32_t)bits[j])));
-        for (int j = c; j < end; ++j) {
-            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]);
-            const __m256i before = _mm256_and_si256(_mm256_cmpeq_epi32(key, bj), _mm256_cmpgt_epi32(place, _mm256_set1_epi32(j)));
-            acc = _mm256_sub_epi32(acc, _mm256_or_si256(_mm256_cmpgt_epi32(key, bj), before));
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    int32_t rank[16] __attribute__((aligned(32)));
+    for (int c = 0; c < n; c += 16) {
+        const __m256i key_lo = _mm256_loadu_si256((const __m256i *)(bits + c));
+        const __m256i key_hi = _mm256_loadu_si256((const __m256i *)(bits + c + 8));
+        const __m256i place_lo = _mm256_add_epi32(_mm256_set1_epi32(c), lanes), place_hi = _mm256_add_epi32(place_lo, eight);
+        __m256i acc_lo = _mm256_setzero_si256(), acc_hi = acc_lo;
+        for (int j = 0; j < n; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]), jv = _mm256_set1_epi32(j);
+            acc_lo = rank_step(acc_lo, key_lo, place_lo, bj, jv);
+            acc_hi = rank_step(acc_hi, key_hi, place_hi, bj, jv);
         }
-        for (int j = end; j < n; ++j) acc = _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(key, _mm256_set1_epi32((int32_t)bits[j])));
-        _mm256_store_si256((__m256i *)rank, acc);
+        _mm256_store_si256((__m256i *)rank, acc_lo);
+        _mm256_store_si256((__m256i *)(rank + 8), acc_hi);
+        const int end = c + 16 < n ? c + 16 : n;
         for (int m = c; m < end; ++m) order[rank[m - c]] = (uint32_t)m;
     }
 }

@@ -146,7 +146,7 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
             // the shortlist in the order of its keys (the places in pick
             // rise with the places in the gather): the first k are the k
             // nearest
-            uint32_t bits[ORCA_SHORTLIST + 8], order[ORCA_SHORTLIST];
+            uint32_t bits[(ORCA_SHORTLIST + 15) / 16 * 16], order[ORCA_SHORTLIST];
             for (int i = 0; i < n; ++i) memcpy(&bits[i], &dist_sq[pick[i]], sizeof bits[i]);
             steer__neighbour_rank(bits, n, order);
             for (int i = 0; i < k; ++i) {
