@@ -221,7 +221,7 @@ static int line_case(const orca_pairs *in, int i, float inv_tau)
 }
 
 // One neighbour of a random kind: anywhere in reach, overlapping, at the
-// very centre, exactly touching, overlapping with a relative velocity that
+// very centre (and there at rest: agent_line's fixed direction), exactly touching, overlapping with a relative velocity that
 // cancels the separation (agent_line's w = 0), on a leg's edge, or with
 // extreme magnitudes (tiny: squares underflow; huge: they overflow).
 static void random_pair(uint64_t *rng, orca_pairs *in, int i, float inv_dt)
@@ -246,6 +246,7 @@ static void random_pair(uint64_t *rng, orca_pairs *in, int i, float inv_dt)
         in->vx[i] = in->rx[i] * inv_dt;
         in->vy[i] = in->ry[i] * inv_dt;
     }
+    if (kind == 1 && steer__rng_float(rng) < 0.5f) in->vx[i] = in->vy[i] = 0.0f; // w = 0 at the very centre
     if (kind == 5 && steer__rng_float(rng) < 0.5f) in->vx[i] = uniform(rng, -1e20f, 1e20f);
     if (steer__rng_float(rng) < 0.2f) in->vy[i] = 0.0f; // exact zeros: signed zeros in products
     in->r[i] = r;
