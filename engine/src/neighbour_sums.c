@@ -19,16 +19,7 @@
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "eval.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-// STEER_PLAIN_KERNEL forces the plain C paths (tests/c/test_kernel.c).
-#if defined(STEER_PLAIN_KERNEL)
-#undef __SSE2__
-#elif defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define STEER_X86_DISPATCH 1
-#include <tmmintrin.h>
-#endif
+#include "kernel_isa.h"
 
 
 typedef struct sums_params {
@@ -73,7 +64,6 @@ STEER_NOINLINE static int pack_plain(const neighbour_grid *g, const uint32_t ran
 }
 
 #if defined(STEER_X86_DISPATCH)
-#include <immintrin.h>
 
 // Byte shuffles that move the lanes set in a 4-bit mask to the front
 // (SSSE3), and lane permutations that do it for an 8-bit mask (AVX2).

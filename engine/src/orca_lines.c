@@ -15,16 +15,7 @@
 // NaNs: no trap, and never stored.
 #include "orca_lines.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-// STEER_PLAIN_KERNEL forces the plain C path (tests/c/test_kernel.c).
-#if defined(STEER_PLAIN_KERNEL)
-#undef __SSE2__
-#elif defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define STEER_X86_DISPATCH 1
-#include <immintrin.h>
-#endif
+#include "kernel_isa.h"
 
 // The one-by-one path, and the overlapping lanes of the others.
 static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
