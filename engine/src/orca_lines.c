@@ -157,7 +157,7 @@ __attribute__((target("avx2"))) static inline __m256 length8(__m256 x, __m256 y)
 
 // AVX2: eight at a time, lines4_at's operations in eight lanes; the last
 // four or fewer with lines4_at.
-__attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx(const orca_pairs *in, int k, float inv_tau,
+__attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx2(const orca_pairs *in, int k, float inv_tau,
                                                                     float inv_dt, steer_vec2 v, orca_line *out)
 {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
@@ -228,7 +228,7 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx(const orca_
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     if (lines_level >= 2) {
-        lines_avx(in, k, inv_tau, inv_dt, v, out);
+        lines_avx2(in, k, inv_tau, inv_dt, v, out);
     } else if (lines_level == 1) {
         lines_sse2(in, k, inv_tau, inv_dt, v, out);
     } else {

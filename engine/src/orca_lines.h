@@ -60,12 +60,12 @@ typedef struct orca_pairs {
 } orca_pairs;
 
 /// out[i] = agent_line(pair i, inv_tau, inv_dt, v) for i < k (k at most
-/// STEER_MAX_AVOID_NEIGHBOURS): eight at a time with AVX, four with SSE2,
+/// STEER_MAX_AVOID_NEIGHBOURS): eight at a time with AVX2, four with SSE2,
 /// else one by one; the same IEEE operations in the same order on every
 /// path, so the same bits (tests/c/test_kernel.c).
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 
-/// The widest path used: 2 AVX, 1 SSE2, 0 one by one (as far as the CPU
+/// The widest path used: 2 AVX2, 1 SSE2, 0 one by one (as far as the CPU
 /// allows; for tests).
 void steer__orca_lines_limit(int level);
 

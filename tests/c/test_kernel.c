@@ -2,7 +2,7 @@
 // sums or their AVX encoding; each packing this CPU runs, in turn) and the
 // plain C paths give the same bits; so do the gathers (AVX2, or SSE2
 // distances and a plain compaction, against plain C), and ORCA's
-// half-planes (orca_lines.c: AVX, SSE2, one by one and the plain build,
+// half-planes (orca_lines.c: AVX2, SSE2, one by one and the plain build,
 // against agent_line itself). The plain paths are compiled here from the
 // same source.
 #include "eval.h"
