@@ -17,12 +17,14 @@
 
 #include "kernel_isa.h"
 
-// The one-by-one path, and the overlapping lanes of the others.
+#if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
+// The one-by-one path.
 static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     out[i] = agent_line(steer_v2(in->rx[i], in->ry[i]), steer_v2(in->vx[i], in->vy[i]), in->r[i], inv_tau, inv_dt, v,
                         in->share[i]);
 }
+#endif
 
 #if defined(__SSE2__)
 // Four lines, the scalar code's cases selected lane by lane. Always
