@@ -19,16 +19,7 @@
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "eval.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-// STEER_PLAIN_KERNEL forces the plain C paths (tests/c/test_kernel.c).
-#if defined(STEER_PLAIN_KERNEL)
-#undef __SSE2__
-#elif defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define STEER_X86_DISPATCH 1
-#include <tmmintrin.h>
-#endif
+#include "kernel_isa.h"
 
 
 typedef struct sums_params {
@@ -73,7 +64,6 @@ STEER_NOINLINE static int pack_plain(const neighbour_grid *g, const uint32_t ran
 }
 
 #if defined(STEER_X86_DISPATCH)
-#include <immintrin.h>
 
 // Byte shuffles that move the lanes set in a 4-bit mask to the front
 // (SSSE3), and lane permutations that do it for an 8-bit mask (AVX2).
@@ -369,6 +359,64 @@ int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uin
     if (has_avx2) return shortlist_avx2(dist_sq, found, guess, pick);
 #endif
     return shortlist_plain(dist_sq, found, guess, pick);
+}
+
+/* ---- the order of the shortlist (reciprocal.c) ----------------------------------------- */
+
+// The rank of key m: the keys smaller than it, and the equal ones placed
+// before it (keys equal in value and place are the same key).
+static void rank_plain(const uint32_t *bits, int n, uint32_t *order)
+{
+    for (int m = 0; m < n; ++m) {
+        uint32_t rank = 0;
+        for (int j = 0; j < n; ++j) rank += (bits[j] < bits[m]) | ((bits[j] == bits[m]) & (j < m));
+        order[rank] = (uint32_t)m;
+    }
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2: the ranks of eight keys at a time (signed comparisons: the keys are
+// below 2^31). Key j comes before key m when bits[j] < bits[m] + (j < m):
+// each key j is compared with eight m at once, two groups of eight (the
+// common case, n <= 16) sharing the broadcasts.
+__attribute__((target("avx2,popcnt"), always_inline)) static inline __m256i
+rank_step(__m256i acc, __m256i key, __m256i place, __m256i bj, __m256i jv)
+{
+    const __m256i threshold = _mm256_sub_epi32(key, _mm256_cmpgt_epi32(place, jv)); // (+1 where j < m)
+    return _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(threshold, bj));
+}
+
+__attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *order)
+{
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    int32_t rank[16] __attribute__((aligned(32)));
+    for (int c = 0; c < n; c += 16) {
+        const __m256i key_lo = _mm256_loadu_si256((const __m256i *)(bits + c));
+        const __m256i key_hi = _mm256_loadu_si256((const __m256i *)(bits + c + 8));
+        const __m256i place_lo = _mm256_add_epi32(_mm256_set1_epi32(c), lanes), place_hi = _mm256_add_epi32(place_lo, eight);
+        __m256i acc_lo = _mm256_setzero_si256(), acc_hi = acc_lo;
+        for (int j = 0; j < n; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]), jv = _mm256_set1_epi32(j);
+            acc_lo = rank_step(acc_lo, key_lo, place_lo, bj, jv);
+            acc_hi = rank_step(acc_hi, key_hi, place_hi, bj, jv);
+        }
+        _mm256_store_si256((__m256i *)rank, acc_lo);
+        _mm256_store_si256((__m256i *)(rank + 8), acc_hi);
+        const int end = c + 16 < n ? c + 16 : n;
+        for (int m = c; m < end; ++m) order[rank[m - c]] = (uint32_t)m;
+    }
+}
+#endif
+
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2) {
+        rank_avx2(bits, n, order);
+        return;
+    }
+#endif
+    rank_plain(bits, n, order);
 }
 
 /* ---- pass 2: sum ---------------------------------------------------------------------- */

@@ -28,6 +28,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "geometry.h"
+#include "orca_lines.h"
 #include "orca_lp.h"
 #include "world.h"
 
@@ -115,7 +116,7 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
 }
 
 /// closest_neighbours shortlists among at most ORCA_CANDIDATES candidates,
-/// and sorts a shortlist of at most ORCA_SHORTLIST.
+/// and orders a shortlist of at most ORCA_SHORTLIST.
 #define ORCA_CANDIDATES 256
 #define ORCA_SHORTLIST 40
 
@@ -126,7 +127,10 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
 // Most candidates are not among the k (about 28 within 15 m, 10 kept, in
 // the disc scene): the candidates within a guessed distance (the last
 // agent's k-th, a little further: a neighbour in grid order sees about the
-// same density) are shortlisted without a branch and only they are sorted.
+// same density) are shortlisted without a branch and only they are put in
+// order, also without a branch (each one's rank: the keys before it,
+// steer__neighbour_rank; an insertion sort of the shortlist mispredicted
+// and cost steer-bench crowd --scene disc about 400 instructions an agent).
 // When the guess holds k or more, the k smallest keys are all in it; else
 // (or when the shortlist or the candidates are too many) every candidate
 // goes through a sorted list of k. The guess only decides how much work is
@@ -135,33 +139,38 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 {
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
-    // the shortlist, or the sorted list of k (k <= STEER_MAX_AVOID_NEIGHBOURS)
-    uint64_t key[ORCA_SHORTLIST > STEER_MAX_AVOID_NEIGHBOURS ? ORCA_SHORTLIST : STEER_MAX_AVOID_NEIGHBOURS];
-    int n = 0;
-    if (found > k && found <= ORCA_CANDIDATES) {
+    if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
         uint32_t pick[ORCA_CANDIDATES + 8];
-        n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
-        if (n > ORCA_SHORTLIST) n = 0; // a bad guess
-        for (int i = 0; i < n; ++i) key[i] = closest_key(dist_sq, pick[i]);
-    }
-    if (n >= k) {
-        // the shortlist, sorted (all of it: it is short)
-        for (int i = 1; i < n; ++i) insert_key(key, i, key[i]);
-    } else {
-        n = 0;
-        for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(dist_sq, i));
-        for (int i = n; i < found; ++i) {
-            uint64_t c = closest_key(dist_sq, i);
-            if (c < key[k - 1]) insert_key(key, k - 1, c); // rarely, once the list is full
+        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
+        if (n >= k && n <= ORCA_SHORTLIST) {
+            // the shortlist in the order of its keys (the places in pick
+            // rise with the places in the gather): the first k are the k
+            // nearest
+            uint32_t bits[(ORCA_SHORTLIST + 15) / 16 * 16], order[ORCA_SHORTLIST];
+            for (int i = 0; i < n; ++i) memcpy(&bits[i], &dist_sq[pick[i]], sizeof bits[i]);
+            steer__neighbour_rank(bits, n, order);
+            for (int i = 0; i < k; ++i) {
+                uint32_t at = pick[order[i]];
+                out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
+            }
+            // the next agent's guess: its k-th neighbour, a tenth further in area
+            s->closest_hint = out[k - 1].d2 * 1.1f;
+            return k;
         }
     }
-    n = n < k ? n : k;
+    // a bad guess, or few candidates: every candidate through a sorted list of k
+    uint64_t key[STEER_MAX_AVOID_NEIGHBOURS];
+    int n = 0;
+    for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(dist_sq, i));
+    for (int i = n; i < found; ++i) {
+        uint64_t c = closest_key(dist_sq, i);
+        if (c < key[k - 1]) insert_key(key, k - 1, c); // rarely, once the list is full
+    }
     for (int i = 0; i < n; ++i) {
         uint32_t at = (uint32_t)key[i];
         out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
     }
-    // the next agent's guess: its k-th neighbour, a tenth further in area
-    if (n == k) s->closest_hint = out[k - 1].d2 * 1.1f;
+    if (n == k && k > 0) s->closest_hint = out[k - 1].d2 * 1.1f;
     return n;
 }
 
@@ -337,48 +346,6 @@ static steer_vec2 yield_slide(steer_vec2 preferred, const steer_vec2 *away, int 
         if (steer_dot(preferred, away[i]) > 1e-6f) return steer_v2(0.0f, 0.0f);
     }
     return preferred;
-}
-
-// The half-plane B imposes on A: relative position and velocity (B - A and
-// A - B), combined radius, horizon tau, the step dt, A's velocity.
-static STEER_ALWAYS_INLINE orca_line agent_line(steer_vec2 rel_pos, steer_vec2 rel_vel, float r, float inv_tau, float inv_dt,
-                            steer_vec2 v, float share)
-{
-    orca_line line;
-    steer_vec2 u;
-    float dist2 = steer_length_sq(rel_pos), r2 = r * r;
-    if (dist2 > r2) {
-        // w: from the cut-off disc's centre to the relative velocity
-        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_tau));
-        float w2 = steer_length_sq(w), wdot = steer_dot(w, rel_pos);
-        if (wdot < 0.0f && wdot * wdot > r2 * w2) {
-            // nearest boundary point is on the cut-off disc
-            float wl = sqrtf(w2);
-            steer_vec2 unit = steer_scale(w, 1.0f / wl);
-            line.dir = steer_v2(unit.y, -unit.x);
-            u = steer_scale(unit, r * inv_tau - wl);
-        } else {
-            // on a leg of the cone: the side w lies on
-            float leg = sqrtf(dist2 - r2), inv = 1.0f / dist2;
-            if (rel_pos.x * w.y - rel_pos.y * w.x > 0.0f) {
-                line.dir = steer_v2((rel_pos.x * leg - rel_pos.y * r) * inv, (rel_pos.x * r + rel_pos.y * leg) * inv);
-            } else {
-                line.dir = steer_v2(-(rel_pos.x * leg + rel_pos.y * r) * inv, -(-rel_pos.x * r + rel_pos.y * leg) * inv);
-            }
-            u = steer_sub(steer_scale(line.dir, steer_dot(rel_vel, line.dir)), rel_vel);
-        }
-    } else {
-        // already overlapping: separate within this step (the cut-off disc
-        // of horizon dt)
-        steer_vec2 w = steer_sub(rel_vel, steer_scale(rel_pos, inv_dt));
-        float wl = steer_length(w);
-        steer_vec2 unit = wl > 0.0f ? steer_scale(w, 1.0f / wl) : steer_v2(0.0f, -1.0f);
-        if (wl == 0.0f && dist2 > 0.0f) unit = steer_scale(rel_pos, -1.0f / sqrtf(dist2));
-        line.dir = steer_v2(unit.y, -unit.x);
-        u = steer_scale(unit, r * inv_dt - wl);
-    }
-    line.point = steer_mul_add(v, u, share);
-    return line;
 }
 
 // The share with avoider j adjusted for layers and priorities: j avoids
@@ -615,19 +582,28 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // the grid's copy, so that each pair's two shares use the same values
     const bool listed = ctx->self_proxy < (uint32_t)g->count;
     const steer_vec2 wish = listed ? steer_v2(g->px[ctx->self_proxy], g->py[ctx->self_proxy]) : steer_v2(0.0f, 0.0f);
+    // each neighbour's share and what its half-plane is computed from, then
+    // the half-planes several at a time (orca_lines.c: agent_line's bits)
+    orca_pairs pairs;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
-        steer_vec2 rel = steer_sub(pj, p);
+        steer_vec2 rel = steer_sub(pj, p), rel_vel = steer_sub(v, vj);
         float mean_max = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
         float share = (ctx->view->flags[j] & AGENT_AVOIDS)
                           ? flow_share(rel, v, speed, vj, wish, g, q, mean_max)
                           : 1.0f;
         if (idle) share = steer_maxf(share, 0.5f);
-        lines[count++] = agent_line(rel, steer_sub(v, vj), r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE,
-                                    inv_tau, inv_dt, v, share);
+        pairs.rx[i] = rel.x;
+        pairs.ry[i] = rel.y;
+        pairs.vx[i] = rel_vel.x;
+        pairs.vy[i] = rel_vel.y;
+        pairs.r[i] = r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE;
+        pairs.share[i] = share;
     }
+    steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
+    count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
         const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};

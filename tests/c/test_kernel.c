@@ -1,7 +1,10 @@
 // The neighbour-sums kernel: the vector paths (AVX2 or SSSE3 packing, SSE2
 // sums or their AVX encoding; each packing this CPU runs, in turn) and the
 // plain C paths give the same bits; so do the gathers (AVX2, or SSE2
-// distances and a plain compaction, against plain C). The plain paths are compiled here from the same source.
+// distances and a plain compaction, against plain C), and ORCA's
+// half-planes (orca_lines.c: AVX2, SSE2, one by one and the plain build,
+// against agent_line itself). The plain paths are compiled here from the
+// same source.
 #include "eval.h"
 #include "world.h"
 #include "test.h"
@@ -10,15 +13,23 @@
 #define steer__neighbour_sums plain_neighbour_sums
 #define steer__neighbour_gather plain_neighbour_gather
 #define steer__neighbour_shortlist plain_neighbour_shortlist
+#define steer__neighbour_rank plain_neighbour_rank
 #include "../../engine/src/neighbour_sums.c"
 #undef steer__neighbour_sums
 #undef steer__neighbour_gather
 #undef steer__neighbour_shortlist
+#undef steer__neighbour_rank
+#define steer__orca_agent_lines plain_orca_agent_lines
+#include "../../engine/src/orca_lines.c"
+#undef steer__orca_agent_lines
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
 int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
+void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
+void steer__orca_lines_limit(int level);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
 // proxies and squared distances, in the same order. Counts the lists that
@@ -128,6 +139,44 @@ static void shortlists_agree(int level)
     if (differ) fprintf(stderr, "  level %d: %d of %d shortlists differ between the vector and plain paths\n", level, differ, compared);
 }
 
+
+// The order of a shortlist (reciprocal.c, closest_neighbours): every path
+// gives the order an insertion sort of the keys (value, place) gives, for
+// 0 to 64 keys (tails of 1 to 7 after the groups of 8), with many ties,
+// zeros and the largest values.
+static void ranks_agree(int level)
+{
+    uint64_t rng = 11;
+    static uint32_t bits[64 + 8], a[64], b[64];
+    uint64_t key[64];
+    int compared = 0, differ = 0, ties = 0;
+    for (int round = 0; round < 2000; ++round) {
+        const int n = round % 65;
+        const int spread = 1 + round % 7; // few distinct values: ties
+        for (int i = 0; i < n + 8; ++i) {
+            float d = (round & 1) ? uniform(&rng, 0.0f, 225.0f) : (float)(int)(steer__rng_float(&rng) * (float)spread) * 25.0f;
+            if (round % 13 == 0 && i % 5 == 0) d = FLT_MAX;
+            if (round % 17 == 0 && i % 3 == 0) d = INFINITY;
+            memcpy(&bits[i], &d, sizeof d);
+        }
+        for (int i = 0; i < n; ++i) {
+            uint64_t c = (uint64_t)bits[i] << 32 | (uint32_t)i;
+            int at = i;
+            for (; at > 0 && key[at - 1] > c; --at) key[at] = key[at - 1];
+            key[at] = c;
+            for (int j = 0; j < i; ++j) ties += bits[j] == bits[i];
+        }
+        steer__neighbour_rank(bits, n, a);
+        plain_neighbour_rank(bits, n, b);
+        for (int r = 0; r < n; ++r) differ += a[r] != (uint32_t)key[r] || b[r] != (uint32_t)key[r];
+        compared += n;
+    }
+    CHECK(compared > 60000);
+    CHECK(ties > 10000);
+    CHECK(differ == 0);
+    if (differ) fprintf(stderr, "  level %d: %d of %d ranks differ from an insertion sort's\n", level, differ, compared);
+}
+
 // Packing 8 (AVX2), then 4 (SSSE3) candidates at a time, then the engine's
 // own plain packing: each against the plain kernel compiled here.
 static void vector_and_plain_paths_agree(void)
@@ -136,12 +185,131 @@ static void vector_and_plain_paths_agree(void)
         steer__neighbour_pack_limit(level);
         paths_agree(level);
         shortlists_agree(level);
+        ranks_agree(level);
     }
     steer__neighbour_pack_limit(2);
+}
+
+
+// Two floats alike: the same bits, or both NaN (a NaN's sign and payload
+// depend on which operand the compiler put first, not on the path).
+static bool same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
+
+// The lines of `a` and `b` that differ from each other, of the first k.
+static int lines_differ(const orca_line *a, const orca_line *b, int k)
+{
+    int differ = 0;
+    for (int i = 0; i < k; ++i) {
+        differ += !(same_float(a[i].point.x, b[i].point.x) && same_float(a[i].point.y, b[i].point.y) &&
+                    same_float(a[i].dir.x, b[i].dir.x) && same_float(a[i].dir.y, b[i].dir.y));
+    }
+    return differ;
+}
+
+// agent_line's cases, as agent_line decides them: overlapping, the cut-off
+// disc, the left leg, the right leg.
+enum { CASE_OVERLAP, CASE_CUT, CASE_LEFT, CASE_RIGHT, CASES };
+static int line_case(const orca_pairs *in, int i, float inv_tau)
+{
+    steer_vec2 rel = steer_v2(in->rx[i], in->ry[i]), rv = steer_v2(in->vx[i], in->vy[i]);
+    float dist2 = steer_length_sq(rel), r2 = in->r[i] * in->r[i];
+    if (!(dist2 > r2)) return CASE_OVERLAP;
+    steer_vec2 w = steer_sub(rv, steer_scale(rel, inv_tau));
+    float wdot = steer_dot(w, rel);
+    if (wdot < 0.0f && wdot * wdot > r2 * steer_length_sq(w)) return CASE_CUT;
+    return rel.x * w.y - rel.y * w.x > 0.0f ? CASE_LEFT : CASE_RIGHT;
+}
+
+// One neighbour of a random kind: anywhere in reach, overlapping, at the
+// very centre (and there at rest: agent_line's fixed direction), exactly touching, overlapping with a relative velocity that
+// cancels the separation (agent_line's w = 0), on a leg's edge, or with
+// extreme magnitudes (tiny: squares underflow; huge: they overflow).
+static void random_pair(uint64_t *rng, orca_pairs *in, int i, float inv_dt)
+{
+    float r = uniform(rng, 0.5f, 4.0f), a = uniform(rng, 0.0f, 6.2831853f), d;
+    int kind = (int)(steer__rng_float(rng) * 9.0f);
+    switch (kind) {
+    case 0: d = uniform(rng, 0.0f, r); break;         // overlapping
+    case 1: d = 0.0f; break;                          // at the same point
+    case 2: d = r; break;                             // touching (dist2 may round either way)
+    case 3: d = uniform(rng, r, r * 1.001f); break;   // just outside: a short leg
+    case 4: d = uniform(rng, 1e-22f, 1e-19f); r = uniform(rng, 0.0f, 1e-20f); break; // tiny
+    case 5: d = uniform(rng, 1e18f, 1e20f); break;    // huge
+    default: d = uniform(rng, r, 20.0f); break;       // in reach
+    }
+    in->rx[i] = d * cosf(a);
+    in->ry[i] = d * sinf(a);
+    in->vx[i] = uniform(rng, -4.0f, 4.0f);
+    in->vy[i] = uniform(rng, -4.0f, 4.0f);
+    if (kind == 0 && steer__rng_float(rng) < 0.3f) {
+        // w = rel_vel - rel_pos / dt is zero
+        in->vx[i] = in->rx[i] * inv_dt;
+        in->vy[i] = in->ry[i] * inv_dt;
+    }
+    if (kind == 1 && steer__rng_float(rng) < 0.5f) in->vx[i] = in->vy[i] = 0.0f; // w = 0 at the very centre
+    if (kind == 5 && steer__rng_float(rng) < 0.5f) in->vx[i] = uniform(rng, -1e20f, 1e20f);
+    if (steer__rng_float(rng) < 0.2f) in->vy[i] = 0.0f; // exact zeros: signed zeros in products
+    in->r[i] = r;
+    in->share[i] = steer__rng_float(rng) < 0.2f ? 1.0f : steer__rng_float(rng);
+}
+
+// ORCA's half-planes (reciprocal.c's neighbour loop): every path, against
+// agent_line one by one, bit for bit; every case of agent_line many times
+// and every count of neighbours (tails of 1 to 7 after the groups of 8).
+static void agent_lines_agree(int level)
+{
+    static orca_pairs in;
+    static orca_line want[ORCA_PAIRS_ROOM], got[ORCA_PAIRS_ROOM], plain[ORCA_PAIRS_ROOM];
+    uint64_t rng = 99;
+    int compared = 0, differ = 0, plain_differ = 0, cases[CASES] = {0};
+    for (int round = 0; round < 3000; ++round) {
+        const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
+        const float inv_tau = 1.0f / uniform(&rng, 0.5f, 12.0f), inv_dt = 1.0f / uniform(&rng, 0.01f, 0.5f);
+        const steer_vec2 v = steer_v2(uniform(&rng, -3.0f, 3.0f), uniform(&rng, -3.0f, 3.0f));
+        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) random_pair(&rng, &in, i, inv_dt); // (the padding too)
+        for (int i = 0; i < k; ++i) {
+            want[i] = agent_line(steer_v2(in.rx[i], in.ry[i]), steer_v2(in.vx[i], in.vy[i]), in.r[i], inv_tau, inv_dt,
+                                 v, in.share[i]);
+            ++cases[line_case(&in, i, inv_tau)];
+        }
+        // the lines past k are left alone
+        const orca_line mark = {steer_v2(123.0f, 456.0f), steer_v2(0.0f, 1.0f)};
+        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) got[i] = plain[i] = mark;
+        steer__orca_agent_lines(&in, k, inv_tau, inv_dt, v, got);
+        plain_orca_agent_lines(&in, k, inv_tau, inv_dt, v, plain);
+        compared += k;
+        differ += lines_differ(want, got, k);
+        plain_differ += lines_differ(want, plain, k);
+        for (int i = k; i < ORCA_PAIRS_ROOM; ++i) differ += lines_differ(&mark, &got[i], 1);
+    }
+    CHECK(compared > 90000);
+    for (int c = 0; c < CASES; ++c) CHECK(cases[c] > 1000);
+    CHECK(differ == 0);
+    CHECK(plain_differ == 0);
+    if (differ || plain_differ)
+        fprintf(stderr, "  level %d: %d (plain build: %d) of %d half-planes differ from agent_line's\n", level, differ,
+                plain_differ, compared);
+    // (and the comparison sees one bit)
+    orca_line one = want[0], flipped = want[0];
+    uint32_t bits;
+    memcpy(&bits, &flipped.point.y, sizeof bits);
+    bits ^= 1u;
+    memcpy(&flipped.point.y, &bits, sizeof bits);
+    CHECK(lines_differ(&one, &flipped, 1) == 1);
+}
+
+static void orca_lines_paths_agree(void)
+{
+    for (int level = 2; level >= 0; --level) {
+        steer__orca_lines_limit(level);
+        agent_lines_agree(level);
+    }
+    steer__orca_lines_limit(2);
 }
 
 int main(void)
 {
     RUN(vector_and_plain_paths_agree);
+    RUN(orca_lines_paths_agree);
     return TEST_RESULT();
 }

@@ -1,0 +1,255 @@
+// orca_lines.c: the half-planes of an agent's neighbours (reciprocal.c),
+// agent_line (orca_lines.h) for four (SSE2) or eight (AVX2) neighbours at
+// once.
+//
+// agent_line has three cases: the cut-off disc, the legs of the cone and,
+// rarely outside a jam, overlapping. The vector paths compute the first two
+// for every lane (both sides of each test), and the third when a lane
+// needs it (its length in double, as steer_length), and keep in each lane
+// what the scalar code would take (an overlapping lane: agent_line's test
+// `dist2 > r2` false, also for NaN). Every kept value is the same IEEE
+// operations on the same operands in the same order as agent_line's (sqrt
+// and division are correctly rounded in any width; no contraction:
+// CMakeLists.txt), so the lines have the same bits on every path
+// (tests/c/test_kernel.c). The lanes not kept may compute infinities and
+// NaNs: no trap, and never stored.
+#include "orca_lines.h"
+
+#include "kernel_isa.h"
+
+#if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
+// The one-by-one path.
+static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
+{
+    out[i] = agent_line(steer_v2(in->rx[i], in->ry[i]), steer_v2(in->vx[i], in->vy[i]), in->r[i], inv_tau, inv_dt, v,
+                        in->share[i]);
+}
+#endif
+
+#if defined(__SSE2__)
+// Four lines, the scalar code's cases selected lane by lane. Always
+// inlined: the AVX2 path takes its last four with it (in AVX's encoding).
+typedef struct lines4 {
+    __m128 px, py, dx, dy;
+} lines4;
+
+static STEER_ALWAYS_INLINE __m128 select4(__m128 mask, __m128 a, __m128 b)
+{
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+// steer_length's (float)sqrt((double)x * x + (double)y * y), four lanes
+// as two pairs of doubles.
+static STEER_ALWAYS_INLINE __m128 length4(__m128 x, __m128 y)
+{
+    const __m128d xl = _mm_cvtps_pd(x), yl = _mm_cvtps_pd(y);
+    const __m128d xh = _mm_cvtps_pd(_mm_movehl_ps(x, x)), yh = _mm_cvtps_pd(_mm_movehl_ps(y, y));
+    const __m128d lo = _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(xl, xl), _mm_mul_pd(yl, yl)));
+    const __m128d hi = _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(xh, xh), _mm_mul_pd(yh, yh)));
+    return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+}
+
+// lanes: those of the n to compute (1 to 4) as a mask of bits.
+static STEER_ALWAYS_INLINE lines4 lines4_at(const orca_pairs *in, int i, int lanes, __m128 inv_tau, __m128 inv_dt,
+                                            __m128 vx0, __m128 vy0)
+{
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
+    const __m128 rx = _mm_loadu_ps(in->rx + i), ry = _mm_loadu_ps(in->ry + i);
+    const __m128 vx = _mm_loadu_ps(in->vx + i), vy = _mm_loadu_ps(in->vy + i);
+    const __m128 r = _mm_loadu_ps(in->r + i), share = _mm_loadu_ps(in->share + i);
+    const __m128 dist2 = _mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), r2 = _mm_mul_ps(r, r);
+    const __m128 apart = _mm_cmpgt_ps(dist2, r2); // (false for NaN, as agent_line's test)
+    // w: from the cut-off disc's centre to the relative velocity
+    const __m128 wx = _mm_sub_ps(vx, _mm_mul_ps(rx, inv_tau)), wy = _mm_sub_ps(vy, _mm_mul_ps(ry, inv_tau));
+    const __m128 w2 = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
+    const __m128 wdot = _mm_add_ps(_mm_mul_ps(wx, rx), _mm_mul_ps(wy, ry));
+    const __m128 cut = _mm_and_ps(_mm_cmplt_ps(wdot, zero), _mm_cmpgt_ps(_mm_mul_ps(wdot, wdot), _mm_mul_ps(r2, w2)));
+    // the cut-off disc
+    const __m128 wl = _mm_sqrt_ps(w2), inv_wl = _mm_div_ps(one, wl);
+    const __m128 ux = _mm_mul_ps(wx, inv_wl), uy = _mm_mul_ps(wy, inv_wl);
+    const __m128 grow = _mm_sub_ps(_mm_mul_ps(r, inv_tau), wl);
+    // a leg: left when rel_pos x w > 0
+    const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist2, r2)), inv = _mm_div_ps(one, dist2);
+    const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rx, wy), _mm_mul_ps(ry, wx)), zero);
+    const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), inv);
+    const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rx, r), _mm_mul_ps(ry, leg)), inv);
+    const __m128 qx = _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), sign), inv);
+    const __m128 qy =
+        _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(rx, sign), r), _mm_mul_ps(ry, leg)), sign), inv);
+    const __m128 ldx = select4(left, lx, qx), ldy = select4(left, ly, qy);
+    const __m128 along = _mm_add_ps(_mm_mul_ps(vx, ldx), _mm_mul_ps(vy, ldy));
+    const __m128 lux = _mm_sub_ps(_mm_mul_ps(ldx, along), vx), luy = _mm_sub_ps(_mm_mul_ps(ldy, along), vy);
+    lines4 o;
+    o.dx = select4(cut, uy, ldx);
+    o.dy = select4(cut, _mm_xor_ps(ux, sign), ldy);
+    __m128 u_x = select4(cut, _mm_mul_ps(ux, grow), lux), u_y = select4(cut, _mm_mul_ps(uy, grow), luy);
+    if ((_mm_movemask_ps(apart) ^ 15) & lanes) {
+        // overlapping: the cut-off disc of horizon dt; w's length in double
+        const __m128 cwx = _mm_sub_ps(vx, _mm_mul_ps(rx, inv_dt)), cwy = _mm_sub_ps(vy, _mm_mul_ps(ry, inv_dt));
+        const __m128 cwl = length4(cwx, cwy), inv_cwl = _mm_div_ps(one, cwl), moving = _mm_cmpgt_ps(cwl, zero);
+        // (w = 0 at a distance: straight apart, -rel_pos / |rel_pos|)
+        const __m128 still = _mm_and_ps(_mm_cmpeq_ps(cwl, zero), _mm_cmpgt_ps(dist2, zero));
+        const __m128 away = _mm_div_ps(_mm_set1_ps(-1.0f), _mm_sqrt_ps(dist2));
+        const __m128 cux = select4(still, _mm_mul_ps(rx, away), select4(moving, _mm_mul_ps(cwx, inv_cwl), zero));
+        const __m128 cuy =
+            select4(still, _mm_mul_ps(ry, away), select4(moving, _mm_mul_ps(cwy, inv_cwl), _mm_set1_ps(-1.0f)));
+        const __m128 cgrow = _mm_sub_ps(_mm_mul_ps(r, inv_dt), cwl);
+        o.dx = select4(apart, o.dx, cuy);
+        o.dy = select4(apart, o.dy, _mm_xor_ps(cux, sign));
+        u_x = select4(apart, u_x, _mm_mul_ps(cux, cgrow));
+        u_y = select4(apart, u_y, _mm_mul_ps(cuy, cgrow));
+    }
+    o.px = _mm_add_ps(vx0, _mm_mul_ps(u_x, share));
+    o.py = _mm_add_ps(vy0, _mm_mul_ps(u_y, share));
+    return o;
+}
+
+// The first n (1 to 4) of four lines to out.
+static STEER_ALWAYS_INLINE void store4(lines4 l, orca_line *out, int n)
+{
+    _MM_TRANSPOSE4_PS(l.px, l.py, l.dx, l.dy);
+    _mm_storeu_ps(&out[0].point.x, l.px);
+    if (n > 1) _mm_storeu_ps(&out[1].point.x, l.py);
+    if (n > 2) _mm_storeu_ps(&out[2].point.x, l.dx);
+    if (n > 3) _mm_storeu_ps(&out[3].point.x, l.dy);
+}
+
+static STEER_NOINLINE void lines_sse2(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v,
+                                      orca_line *out)
+{
+    const __m128 tau = _mm_set1_ps(inv_tau), step = _mm_set1_ps(inv_dt), vx0 = _mm_set1_ps(v.x), vy0 = _mm_set1_ps(v.y);
+    for (int i = 0; i < k; i += 4) {
+        const int n = k - i < 4 ? k - i : 4;
+        store4(lines4_at(in, i, (1 << n) - 1, tau, step, vx0, vy0), out + i, n);
+    }
+}
+#endif
+
+#if defined(STEER_X86_DISPATCH)
+static bool has_avx2 = false;
+static int lines_level = 1;
+
+// Before main: the CPU check is made once, before any worker thread reads it.
+__attribute__((constructor)) static void init_lines(void)
+{
+    has_avx2 = __builtin_cpu_supports("avx2");
+    lines_level = has_avx2 ? 2 : 1;
+}
+
+void steer__orca_lines_limit(int level)
+{
+    init_lines();
+    if (level < lines_level) lines_level = level;
+}
+
+__attribute__((target("avx2"))) static inline __m256 select8(__m256 mask, __m256 a, __m256 b)
+{
+    return _mm256_blendv_ps(b, a, mask);
+}
+
+// length4 in eight lanes (two groups of four doubles).
+__attribute__((target("avx2"))) static inline __m256 length8(__m256 x, __m256 y)
+{
+    const __m256d xl = _mm256_cvtps_pd(_mm256_castps256_ps128(x)), yl = _mm256_cvtps_pd(_mm256_castps256_ps128(y));
+    const __m256d xh = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), yh = _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1));
+    const __m256d lo = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(xl, xl), _mm256_mul_pd(yl, yl)));
+    const __m256d hi = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(xh, xh), _mm256_mul_pd(yh, yh)));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+
+// AVX2: eight at a time, lines4_at's operations in eight lanes; the last
+// four or fewer with lines4_at.
+__attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx2(const orca_pairs *in, int k, float inv_tau,
+                                                                    float inv_dt, steer_vec2 v, orca_line *out)
+{
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
+    const __m256 tau = _mm256_set1_ps(inv_tau), step = _mm256_set1_ps(inv_dt);
+    const __m256 vx0 = _mm256_set1_ps(v.x), vy0 = _mm256_set1_ps(v.y);
+    int i = 0;
+    for (; k - i > 4; i += 8) {
+        const __m256 rx = _mm256_loadu_ps(in->rx + i), ry = _mm256_loadu_ps(in->ry + i);
+        const __m256 vx = _mm256_loadu_ps(in->vx + i), vy = _mm256_loadu_ps(in->vy + i);
+        const __m256 r = _mm256_loadu_ps(in->r + i), share = _mm256_loadu_ps(in->share + i);
+        const __m256 dist2 = _mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry)), r2 = _mm256_mul_ps(r, r);
+        const __m256 apart = _mm256_cmp_ps(dist2, r2, _CMP_GT_OQ);
+        const __m256 wx = _mm256_sub_ps(vx, _mm256_mul_ps(rx, tau)), wy = _mm256_sub_ps(vy, _mm256_mul_ps(ry, tau));
+        const __m256 w2 = _mm256_add_ps(_mm256_mul_ps(wx, wx), _mm256_mul_ps(wy, wy));
+        const __m256 wdot = _mm256_add_ps(_mm256_mul_ps(wx, rx), _mm256_mul_ps(wy, ry));
+        const __m256 cut = _mm256_and_ps(_mm256_cmp_ps(wdot, zero, _CMP_LT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(wdot, wdot), _mm256_mul_ps(r2, w2), _CMP_GT_OQ));
+        const __m256 wl = _mm256_sqrt_ps(w2), inv_wl = _mm256_div_ps(one, wl);
+        const __m256 ux = _mm256_mul_ps(wx, inv_wl), uy = _mm256_mul_ps(wy, inv_wl);
+        const __m256 grow = _mm256_sub_ps(_mm256_mul_ps(r, tau), wl);
+        const __m256 leg = _mm256_sqrt_ps(_mm256_sub_ps(dist2, r2)), inv = _mm256_div_ps(one, dist2);
+        const __m256 left =
+            _mm256_cmp_ps(_mm256_sub_ps(_mm256_mul_ps(rx, wy), _mm256_mul_ps(ry, wx)), zero, _CMP_GT_OQ);
+        const __m256 lx = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), inv);
+        const __m256 ly = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(rx, r), _mm256_mul_ps(ry, leg)), inv);
+        const __m256 qx = _mm256_mul_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), sign), inv);
+        const __m256 qy = _mm256_mul_ps(
+            _mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_xor_ps(rx, sign), r), _mm256_mul_ps(ry, leg)), sign), inv);
+        const __m256 ldx = select8(left, lx, qx), ldy = select8(left, ly, qy);
+        const __m256 along = _mm256_add_ps(_mm256_mul_ps(vx, ldx), _mm256_mul_ps(vy, ldy));
+        const __m256 lux = _mm256_sub_ps(_mm256_mul_ps(ldx, along), vx), luy = _mm256_sub_ps(_mm256_mul_ps(ldy, along), vy);
+        __m256 dx = select8(cut, uy, ldx), dy = select8(cut, _mm256_xor_ps(ux, sign), ldy);
+        __m256 u_x = select8(cut, _mm256_mul_ps(ux, grow), lux), u_y = select8(cut, _mm256_mul_ps(uy, grow), luy);
+        const int n = k - i < 8 ? k - i : 8;
+        if ((_mm256_movemask_ps(apart) ^ 255) & ((1 << n) - 1)) {
+            // overlapping (lines4_at's operations)
+            const __m256 cwx = _mm256_sub_ps(vx, _mm256_mul_ps(rx, step)), cwy = _mm256_sub_ps(vy, _mm256_mul_ps(ry, step));
+            const __m256 cwl = length8(cwx, cwy), inv_cwl = _mm256_div_ps(one, cwl);
+            const __m256 moving = _mm256_cmp_ps(cwl, zero, _CMP_GT_OQ);
+            const __m256 still = _mm256_and_ps(_mm256_cmp_ps(cwl, zero, _CMP_EQ_OQ), _mm256_cmp_ps(dist2, zero, _CMP_GT_OQ));
+            const __m256 away = _mm256_div_ps(_mm256_set1_ps(-1.0f), _mm256_sqrt_ps(dist2));
+            const __m256 cux =
+                select8(still, _mm256_mul_ps(rx, away), select8(moving, _mm256_mul_ps(cwx, inv_cwl), zero));
+            const __m256 cuy = select8(still, _mm256_mul_ps(ry, away),
+                                       select8(moving, _mm256_mul_ps(cwy, inv_cwl), _mm256_set1_ps(-1.0f)));
+            const __m256 cgrow = _mm256_sub_ps(_mm256_mul_ps(r, step), cwl);
+            dx = select8(apart, dx, cuy);
+            dy = select8(apart, dy, _mm256_xor_ps(cux, sign));
+            u_x = select8(apart, u_x, _mm256_mul_ps(cux, cgrow));
+            u_y = select8(apart, u_y, _mm256_mul_ps(cuy, cgrow));
+        }
+        const __m256 px = _mm256_add_ps(vx0, _mm256_mul_ps(u_x, share)), py = _mm256_add_ps(vy0, _mm256_mul_ps(u_y, share));
+        lines4 lo = {_mm256_castps256_ps128(px), _mm256_castps256_ps128(py), _mm256_castps256_ps128(dx),
+                     _mm256_castps256_ps128(dy)};
+        lines4 hi = {_mm256_extractf128_ps(px, 1), _mm256_extractf128_ps(py, 1), _mm256_extractf128_ps(dx, 1),
+                     _mm256_extractf128_ps(dy, 1)};
+        store4(lo, out + i, 4);
+        store4(hi, out + i + 4, n - 4);
+    }
+    if (i < k) {
+        const int n = k - i;
+        store4(lines4_at(in, i, (1 << n) - 1, _mm256_castps256_ps128(tau), _mm256_castps256_ps128(step),
+                         _mm256_castps256_ps128(vx0), _mm256_castps256_ps128(vy0)),
+               out + i, n);
+    }
+}
+
+void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
+{
+    if (lines_level >= 2) {
+        lines_avx2(in, k, inv_tau, inv_dt, v, out);
+    } else if (lines_level == 1) {
+        lines_sse2(in, k, inv_tau, inv_dt, v, out);
+    } else {
+        for (int i = 0; i < k; ++i) plain_line(in, i, inv_tau, inv_dt, v, out);
+    }
+}
+#else
+#if defined(__SSE2__)
+void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
+{
+    lines_sse2(in, k, inv_tau, inv_dt, v, out);
+}
+#else
+void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
+{
+    for (int i = 0; i < k; ++i) plain_line(in, i, inv_tau, inv_dt, v, out);
+}
+#endif
+#if !defined(STEER_PLAIN_KERNEL) // (tests/c/test_kernel.c compiles this file a second time)
+void steer__orca_lines_limit(int level) { (void)level; }
+#endif
+#endif
