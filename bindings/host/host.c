@@ -173,8 +173,8 @@ static int p_recolor(lua_State *L)
 // A version's table at idx is usable: errors name the file.
 static void validate(lua_State *L, steer_host *h, int idx)
 {
-    if (!lua_istable(L, idx))
-        luaL_error(L, "%s: a script must return a table, got %s", h->name, luaL_typename(L, idx));
+    if (!lua_istable(L, idx)) luaL_error(L, "%s: a script must return a table with roles, setup or update, got %s"
+        " (a plain Lua program runs under lua5.4 or steer-lua)", h->name, luaL_typename(L, idx));
     int found = 0;
     static const char *const fns[] = {"setup", "update", "on_reload"};
     for (int i = 0; i < 3; ++i) {

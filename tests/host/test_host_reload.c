@@ -289,10 +289,11 @@ static void test_broken_versions_keep_the_old_one(void)
         {"return { roles = { mover = 42 } }", "main.lua: role 'mover' must be a behaviour or a function returning one, got number"},
         {"return { roles = { mover = function() return 7 end } }", "role 'mover' must return a behaviour, got number"},
         {"return {}", "main.lua: a script must return a table with roles, setup or update"},
-        {"return 3", "main.lua: a script must return a table, got number"},
+        {"return 3", "main.lua: a script must return a table with roles, setup or update, got number"},
         {"while true do end", "instruction budget exceeded in loading"},
         {"return { roles = { mover = function() while true do end end } }", "instruction budget exceeded in role 'mover'"},
-        {"", "main.lua: a script must return a table, got nil"},
+        {"", "main.lua: a script must return a table with roles, setup or update, got nil"
+             " (a plain Lua program runs under lua5.4 or steer-lua)"},
     };
     test_log log;
     steer_host *h = test_host(&log, STEER_HOST_WATCH_NONE);
