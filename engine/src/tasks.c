@@ -37,8 +37,11 @@ typedef struct pool_thread {
 /// the worker goes to sleep): written by that worker
 /// only, read by anyone (relaxed atomics: figures, not synchronisation).
 typedef struct worker_counts {
-    _Alignas(64) atomic_long tasks; ///< tasks it looked for pieces of
+    atomic_long tasks; ///< tasks it looked for pieces of
     atomic_long pieces, items, spins, sleeps;
+    /// (a cache line each worker: the pool is allocated without an
+    /// alignment above malloc's, so padding rather than _Alignas)
+    char pad[64 - 5 * sizeof(atomic_long) % 64];
 } worker_counts;
 
 /// The claim word: the task's generation in the high 32 bits, the first
@@ -60,12 +63,15 @@ struct task_pool {
     steer_task_fn *task;
     void *context;
     atomic_int count, min_range;
-    _Alignas(64) atomic_ullong claim;
+    char pad0[64];
+    atomic_ullong claim;
+    char pad1[64];
     /// items of the current task that have run (finish waits for count)
-    _Alignas(64) atomic_int finished;
+    atomic_int finished;
     /// threads asleep on `wake` (enqueue broadcasts only when some are)
     atomic_int sleepers;
     atomic_bool quit;
+    char pad2[64];
     worker_counts counts[STEER_MAX_WORKERS];
 };
 
