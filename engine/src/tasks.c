@@ -48,6 +48,11 @@ typedef struct worker_counts {
 /// item not yet claimed in the low 32.
 #define CLAIM_GENERATION(v) ((unsigned)((v) >> 32))
 #define CLAIM_NEXT(v) ((int)(uint32_t)(v))
+/// The next item while enqueue writes a task's fields: past any count, so
+/// no claim is made from it. Without it a worker late for the task before
+/// could read the new count beside the old, exhausted claim word and claim
+/// an item of the new task under the old generation.
+#define CLAIM_CLOSED 0x7fffffff
 
 struct task_pool {
     pthread_mutex_t lock;
@@ -55,11 +60,13 @@ struct task_pool {
     pthread_cond_t done; ///< the last item of the task ran
     pool_thread *threads;
     int thread_count;
-    // The task being run: written by enqueue before the claim word publishes
-    // its generation (release). A worker reads task and context only under
-    // a claim of that generation, which finish waits for: they cannot change
-    // meanwhile. count and min_range size a claim before it is made (a late
-    // worker may read the next task's), hence atomics.
+    // The task being run: written by enqueue between closing the claim word
+    // (the new generation, CLAIM_CLOSED) and opening it (release). A worker
+    // reads task and context only under a claim of that generation, which
+    // finish waits for: they cannot change meanwhile. count and min_range
+    // size a claim before it is made (a late worker may read the next
+    // task's: release and acquire, so that one that does sees the claim
+    // word closed and its claim fails), hence atomics.
     steer_task_fn *task;
     void *context;
     atomic_int count, min_range;
@@ -92,22 +99,24 @@ static void run_pieces(task_pool *p, int worker, unsigned generation)
 {
     worker_counts *c = &p->counts[worker];
     const int split = 2 * (p->thread_count + 1);
-    long pieces = 0, items = 0;
     unsigned long long v = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
         if (CLAIM_GENERATION(v) != generation) break;
-        const int next = CLAIM_NEXT(v), count = atomic_load_explicit(&p->count, memory_order_relaxed);
+        const int next = CLAIM_NEXT(v), count = atomic_load_explicit(&p->count, memory_order_acquire);
         if (next >= count) break;
         int size = (count - next) / split;
-        const int least = atomic_load_explicit(&p->min_range, memory_order_relaxed);
+        const int least = atomic_load_explicit(&p->min_range, memory_order_acquire);
         if (size < least) size = least;
         if (size > count - next) size = count - next;
-        if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (unsigned long long)size, memory_order_acquire,
+        // (acq_rel: a claim passes on what the claims before it acquired,
+        // the task's fields among them, as well as reading them)
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (unsigned long long)size, memory_order_acq_rel,
                                                    memory_order_acquire))
             continue; // v holds the word now
         p->task(next, next + size, worker, p->context);
-        ++pieces;
-        items += size;
+        // counted before the items are: finish returns with the counts true
+        count_add(&c->pieces, 1);
+        count_add(&c->items, size);
         // (the piece's writes happen before its count: finish sees both)
         if (atomic_fetch_add_explicit(&p->finished, size, memory_order_acq_rel) + size == count) {
             pthread_mutex_lock(&p->lock);
@@ -117,8 +126,12 @@ static void run_pieces(task_pool *p, int worker, unsigned generation)
         v = atomic_load_explicit(&p->claim, memory_order_acquire);
     }
     count_add(&c->tasks, 1);
-    count_add(&c->pieces, pieces);
-    count_add(&c->items, items);
+}
+
+// A task newer than the one seen, its fields written.
+static bool task_open(unsigned long long v, unsigned seen)
+{
+    return CLAIM_GENERATION(v) != seen && CLAIM_NEXT(v) != CLAIM_CLOSED;
 }
 
 static void *thread_main(void *arg)
@@ -130,19 +143,19 @@ static void *thread_main(void *arg)
     for (;;) {
         unsigned long long v = atomic_load_explicit(&p->claim, memory_order_acquire);
         int spins = 0;
-        for (; CLAIM_GENERATION(v) == seen && spins < SPIN_LIMIT && !atomic_load(&p->quit); ++spins) {
+        for (; !task_open(v, seen) && spins < SPIN_LIMIT && !atomic_load(&p->quit); ++spins) {
             spin_pause();
             v = atomic_load_explicit(&p->claim, memory_order_acquire);
         }
         count_add(&c->spins, spins);
-        if (CLAIM_GENERATION(v) == seen && !atomic_load(&p->quit)) {
+        if (!task_open(v, seen) && !atomic_load(&p->quit)) {
             // counted as asleep before the last look at the claim word: an
             // enqueue either published before that look, or sees the count
             // and wakes this thread (both sides sequentially consistent)
             pthread_mutex_lock(&p->lock);
             atomic_fetch_add(&p->sleepers, 1);
             count_add(&c->sleeps, 1);
-            while (CLAIM_GENERATION(v = atomic_load(&p->claim)) == seen && !atomic_load(&p->quit))
+            while (!task_open(v = atomic_load(&p->claim), seen) && !atomic_load(&p->quit))
                 pthread_cond_wait(&p->wake, &p->lock);
             atomic_fetch_sub(&p->sleepers, 1);
             pthread_mutex_unlock(&p->lock);
@@ -214,12 +227,15 @@ void *steer__tasks_pool_enqueue(steer_task_fn *task, int item_count, int min_ran
     // only this thread (the one calling finish) writes the claim word's
     // generation, and no piece of the task before is still running
     const unsigned generation = CLAIM_GENERATION(atomic_load_explicit(&p->claim, memory_order_relaxed)) + 1;
+    // closed first: a worker still looking at the task before claims
+    // nothing once it can see any of the fields below
+    atomic_store(&p->claim, (unsigned long long)generation << 32 | CLAIM_CLOSED);
     p->task = task;
     p->context = task_context;
-    atomic_store_explicit(&p->count, item_count > 0 ? item_count : 0, memory_order_relaxed);
-    atomic_store_explicit(&p->min_range, min_range > 1 ? min_range : 1, memory_order_relaxed);
+    atomic_store_explicit(&p->count, item_count > 0 ? item_count : 0, memory_order_release);
+    atomic_store_explicit(&p->min_range, min_range > 1 ? min_range : 1, memory_order_release);
     atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
-    atomic_store(&p->claim, (unsigned long long)generation << 32); // publishes the fields above
+    atomic_store(&p->claim, (unsigned long long)generation << 32); // opens it: publishes the fields above
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->lock);
         pthread_cond_broadcast(&p->wake);
