@@ -45,6 +45,15 @@ static bool solve_on_line(const orca_line *lines, int i, float radius, steer_vec
     return true;
 }
 
+// steer_normalize's result for a finite vector (the bisectors' directions
+// are differences of unit vectors), without its tests for infinities.
+static steer_vec2 unit(steer_vec2 a)
+{
+    double x = a.x, y = a.y, len = sqrt(x * x + y * y);
+    if (len > 0.0) return (steer_vec2){(float)(x / len), (float)(y / len)};
+    return (steer_vec2){0.0f, 0.0f};
+}
+
 // 2-D program: the optimum over lines[0..count) and the disc. Returns count
 // on success, else the index of the line that could not be met (*result
 // then holds the optimum of the lines before it).
@@ -91,7 +100,7 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
             } else {
                 b.point = steer_mul_add(l->point, l->dir, cross(m->dir, steer_sub(l->point, m->point)) / det);
             }
-            b.dir = steer_normalize(steer_sub(m->dir, l->dir));
+            b.dir = unit(steer_sub(m->dir, l->dir));
             proj[n++] = b;
         }
         steer_vec2 kept = result;

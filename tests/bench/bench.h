@@ -60,6 +60,24 @@ static inline void bench_window_end(void)
 #endif
 }
 
+/// Every thread of the process at one moment (Linux: /proc/self/task): its
+/// CPU time, its time waiting for a core (runnable, not running) and its
+/// context switches, voluntary (it slept) and not (preempted). Elsewhere
+/// count stays 0.
+enum { BENCH_MAX_THREADS = 70 };
+typedef struct bench_threads {
+    int count;
+    long tid[BENCH_MAX_THREADS];
+    double cpu[BENCH_MAX_THREADS], queued[BENCH_MAX_THREADS]; ///< seconds
+    long slept[BENCH_MAX_THREADS], preempted[BENCH_MAX_THREADS];
+} bench_threads;
+void bench_threads_sample(bench_threads *t);
+/// One line per thread alive at both samples, per agent-step
+/// (`per` = agents * steps): "thread T cpu_ns=.. queued_ns=.. slept=..
+/// preempted=..", then the largest thread CPU time (the critical path when
+/// the threads share the work) and their sum.
+void bench_threads_print(const char *label, const bench_threads *a, const bench_threads *b, double per);
+
 /// Integer option "--name value" from argv, or fallback.
 long bench_arg_long(int argc, char **argv, const char *name, long fallback);
 /// True if the flag "--name" is present.

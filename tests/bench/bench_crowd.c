@@ -13,6 +13,14 @@
 //     max speed 1, slow radius 1, reached in one step), agents at rest at
 //     the start.
 //
+// --threads adds a line per thread of the process (the pool's and the
+// calling one) with its CPU time per agent-step, its time waiting for a core
+// and its context switches over the window, then the largest thread's CPU
+// time (with the work shared, the step's critical path in CPU time) and the
+// sum (Linux only: /proc/self/task); then per worker of the built-in pool,
+// per step: the tasks (parallel loops) it looked at, the pieces and items
+// it ran, the pauses it spun waiting and the times it slept.
+//
 // --skip K steps untimed first (the jam at the centre comes after about 60
 // steps of the disc scene at 10k). Prints time per agent-step, the
 // neighbours each agent takes into account and the mean speed at the end.
@@ -23,6 +31,8 @@
 #include <string.h>
 
 #include "steer/steer.h"
+#include "tasks.h"
+#include "world.h"
 
 static const float SPACING = 5.0f, RADIUS = 1.5f, SPEED = 2.0f, DT = 0.25f;
 enum { MAX_NEIGHBOURS = 10 };
@@ -123,11 +133,19 @@ int bench_crowd(int argc, char **argv)
     }
     steer_world_step(w, DT); // warm-up: grid and caches sized
     for (long s = 0; s < skip; ++s) steer_world_step(w, DT);
+    const bool threads = bench_has_flag(argc, argv, "--threads");
+    bench_threads before, after;
+    task_counts pool_before[STEER_MAX_WORKERS];
+    if (threads) {
+        bench_threads_sample(&before);
+        for (int k = 0; k < (int)workers; ++k) steer__tasks_pool_counts(w->pool, k, &pool_before[k]);
+    }
     bench_window_begin();
     double t0 = bench_now(), c0 = bench_cpu_now();
     for (long s = 0; s < steps; ++s) steer_world_step(w, DT);
     double t1 = bench_now(), c1 = bench_cpu_now();
     bench_window_end();
+    if (threads) bench_threads_sample(&after);
     // neighbours each agent took into account (within the look distance, at
     // most the cap), and the mean speed
     long total = 0;
@@ -144,6 +162,19 @@ int bench_crowd(int argc, char **argv)
            sc->name, made, workers, skip, steps, (t1 - t0) * 1e9 / ((double)made * (double)steps),
            (c1 - c0) * 1e9 / ((double)made * (double)steps),
            (double)total / (double)made, speed / (double)made, (unsigned long long)steer_world_hash(w));
+    if (threads) {
+        bench_threads_print("crowd", &before, &after, (double)made * (double)steps);
+        // the built-in pool's own counts over the window, per step
+        for (int k = 0; k < (int)workers && w->pool != NULL; ++k) {
+            task_counts c;
+            steer__tasks_pool_counts(w->pool, k, &c);
+            const double st = (double)steps;
+            printf("crowd worker %d tasks=%.1f pieces=%.1f items=%.1f spins=%.0f sleeps=%.2f (per step)\n", k,
+                   (double)(c.tasks - pool_before[k].tasks) / st, (double)(c.pieces - pool_before[k].pieces) / st,
+                   (double)(c.items - pool_before[k].items) / st, (double)(c.spins - pool_before[k].spins) / st,
+                   (double)(c.sleeps - pool_before[k].sleeps) / st);
+        }
+    }
     steer_world_destroy(w);
     return 0;
 }

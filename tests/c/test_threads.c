@@ -4,8 +4,11 @@
 // build must reproduce (gcc and clang, vector and plain kernels: this file is
 // also built as test_threads_plain against an engine without SIMD kernels).
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 #include "fixture.h"
+#include "tasks.h"
 #include "test.h"
 
 enum { BOIDS = 1500, STEPS = 40 };
@@ -193,11 +196,199 @@ static void golden_hash_of_a_fixed_scene(void)
     free_scene(&s);
 }
 
+/* ---- the built-in pool itself -------------------------------------------------- */
+
+enum { MAX_ITEMS = 1000 };
+
+typedef struct marks {
+    atomic_int runs[MAX_ITEMS];
+    atomic_int short_pieces; ///< pieces under min_range that did not end the range
+    atomic_int bad_worker;
+    int count, min_range, workers;
+} marks;
+
+static void mark_items(int start, int end, int worker, void *context)
+{
+    marks *m = context;
+    if (worker < 0 || worker >= m->workers) atomic_fetch_add(&m->bad_worker, 1);
+    if (end - start < m->min_range && end != m->count) atomic_fetch_add(&m->short_pieces, 1);
+    for (int i = start; i < end; ++i) atomic_fetch_add(&m->runs[i], 1);
+}
+
+static long pool_total(task_pool *pool, int workers, int field)
+{
+    long sum = 0;
+    for (int k = 0; k < workers; ++k) {
+        task_counts c;
+        steer__tasks_pool_counts(pool, k, &c);
+        sum += field == 0 ? c.items : field == 1 ? c.pieces : c.sleeps;
+    }
+    return sum;
+}
+
+// Every item once, in pieces of at least min_range but the last, on worker
+// indices below the worker count: no items, fewer items than workers, fewer
+// pieces than workers, many pieces.
+static void pool_runs_every_item_once(void)
+{
+    const int workers = 4;
+    task_pool *pool = steer__tasks_pool_create(workers);
+    CHECK(pool != NULL);
+    if (pool == NULL) return;
+    static marks m;
+    const int counts[] = {0, 1, 3, 7, 100, 1000}, ranges[] = {1, 5, 64};
+    long items = 0;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
+            memset(&m, 0, sizeof m);
+            m.count = counts[c], m.min_range = ranges[r], m.workers = workers;
+            steer__tasks_pool_finish(steer__tasks_pool_enqueue(mark_items, m.count, m.min_range, &m, pool), pool);
+            int wrong = 0;
+            for (int i = 0; i < MAX_ITEMS; ++i) wrong += atomic_load(&m.runs[i]) != (i < m.count ? 1 : 0);
+            CHECK(wrong == 0);
+            CHECK(atomic_load(&m.short_pieces) == 0);
+            CHECK(atomic_load(&m.bad_worker) == 0);
+            items += m.count;
+        }
+    }
+    // the workers' counts add up to the items run; three items with
+    // min_range 1 are three pieces, whatever worker ran them
+    CHECK(pool_total(pool, workers, 0) == items);
+    long before = pool_total(pool, workers, 1);
+    memset(&m, 0, sizeof m);
+    m.count = 3, m.min_range = 1, m.workers = workers;
+    steer__tasks_pool_finish(steer__tasks_pool_enqueue(mark_items, 3, 1, &m, pool), pool);
+    CHECK(pool_total(pool, workers, 1) - before == 3);
+    steer__tasks_pool_destroy(pool);
+}
+
+typedef struct waiting_pair {
+    atomic_int second_done;
+    atomic_int ran;
+} waiting_pair;
+
+// Item 0 waits until item 1 has run: the task completes only if two threads
+// run its pieces at once, whichever claims item 0 first.
+static void wait_for_item_one(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    waiting_pair *w = context;
+    for (int i = end - 1; i >= start; --i) {
+        if (i == 0) {
+            while (atomic_load(&w->second_done) == 0) sched_yield();
+        } else {
+            atomic_store(&w->second_done, 1);
+        }
+        atomic_fetch_add(&w->ran, 1);
+    }
+}
+
+// A worker asleep when a task comes (it spun out waiting for one) is woken
+// and takes its share; the calling thread waits for a piece still running
+// on another thread.
+static void pool_wakes_a_sleeping_worker(void)
+{
+    task_pool *pool = steer__tasks_pool_create(2);
+    CHECK(pool != NULL);
+    if (pool == NULL) return;
+    // a worker sleeps after every task it took part in (it spins out
+    // waiting for the next): once its count passes the one taken before
+    // the last task, it is asleep or about to be
+    long before_last = 0;
+    for (int round = 0; round < 20; ++round) {
+        task_counts c;
+        steer__tasks_pool_counts(pool, 1, &c);
+        while (round % 2 == 0 && c.sleeps <= before_last) {
+            sched_yield(); // waiting for a state, not for a time
+            steer__tasks_pool_counts(pool, 1, &c);
+        }
+        before_last = c.sleeps;
+        waiting_pair w;
+        atomic_init(&w.second_done, 0);
+        atomic_init(&w.ran, 0);
+        steer__tasks_pool_finish(steer__tasks_pool_enqueue(wait_for_item_one, 2, 1, &w, pool), pool);
+        CHECK(atomic_load(&w.ran) == 2);
+    }
+    // slept at least once between the rounds that waited for it
+    task_counts c;
+    steer__tasks_pool_counts(pool, 1, &c);
+    CHECK(c.sleeps >= 9);
+    CHECK(c.items >= 1);
+    steer__tasks_pool_destroy(pool);
+}
+
+typedef struct tagged {
+    int tag;
+    atomic_int *seen; ///< seen[item] counts runs under this tag
+} tagged;
+
+static void tag_items(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    const tagged *t = context;
+    for (int i = start; i < end; ++i) atomic_fetch_add(&t->seen[t->tag * 4 + i], 1);
+}
+
+// Tasks back to back, each with its own context: a worker that comes late to
+// one (it is done, or the next has started) never runs a piece of it, nor
+// one of the next under the old context.
+static void pool_late_workers_run_nothing_stale(void)
+{
+    enum { TASKS = 4000 };
+    task_pool *pool = steer__tasks_pool_create(3);
+    CHECK(pool != NULL);
+    if (pool == NULL) return;
+    atomic_int *seen = calloc((size_t)TASKS * 4, sizeof *seen);
+    for (int k = 0; k < TASKS; ++k) {
+        tagged t = {k, seen};
+        steer__tasks_pool_finish(steer__tasks_pool_enqueue(tag_items, 1 + k % 4, 1, &t, pool), pool);
+    }
+    int wrong = 0;
+    for (int k = 0; k < TASKS; ++k)
+        for (int i = 0; i < 4; ++i) wrong += atomic_load(&seen[k * 4 + i]) != (i < 1 + k % 4 ? 1 : 0);
+    CHECK(wrong == 0);
+    free(seen);
+    steer__tasks_pool_destroy(pool);
+}
+
+// No agents, or fewer than a piece: every worker count steps and agrees.
+static void tiny_worlds_step_with_any_worker_count(void)
+{
+    for (int agents = 0; agents <= 130; agents += 65) {
+        uint64_t first = 0;
+        for (int workers = 1; workers <= 4; ++workers) {
+            steer_world_def wd = steer_default_world_def();
+            wd.worker_count = workers;
+            steer_world *w = steer_world_create(&wd);
+            CHECK(w != NULL);
+            if (w == NULL) return;
+            steer_behaviour *b = make(def_of(STEER_WANDER));
+            for (int k = 0; k < agents; ++k) {
+                steer_agent_def d = steer_default_agent_def();
+                d.state = kin((float)(k % 13), (float)(k / 13), 1.0f, 0.0f, 0.0f, 0);
+                d.limits = test_limits();
+                d.behaviour = b;
+                steer_agent_create(w, &d);
+            }
+            for (int s = 0; s < 5; ++s) steer_world_step(w, 0.1f);
+            uint64_t h = steer_world_hash(w);
+            if (workers == 1) first = h;
+            CHECK(h == first);
+            steer_behaviour_release(b);
+            steer_world_destroy(w);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(every_worker_count_gives_the_same_bits);
     RUN(embedder_task_callbacks_give_the_same_bits);
     RUN(bad_worker_definitions_are_refused);
     RUN(golden_hash_of_a_fixed_scene);
+    RUN(pool_runs_every_item_once);
+    RUN(pool_wakes_a_sleeping_worker);
+    RUN(pool_late_workers_run_nothing_stale);
+    RUN(tiny_worlds_step_with_any_worker_count);
     return TEST_RESULT();
 }
