@@ -399,14 +399,7 @@ static void snapshots_keep_plans(void)
     const steer_vec2 goal = {-20.0f, 20.0f};
     steer_agent_set_goal(w, walker, &goal);
     for (int i = 0; i < 30; ++i) steer_world_step(w, 1.0f / 30.0f);
-    size_t need = 0, size = 0;
-    steer_snapshot_error e = {{0}};
-    steer_world_snapshot(w, NULL, NULL, 0, &need, &e);
-    unsigned char *bytes = malloc(need);
-    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, need, &size, &e));
-    steer_restore_def rd = steer_default_restore_def();
-    steer_world *back = steer_world_restore(bytes, size, &rd, &e);
-    CHECK(back != NULL);
+    steer_world *back = saved_and_restored(w);
     if (back != NULL) {
         for (int k = 0; k < steer_world_agent_count(w); ++k) {
             steer_agent_id a = steer_world_agent_at(w, k);
@@ -426,7 +419,6 @@ static void snapshots_keep_plans(void)
         CHECK(s.calls == calls);
         steer_world_destroy(back);
     }
-    free(bytes);
     steer_behaviour_release(own);
     steer_behaviour_release(nav);
     steer_world_destroy(w);
