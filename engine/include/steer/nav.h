@@ -14,6 +14,11 @@
 /// Coordinates are the engine's ground plane (x, y), metres. Misuse (NaN,
 /// bad shapes, stale ids) is refused with a status and a message; nothing
 /// asserts on input, so a binding may pass what a user typed.
+///
+/// One steer_nav answers one query at a time: its queries share scratch (the
+/// corridor search's nodes, the path's points), sized once and kept, so a
+/// query allocates nothing after the first. A world's planner calls it from
+/// the step's serial part; two threads querying one steer_nav need a lock.
 #ifndef STEER_NAV_H
 #define STEER_NAV_H
 
