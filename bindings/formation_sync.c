@@ -71,6 +71,11 @@ void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vi
         steer_laux_where wi = w;
         wi.field = name;
         if (lua_rawgeti(L, vidx, i) != LUA_TTABLE) steer_laux_error(L, wi, "must be an offset {dx, dy[, orientation]}", -1);
+        int values = (int)lua_rawlen(L, -1);
+        if (values > 3) { // a fourth value would be dropped without a word
+            const char *got = lua_pushfstring(L, "must be an offset {dx, dy[, orientation]}, got %d values", values);
+            steer_laux_error_plain(L, wi, got);
+        }
         for (int k = 1; k <= 3; ++k) {
             int t = lua_rawgeti(L, -1, k);
             if (!(k == 3 && t == LUA_TNIL)) {
