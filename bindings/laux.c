@@ -281,8 +281,14 @@ void steer_laux_point(lua_State *L, steer_laux_where w, int vidx, float *x, floa
         steer_laux_error_plain(L, w, lua_pushfstring(L, "%s of two numbers, got %s at %s", shape, what, which));
     }
     double vx = lua_tonumber(L, -2), vy = lua_tonumber(L, -1);
-    if (!isfinite(vx) || !isfinite(vy) || fabs(vx) > STEER_MAX_FLOAT || fabs(vy) > STEER_MAX_FLOAT)
-        steer_laux_error_plain(L, w, "must be a point of finite numbers");
+    if (!isfinite(vx) || !isfinite(vy)) steer_laux_error_plain(L, w, "must be a point of finite numbers");
+    if (fabs(vx) > STEER_MAX_FLOAT || fabs(vy) > STEER_MAX_FLOAT) {
+        // finite, but an infinity as a float: worded as every number's limit
+        char limit[32], phrase[96];
+        snprintf(phrase, sizeof phrase, "must be a point of numbers at most %s in magnitude",
+                 steer_format_limit(STEER_MAX_FLOAT, limit, sizeof limit));
+        steer_laux_error(L, w, phrase, fabs(vx) > STEER_MAX_FLOAT ? -2 : -1);
+    }
     *x = (float)vx;
     *y = (float)vy;
     lua_pop(L, 2);

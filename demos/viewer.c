@@ -762,6 +762,11 @@ int main(int argc, char **argv)
     // a recording holds its own seed
     if (record != NULL && replay != NULL) return usage();
     if (seed_given && replay != NULL) return usage();
+    if (screenshot != NULL && frames < 0) {
+        // the last frame of a run that has one (it was silently not written)
+        fprintf(stderr, "steer-viewer: --screenshot needs --frames N (it saves the last frame)\n");
+        return 2;
+    }
     if (script == NULL) script = STEER_VIEWER_DEFAULT_SCRIPT;
     V.script = script;
     if (!headless && !open_window(false, software)) {

@@ -256,6 +256,9 @@ describe("targets", function()
     assert.are.equal("bad argument #1 to 'formation' (field 'pattern[1]' must be an offset "
                      .. "{dx, dy[, orientation]}, got 4 values)",
                      err(function() return steer.formation{ world = w, pattern = { { 1, 2, 0, 5 } } } end))
+    -- finite in Lua but an infinity as a float: the limit every number has
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' must be a point of numbers at most 3.4e38 "
+                     .. "in magnitude, got 1e+39)", err(function() return steer.seek{ target = { 1e39, 0 } } end))
     -- the documented forms still work: {x, y}, {x = , y = }, offsets with an orientation
     assert.are.same({ 1, 2 }, steer.seek{ target = { x = 1, y = 2 } }.target)
     assert.is_truthy(steer.formation{ world = w, pattern = { { 1, 2, 0.5 }, { -1, 2 } } })
