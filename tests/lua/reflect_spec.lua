@@ -197,6 +197,21 @@ describe("steer.options", function()
       agent = documented("**`world:spawn{...}` -> agent.**"),
       formation = documented("| option | meaning (default) |"),
     }
+    -- the anchor's own fields ("anchor.x"), named in the anchor row's text
+    local anchor_row = assert(text:match("\n| `anchor` |([^\n]*)"))
+    local anchor_docs, anchor_listed = {}, {}
+    for name in anchor_row:gmatch("`([%w_]+)`") do anchor_docs[name] = true end
+    for _, f in ipairs(steer.options("formation")) do
+      local sub = f.name:match("^anchor%.(.+)$")
+      if sub then
+        anchor_listed[sub] = true
+        assert.is_true(anchor_docs[sub] == true, "'" .. f.name .. "' is not in docs/lua-api.md's anchor row")
+      end
+    end
+    for name in pairs(anchor_docs) do
+      assert.is_true(anchor_listed[name] == true,
+                     "anchor field '" .. name .. "' of docs/lua-api.md is not in steer.options")
+    end
     for kind, docs in pairs(tables) do
       local listed = {}
       for _, f in ipairs(steer.options(kind)) do
