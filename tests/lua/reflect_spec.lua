@@ -167,6 +167,20 @@ describe("steer.options", function()
         end
       end
     end
+    -- live: a property of the object too; the others are not (or are methods)
+    local objects = { world = w, agent = w:spawn{}, formation = steer.formation{ world = w } }
+    for kind, object in pairs(objects) do
+      for _, f in ipairs(steer.options(kind)) do
+        if not f.reflected and not f.name:find(".", 1, true) then
+          local ok, value = pcall(function() return object[f.name] end)
+          if f.live then
+            assert.is_true(ok, kind .. "." .. f.name)
+          else
+            assert.is_true(not ok or type(value) == "function", kind .. "." .. f.name)
+          end
+        end
+      end
+    end
     w:close()
   end)
 
