@@ -17,7 +17,7 @@ static const char work_hook_key = 0; // registry: the work hook (a function) or 
 // Most offsets a pattern lists (a bound on the work of a sync).
 #define MAX_OFFSETS (1 << 16)
 
-static const char *const pattern_names[] = {"line", "column", "v", "circle", "defensive_circle", "grid", NULL};
+const char *const steer_lua__pattern_names[] = {"line", "column", "v", "circle", "defensive_circle", "grid", NULL};
 static const char *const pattern_phrase = "must be one of 'line', 'column', 'v', 'circle', 'defensive_circle', "
                                           "'grid', a list of offsets or a function";
 
@@ -57,7 +57,7 @@ void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vi
 {
     vidx = lua_absindex(L, vidx);
     if (lua_type(L, vidx) == LUA_TSTRING) {
-        if (steer_lua__choice(L, vidx, pattern_names) < 0) steer_laux_error(L, w, pattern_phrase, vidx);
+        if (steer_lua__choice(L, vidx, steer_lua__pattern_names) < 0) steer_laux_error(L, w, pattern_phrase, vidx);
         return;
     }
     if (lua_type(L, vidx) == LUA_TFUNCTION) return;
@@ -71,6 +71,11 @@ void steer_lua__formation_check_pattern(lua_State *L, steer_laux_where w, int vi
         steer_laux_where wi = w;
         wi.field = name;
         if (lua_rawgeti(L, vidx, i) != LUA_TTABLE) steer_laux_error(L, wi, "must be an offset {dx, dy[, orientation]}", -1);
+        int values = (int)lua_rawlen(L, -1);
+        if (values > 3) { // a fourth value would be dropped without a word
+            const char *got = lua_pushfstring(L, "must be an offset {dx, dy[, orientation]}, got %d values", values);
+            steer_laux_error_plain(L, wi, got);
+        }
         for (int k = 1; k <= 3; ++k) {
             int t = lua_rawgeti(L, -1, k);
             if (!(k == 3 && t == LUA_TNIL)) {
@@ -223,7 +228,7 @@ void steer_lua__formation_sync(lua_State *L, int fidx, steer_laux_where w)
     steer_laux_where wp = w;
     wp.field = "pattern";
     if (lua_type(L, pat) == LUA_TSTRING) {
-        def.pattern = (steer_formation_pattern)steer_lua__choice(L, pat, pattern_names);
+        def.pattern = (steer_formation_pattern)steer_lua__choice(L, pat, steer_lua__pattern_names);
         slot_count = n;
     } else {
         def.pattern = STEER_PATTERN_OFFSETS;

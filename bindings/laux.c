@@ -210,22 +210,85 @@ int steer_laux_enum(lua_State *L, steer_laux_where w, int vidx, const char *cons
     return steer_laux_error(L, w, lua_tostring(L, -1), vidx);
 }
 
+// What a point table holds: its entries [1] and [2], x and y, and the
+// first other key (a third value, a field 'z', ...), counted by a walk of
+// its raw keys.
+typedef struct point_keys {
+    int values; // integer keys (1, 2 and any other)
+    int named;  // keys "x" and "y"
+    int other;  // any other key, the first at the top of the stack when > 0
+} point_keys;
+
+static point_keys count_point_keys(lua_State *L, int vidx)
+{
+    point_keys k = {0, 0, 0};
+    lua_pushnil(L);
+    while (lua_next(L, vidx) != 0) {
+        lua_pop(L, 1);
+        bool extra = false;
+        if (lua_type(L, -1) == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            lua_Integer i = lua_tointeger(L, -1);
+            ++k.values;
+            extra = i != 1 && i != 2;
+        } else if (lua_type(L, -1) == LUA_TSTRING && (strcmp(lua_tostring(L, -1), "x") == 0 ||
+                                                     strcmp(lua_tostring(L, -1), "y") == 0)) {
+            ++k.named;
+        } else {
+            extra = true;
+        }
+        if (extra && k.other++ == 0) lua_pushvalue(L, -1); // the first stays below the walk's key
+    }
+    return k;
+}
+
 void steer_laux_point(lua_State *L, steer_laux_where w, int vidx, float *x, float *y)
 {
+    static const char shape[] = "must be a point {x, y} or {x = x, y = y}";
     vidx = lua_absindex(L, vidx);
     if (lua_type(L, vidx) != LUA_TTABLE) steer_laux_error(L, w, "must be a point {x, y}", vidx);
-    int tx = lua_rawgeti(L, vidx, 1);
-    int ty = lua_rawgeti(L, vidx, 2);
-    if (tx == LUA_TNIL && ty == LUA_TNIL) {
-        lua_pop(L, 2);
+    // exactly two numbers: a third value (a height, a mistake) would be
+    // dropped without a word
+    point_keys k = count_point_keys(L, vidx);
+    if (k.values > 0 && k.named > 0) steer_laux_error_plain(L, w, "must be a point {x, y} or {x = x, y = y}, not both");
+    if (k.values > 2) {
+        const char *got = lua_pushfstring(L, "must be a point {x, y} of two numbers, got %d values", k.values);
+        steer_laux_error_plain(L, w, got);
+    }
+    if (k.other > 0) {
+        const char *got = lua_type(L, -1) == LUA_TSTRING
+                              ? lua_pushfstring(L, "%s, got an extra field '%s'", shape, lua_tostring(L, -1))
+                              : lua_pushfstring(L, "%s, got an extra key [%s]", shape, steer_laux_describe(L, -1));
+        steer_laux_error_plain(L, w, got);
+    }
+    if (k.named > 0 || k.values == 0) { // {x = , y = } (or a table whose __index gives them)
         lua_getfield(L, vidx, "x");
         lua_getfield(L, vidx, "y");
+    } else {
+        lua_rawgeti(L, vidx, 1);
+        lua_rawgeti(L, vidx, 2);
     }
-    if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER)
-        steer_laux_error_plain(L, w, "must be a point {x, y} of two numbers");
+    if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER) {
+        if (k.values == 0 && k.named == 0 && lua_isnil(L, -2) && lua_isnil(L, -1))
+            steer_laux_error_plain(L, w, "must be a point {x, y} or {x = x, y = y}, got an empty table");
+        if (k.values > 0 && k.values < 2) {
+            const char *got = lua_pushfstring(L, "must be a point {x, y} of two numbers, got %d value", k.values);
+            steer_laux_error_plain(L, w, got);
+        }
+        const char *which = k.values > 0 ? (lua_type(L, -2) != LUA_TNUMBER ? "[1]" : "[2]")
+                                         : (lua_type(L, -2) != LUA_TNUMBER ? "x" : "y");
+        int bad = lua_type(L, -2) != LUA_TNUMBER ? -2 : -1;
+        const char *what = steer_laux_describe(L, bad);
+        steer_laux_error_plain(L, w, lua_pushfstring(L, "%s of two numbers, got %s at %s", shape, what, which));
+    }
     double vx = lua_tonumber(L, -2), vy = lua_tonumber(L, -1);
-    if (!isfinite(vx) || !isfinite(vy) || fabs(vx) > STEER_MAX_FLOAT || fabs(vy) > STEER_MAX_FLOAT)
-        steer_laux_error_plain(L, w, "must be a point of finite numbers");
+    if (!isfinite(vx) || !isfinite(vy)) steer_laux_error_plain(L, w, "must be a point of finite numbers");
+    if (fabs(vx) > STEER_MAX_FLOAT || fabs(vy) > STEER_MAX_FLOAT) {
+        // finite, but an infinity as a float: worded as every number's limit
+        char limit[32], phrase[96];
+        snprintf(phrase, sizeof phrase, "must be a point of numbers at most %s in magnitude",
+                 steer_format_limit(STEER_MAX_FLOAT, limit, sizeof limit));
+        steer_laux_error(L, w, phrase, fabs(vx) > STEER_MAX_FLOAT ? -2 : -1);
+    }
     *x = (float)vx;
     *y = (float)vy;
     lua_pop(L, 2);

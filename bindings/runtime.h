@@ -262,10 +262,23 @@ void steer_lua__push_param(lua_State *L, const steer_behaviour_def *def, const s
 /// The index of the string at vidx among choices (NULL-terminated), or -1.
 int steer_lua__choice(lua_State *L, int vidx, const char *const *choices);
 
-/// steer.options(kind) -> list of {name =, kind =, rule =, unit =, min =,
-/// max =, choices =, live =}: the reflected fields of "world", "agent" or
-/// "formation".
+/// steer.options(kind) -> list of {name =, type =, rule =, unit =, min =,
+/// max =, choices =, live =, reflected =}: every option of steer.world{},
+/// world:spawn{} or steer.formation{} ("world", "agent", "formation"), the
+/// reflected fields then the binding's own (options.c).
 int steer_lua__options(lua_State *L);
+
+/// The options a constructor takes besides the reflected fields, and the
+/// properties an object has besides them (NULL-terminated, in the order of
+/// their codes): the parsers' name tables and steer.options read the same.
+extern const char *const steer_lua__world_options[];      ///< steer.world{} (wrap_world.c)
+extern const char *const steer_lua__world_properties[];   ///< steer.World (wrap_world.c)
+extern const char *const steer_lua__spawn_options[];      ///< world:spawn{} (wrap_world.c)
+extern const char *const steer_lua__agent_properties[];   ///< steer.Agent (wrap_agent.c)
+extern const char *const steer_lua__formation_options[];  ///< steer.formation{} (wrap_formation.c)
+extern const char *const steer_lua__anchor_options[];     ///< its anchor table, "anchor.x" (wrap_formation.c)
+extern const char *const steer_lua__formation_properties[]; ///< steer.Formation (wrap_formation.c)
+extern const char *const steer_lua__pattern_names[];      ///< a formation's named patterns (formation_sync.c)
 
 /// The filter table at arg (nil or absent: none), the last argument: a
 /// ray's {mask =, agents =, ignore =, z =, height =}, a query's the same

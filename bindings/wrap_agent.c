@@ -172,7 +172,7 @@ static int agent_plan(lua_State *L)
 /* ---- properties -------------------------------------------------------------------------- */
 
 // Properties besides the agent definition's fields.
-static const char *const agent_extras[] = {"speed", "trace", "steering", "role", "tag", "data", "formation",
+const char *const steer_lua__agent_properties[] = {"speed", "trace", "steering", "role", "tag", "data", "formation",
                                            "color", "stuck", "goal", NULL};
 enum {
     AGENT_SPEED, AGENT_TRACE, AGENT_STEERING, AGENT_ROLE, AGENT_TAG, AGENT_DATA, AGENT_FORMATION, AGENT_COLOR, AGENT_STUCK,
@@ -349,7 +349,7 @@ void steer_lua__open_agent(lua_State *L)
 {
     steer_laux_new_class(L, STEER_LUA_AGENT, agent_meta);
     luaL_newlib(L, agent_methods);
-    steer_lua__push_def_names(L, STEER_DEF_AGENT, false, NULL, agent_extras);
+    steer_lua__push_def_names(L, STEER_DEF_AGENT, false, NULL, steer_lua__agent_properties);
     lua_pushvalue(L, -2);
     lua_pushvalue(L, -2);
     lua_pushcclosure(L, agent_index, 2);

@@ -102,15 +102,15 @@ static lguard *push_guard(lua_State *L, int fidx, int kind)
 /* ---- the constructor ---------------------------------------------------------------- */
 
 // Options besides the definition's fields (the anchor's: full names).
-static const char *const formation_extras[] = {"pattern", "leader", "anchor", "members", "slot_roles",
+const char *const steer_lua__formation_options[] = {"pattern", "leader", "anchor", "members", "slot_roles",
                                                "costs", "world", "steering", NULL};
-static const char *const anchor_extras[] = {"anchor.target", "anchor.path", "anchor.steering", NULL};
+const char *const steer_lua__anchor_options[] = {"anchor.target", "anchor.path", "anchor.steering", NULL};
 enum { ANCHOR_TARGET, ANCHOR_PATH, ANCHOR_STEERING };
 
-static void build_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_FORMATION, false, NULL, formation_extras); }
+static void build_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_FORMATION, false, NULL, steer_lua__formation_options); }
 static void build_anchor_options(lua_State *L)
 {
-    steer_lua__push_def_names(L, STEER_DEF_FORMATION, false, "anchor.", anchor_extras);
+    steer_lua__push_def_names(L, STEER_DEF_FORMATION, false, "anchor.", steer_lua__anchor_options);
 }
 static const char options_key = 0, anchor_options_key = 0;
 
@@ -268,6 +268,7 @@ int steer_lua__formation_new(lua_State *L)
         lua_getiuservalue(L, -1, 1);
         core_idx = lua_gettop(L);
     } else if (lua_getfield(L, 1, "world") != LUA_TNIL) {
+        if (luaL_testudata(L, -1, STEER_LUA_WORLD) == NULL) steer_laux_error(L, steer_laux_field(1, "world"), "must be a world", -1);
         core = steer_lua__check_world(L, lua_gettop(L));
         lua_getiuservalue(L, -1, 1);
         core_idx = lua_gettop(L);
@@ -544,7 +545,7 @@ static int formation_destroy(lua_State *L)
 
 // Properties besides the live fields of the definition (upvalue 2 of
 // __index holds them all, so tools can list them).
-static const char *const formation_props[] = {"pattern", "slot_roles", "costs", "leader", "members", "slot_count", NULL};
+const char *const steer_lua__formation_properties[] = {"pattern", "slot_roles", "costs", "leader", "members", "slot_count", NULL};
 enum { PROP_PATTERN, PROP_SLOT_ROLES, PROP_COSTS, PROP_LEADER, PROP_MEMBERS, PROP_SLOT_COUNT };
 
 static int formation_index(lua_State *L)
@@ -673,7 +674,7 @@ void steer_lua__open_formation(lua_State *L)
 {
     steer_laux_new_class(L, STEER_LUA_FORMATION, formation_meta);
     luaL_newlib(L, formation_methods);
-    steer_lua__push_def_names(L, STEER_DEF_FORMATION, true, NULL, formation_props);
+    steer_lua__push_def_names(L, STEER_DEF_FORMATION, true, NULL, steer_lua__formation_properties);
     lua_pushvalue(L, -2);
     lua_pushvalue(L, -2);
     lua_pushcclosure(L, formation_index, 2);

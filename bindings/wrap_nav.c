@@ -145,6 +145,10 @@ int steer_lua__world_flow_field(lua_State *L)
     lua_pop(L, 1);
     if (lua_getfield(L, 2, "bounds") != LUA_TTABLE)
         steer_laux_error(L, steer_laux_field(2, "bounds"), "must be a table {x1, y1, x2, y2}", -1);
+    if (lua_rawlen(L, -1) != 4) {
+        const char *got = lua_pushfstring(L, "must be a table {x1, y1, x2, y2}, got %d values", (int)lua_rawlen(L, -1));
+        steer_laux_error_plain(L, steer_laux_field(2, "bounds"), got);
+    }
     float b[4];
     for (int i = 0; i < 4; ++i) {
         char name[16];

@@ -14,8 +14,8 @@
 
 /* ---- steer.world ------------------------------------------------------------------ */
 
-static const char *const world_new_extras[] = {"nav_bounds", NULL};
-static void build_world_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_WORLD, false, NULL, world_new_extras); }
+const char *const steer_lua__world_options[] = {"nav_bounds", NULL};
+static void build_world_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_WORLD, false, NULL, steer_lua__world_options); }
 static const char world_options_key = 0;
 
 /// nav_bounds = {x1, y1, x2, y2}: where navigation plans (docs/navigation.md).
@@ -62,10 +62,10 @@ int steer_lua__world_new(lua_State *L)
 
 // What spawn takes besides the agent definition's fields: kept in the
 // slots 3, 4, 5, 6 of world_spawn's stack (color as its number).
-static const char *const spawn_extras[] = {"steering", "role", "tag", "color", NULL};
+const char *const steer_lua__spawn_options[] = {"steering", "role", "tag", "color", NULL};
 enum { SPAWN_STEERING, SPAWN_ROLE, SPAWN_TAG, SPAWN_COLOR, SPAWN_EXTRAS };
 
-static void build_spawn_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_AGENT, false, NULL, spawn_extras); }
+static void build_spawn_options(lua_State *L) { steer_lua__push_def_names(L, STEER_DEF_AGENT, false, NULL, steer_lua__spawn_options); }
 static const char spawn_options_key = 0;
 
 static bool spawn_extra(lua_State *L, void *context, int code, steer_laux_where w, int vidx)
@@ -217,7 +217,7 @@ static int world_hash(lua_State *L)
     static const char *const formats[] = {"integer", "hex", NULL};
     lcore *core = steer_lua__check_world(L, 1);
     uint64_t h = steer_world_hash(core->world);
-    if (luaL_checkoption(L, 2, "integer", formats) == 1) {
+    if (!lua_isnoneornil(L, 2) && steer_laux_enum(L, steer_laux_arg(2), 2, formats) == 1) {
         char buf[17];
         snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
         lua_pushstring(L, buf);
@@ -487,7 +487,7 @@ static int world_raycast(lua_State *L)
 /* ---- properties and metamethods ---------------------------------------------------------- */
 
 // Properties besides the live fields of the world definition (read-only).
-static const char *const world_extras[] = {"steps", "workers", "data", "nav_bounds", NULL};
+const char *const steer_lua__world_properties[] = {"steps", "workers", "data", "nav_bounds", NULL};
 enum { WORLD_STEPS, WORLD_WORKERS, WORLD_DATA, WORLD_NAV_BOUNDS };
 
 // world.integrator ("euler" | "newton"), world.cell_size (m), world.resolve_contacts,
@@ -609,7 +609,7 @@ void steer_lua__open_world(lua_State *L)
 {
     steer_laux_new_class(L, STEER_LUA_WORLD, world_meta);
     luaL_newlib(L, world_methods);
-    steer_lua__push_def_names(L, STEER_DEF_WORLD, true, NULL, world_extras);
+    steer_lua__push_def_names(L, STEER_DEF_WORLD, true, NULL, steer_lua__world_properties);
     lua_pushvalue(L, -2);
     lua_pushvalue(L, -2);
     lua_pushcclosure(L, world_index, 2);

@@ -7,8 +7,11 @@
 //                [--bench] [--size WxH] [--shot-key-dir DIR] [--poll]
 //                [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--no-ui]
 //                [--debug] [--inspect] [--software] [--paused] [--show-help] [--dump-ui]
-//                [--record FILE | --replay FILE]
+//                [--seed K] [--record FILE | --replay FILE]
 //
+// --seed K seeds the script's world (and math.random) as steer-run --seed
+// does (0 by default): a headless run of N frames ends on the world
+// steer-run SCRIPT --steps N --seed K ends on, and prints its hash.
 // --record FILE writes the run to FILE (docs/embedding.md, "Record and
 // replay"); --replay FILE plays a recording back instead of a script, with
 // its own input, and pauses at its end or at the first frame that differs.
@@ -26,6 +29,8 @@
 #include "viewer.h"
 
 #include <SDL_image.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -656,7 +661,7 @@ static int usage(void)
                     "                    [--size WxH] [--shot-key-dir DIR] [--poll] [--no-ui]\n"
                     "                    [--camera X,Y,ZOOM] [--edit-at FRAME FILE]... [--debug] [--inspect]\n"
                     "                    [--software] [--paused] [--show-help] [--dump-ui]\n"
-                    "                    [--record FILE | --replay FILE]\n");
+                    "                    [--seed K] [--record FILE | --replay FILE]\n");
     return 2;
 }
 
@@ -712,7 +717,8 @@ int main(int argc, char **argv)
     long edit_frame[MAX_EDITS];
     const char *edit_file[MAX_EDITS];
     int edits = 0, next_edit = 0;
-    bool fixed_camera = false, inspect = false;
+    bool fixed_camera = false, inspect = false, seed_given = false;
+    uint64_t seed = 0;
     float cam[3] = {0.0f, 0.0f, 10.0f};
     bool headless = false, poll_watch = false, no_ui = false, software = false, dump_ui = false;
     V.width = 1280, V.height = 720;
@@ -733,6 +739,14 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
         else if (strcmp(a, "--record") == 0 && i + 1 < argc) record = argv[++i];
         else if (strcmp(a, "--replay") == 0 && i + 1 < argc) replay = argv[++i];
+        else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
+            // as steer-run reads it: decimal, 0x hexadecimal or 0 octal, all 64 bits
+            char *end = NULL;
+            errno = 0;
+            seed = strtoull(argv[++i], &end, 0);
+            if (*end != '\0' || errno != 0) return usage();
+            seed_given = true;
+        }
         else if (strcmp(a, "--camera") == 0 && i + 1 < argc) {
             if (sscanf(argv[++i], "%f,%f,%f", &cam[0], &cam[1], &cam[2]) != 3 || !(cam[2] > 0.0f)) return usage();
             fixed_camera = true;
@@ -745,7 +759,14 @@ int main(int argc, char **argv)
         } else if (a[0] == '-') return usage();
         else script = a;
     }
+    // a recording holds its own seed
     if (record != NULL && replay != NULL) return usage();
+    if (seed_given && replay != NULL) return usage();
+    if (screenshot != NULL && frames < 0) {
+        // the last frame of a run that has one (it was silently not written)
+        fprintf(stderr, "steer-viewer: --screenshot needs --frames N (it saves the last frame)\n");
+        return 2;
+    }
     if (script == NULL) script = STEER_VIEWER_DEFAULT_SCRIPT;
     V.script = script;
     if (!headless && !open_window(false, software)) {
@@ -777,6 +798,7 @@ int main(int argc, char **argv)
         hd.log = on_log;
         hd.camera = on_camera;
         hd.watch = poll_watch ? STEER_HOST_WATCH_POLL : STEER_HOST_WATCH_AUTO;
+        hd.world.seed = seed;
         V.host = steer_host_create(&hd);
         if (V.host == NULL) {
             fprintf(stderr, "steer-viewer: cannot create the script host\n");
@@ -977,6 +999,12 @@ int main(int argc, char **argv)
     }
     const char *err = steer_host_last_error(V.host);
     if (err != NULL) printf("steer-viewer: last error: %s\n", err);
+    // the world's state as steer-run's summary line gives it (a headless run
+    // of N frames and steer-run --steps N, same script and seed: same hash)
+    steer_world *end_world = steer_host_world(V.host);
+    if (end_world != NULL)
+        printf("steer-viewer: agents=%d hash=%016" PRIx64 "\n", steer_world_agent_count(end_world),
+               steer_world_hash(end_world));
     printf("steer-viewer: frames=%ld steps=%ld version=%d\n", frame, total_steps, steer_host_version(V.host));
     if (dump_ui) {
         char line[600];

@@ -128,9 +128,12 @@ int main(int argc, char **argv)
     bool steps_given = false, watch = false, poll = false, trusted = false;
     double dt = 1.0 / 60.0;
     uint64_t seed = 0;
+    bool script_only = false; // an option of a script's run, which a replay takes from its recording
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         char *end = NULL;
+        if (strcmp(a, "--workers") != 0 && strcmp(a, "--trusted") != 0 && strcmp(a, "--replay") != 0 && a[0] == '-')
+            script_only = true;
         if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
             steps = strtol(argv[++i], &end, 10);
             steps_given = true;
@@ -171,7 +174,8 @@ int main(int argc, char **argv)
         }
     }
     if (replay_path != NULL) {
-        if (script != NULL || record != NULL) return usage();
+        // --seed, --steps, --dt, ...: the recording's (they were ignored)
+        if (script != NULL || script_only) return usage();
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;

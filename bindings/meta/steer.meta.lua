@@ -42,12 +42,14 @@ steer.version = "@VERSION@"
 ---@return number y
 function steer.heading(a) end
 
----The reflected fields of the world, agent or formation definition: every
----number, flag and choice that `steer.world{}`, `world:spawn{}` and
----`steer.formation{}` take, with its rule, unit and range (live: a property
----of the object too). Tools read them instead of restating the options.
+---Every option of `steer.world{}`, `world:spawn{}` or `steer.formation{}`:
+---first the reflected fields of the definition, each number, flag and
+---choice with its rule, unit and range (reflected: true), then the
+---binding's own options (nav_bounds, steering, role, pattern, ...; reflected:
+---false, type naming the value: "table", "behaviour", ...). live: a property
+---of the object too. Tools read them instead of restating the options.
 ---@param kind "world"|"agent"|"formation"
----@return { name: string, type: string, rule: string?, unit: string, min: number?, max: number?, choices: string[]?, live: boolean }[] fields
+---@return { name: string, type: string, rule: string?, unit: string?, min: number?, max: number?, choices: string[]?, live: boolean, reflected: boolean }[] fields
 function steer.options(kind) end
 
 ---The orientation `atan2(x, y)` of a direction, in (-pi, pi]; 0 for (0, 0).

@@ -11,7 +11,9 @@
 //     peer's ray cast (Box2D's b2World_CastRayClosest over 1,000 boxes) runs.
 // R rays of L m (default 5) from random origins in the square, in random
 // directions; prints
-//   rays scene=S shapes=N length=L ns_per_ray=X hit_rate=H
+//   rays scene=S shapes=N length=L ns_per_ray=X cpu_ns=C hit_rate=H checksum=K
+// where K hashes the bits of every distinct ray's answer (hit or not,
+// distance, point, normal, shape: the same K, the same answers; untimed).
 #include "bench.h"
 
 #include <math.h>
@@ -28,6 +30,14 @@ static uint64_t next(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+// FNV-1a over bytes.
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
 }
 
 static float uniform(uint64_t *s) { return (float)(next(s) >> 40) * (1.0f / 16777216.0f); }
@@ -101,8 +111,17 @@ int bench_rays(int argc, char **argv)
         hits += steer_world_raycast(w, origin[k], dir[k], len, &filter, &hit);
     }
     double t1 = bench_now(), c1 = bench_cpu_now();
-    printf("rays scene=%s shapes=%ld length=%ld ns_per_ray=%.1f cpu_ns=%.1f hit_rate=%.3f\n", scene, shapes, length,
-           (t1 - t0) * 1e9 / (double)rays, (c1 - c0) * 1e9 / (double)rays, (double)hits / (double)rays);
+    uint64_t checksum = 0xCBF29CE484222325ull;
+    for (long i = 0; i < rays && i < BATCH; ++i) {
+        unsigned char got = steer_world_raycast(w, origin[i], dir[i], len, &filter, &hit);
+        checksum = fnv(checksum, &got, 1);
+        if (!got) continue;
+        float f[5] = {hit.distance, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y};
+        checksum = fnv(fnv(checksum, f, sizeof f), &hit.shape.index, sizeof hit.shape.index);
+    }
+    printf("rays scene=%s shapes=%ld length=%ld ns_per_ray=%.1f cpu_ns=%.1f hit_rate=%.3f checksum=%016llx\n", scene,
+           shapes, length, (t1 - t0) * 1e9 / (double)rays, (c1 - c0) * 1e9 / (double)rays, (double)hits / (double)rays,
+           (unsigned long long)checksum);
     free(origin);
     free(dir);
     steer_world_destroy(w);

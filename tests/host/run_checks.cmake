@@ -31,4 +31,16 @@ execute_process(COMMAND ${RUN} ${WORK}/missing.lua ERROR_VARIABLE err RESULT_VAR
 if(rc EQUAL 0 OR NOT err MATCHES "cannot open ${WORK}/missing.lua")
   message(FATAL_ERROR "missing script: status ${rc}, stderr: ${err}")
 endif()
+# a replay takes the seed, steps and dt of its recording: giving them is a
+# usage error (they were ignored), before the file is even opened
+foreach(option "--seed;7" "--steps;5" "--dt;0.1" "--watch" "--record;x.steerrec")
+  execute_process(COMMAND ${RUN} --replay ${WORK}/none.steerrec ${option} ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "usage: steer-run")
+    message(FATAL_ERROR "--replay with ${option}: status ${rc}, stderr: ${err}")
+  endif()
+endforeach()
+execute_process(COMMAND ${RUN} --replay ${WORK}/none.steerrec --workers 2 --trusted ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "none.steerrec")
+  message(FATAL_ERROR "--replay of a missing file: status ${rc}, stderr: ${err}")
+endif()
 message(STATUS "steer-run: ${hashes}; load failure: ${err}")

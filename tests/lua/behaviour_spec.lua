@@ -213,6 +213,57 @@ describe("targets", function()
     hero:remove()
     assert.are.equal("attempt to use a removed agent", err(function() s.target = hero end))
   end)
+
+  -- every 2-D point read from Lua goes through one checker (bindings/laux.c):
+  -- exactly two numbers, so a third value is an error, not dropped
+  it("are points of exactly two numbers, wherever a point is read", function()
+    local two = "must be a point {x, y} of two numbers, got "
+    local shape = "must be a point {x, y} or {x = x, y = y}"
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. two .. "3 values)",
+                     err(function() return steer.seek{ target = { 1, 2, 3 } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. two .. "1 value)",
+                     err(function() return steer.seek{ target = { 1 } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. shape .. ", got an empty table)",
+                     err(function() return steer.seek{ target = {} } end))
+    assert.are.equal("bad argument #1 to 'arrive' (field 'target' " .. shape .. " of two numbers, got 'a' at [2])",
+                     err(function() return steer.arrive{ target = { 1, "a" } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. shape .. ", got an extra field 'z')",
+                     err(function() return steer.seek{ target = { x = 1, y = 2, z = 3 } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. shape .. " of two numbers, got nil at y)",
+                     err(function() return steer.seek{ target = { x = 1 } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. shape .. ", not both)",
+                     err(function() return steer.seek{ target = { 1, 2, x = 3 } } end))
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' " .. shape .. ", got an extra key [3])",
+                     err(function() return steer.seek{ target = { [1] = 1, [3] = 2 } } end))
+    local s = steer.flee{}
+    assert.are.equal("bad property 'target' of steer.Flee (" .. two .. "3 values)",
+                     err(function() s.target = { 1, 2, 3 } end))
+    -- the same checker reads paths, polygons, goals, navigation and anchor points
+    local w = steer.world{}
+    local a = w:spawn{}
+    assert.are.equal("bad property 'goal' of steer.Agent (" .. two .. "3 values)",
+                     err(function() a.goal = { 1, 2, 3 } end))
+    assert.are.equal("bad argument #1 to 'path' (field '[2]' " .. two .. "3 values)",
+                     err(function() return steer.path{ { 0, 0 }, { 1, 1, 0 } } end))
+    assert.are.equal("bad argument #1 to 'add_polygon' (field '[3]' " .. two .. "3 values)",
+                     err(function() w:add_polygon{ { 0, 0 }, { 1, 0 }, { 0, 1, 1 } } end))
+    assert.are.equal("bad argument #1 to 'find_path' (field 'to' " .. two .. "3 values)",
+                     err(function() w:find_path{ from = { 0, 0 }, to = { 1, 1, 1 } } end))
+    assert.are.equal("bad argument #1 to 'flow_field' (field 'bounds' must be a table {x1, y1, x2, y2}, got 5 values)",
+                     err(function() w:flow_field{ goal = { 1, 1 }, bounds = { 0, 0, 5, 5, 1 } } end))
+    assert.are.equal("bad argument #1 to 'formation' (field 'anchor.target' " .. two .. "3 values)",
+                     err(function() return steer.formation{ world = w, anchor = { target = { 1, 2, 3 } } } end))
+    assert.are.equal("bad argument #1 to 'formation' (field 'pattern[1]' must be an offset "
+                     .. "{dx, dy[, orientation]}, got 4 values)",
+                     err(function() return steer.formation{ world = w, pattern = { { 1, 2, 0, 5 } } } end))
+    -- finite in Lua but an infinity as a float: the limit every number has
+    assert.are.equal("bad argument #1 to 'seek' (field 'target' must be a point of numbers at most 3.4e38 "
+                     .. "in magnitude, got 1e+39)", err(function() return steer.seek{ target = { 1e39, 0 } } end))
+    -- the documented forms still work: {x, y}, {x = , y = }, offsets with an orientation
+    assert.are.same({ 1, 2 }, steer.seek{ target = { x = 1, y = 2 } }.target)
+    assert.is_truthy(steer.formation{ world = w, pattern = { { 1, 2, 0.5 }, { -1, 2 } } })
+    w:close()
+  end)
 end)
 
 describe("follow_path", function()

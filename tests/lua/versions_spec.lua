@@ -33,7 +33,7 @@ describe("steer under " .. support.lua.name, function()
       assert.are.equal("steer.World{agents=1, steps=0}", tostring(w))
     end
     assert.are.equal(16, #w:hash("hex"))
-    assert.are.equal("bad argument #1 to 'hash' (invalid option 'dec')",
+    assert.are.equal("bad argument #1 to 'hash' (must be one of 'integer', 'hex', got 'dec')",
                      support.err(function() return w:hash("dec") end))
   end)
 

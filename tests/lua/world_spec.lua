@@ -164,6 +164,9 @@ describe("queries", function()
     if support.lua.integers then assert.are.equal("integer", math.type(build())) end
     assert.are.equal(build_hex(), build_hex())
     assert.truthy(build_hex():match("^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x$"))
+    assert.are.equal(w:hash(), w:hash(nil))
+    assert.are.equal("bad argument #1 to 'hash' (must be one of 'integer', 'hex', got 'hexa')",
+                     err(function() w:hash("hexa") end))
   end)
 
   it("steps on several workers with the same bits, Lua behaviours included", function()
