@@ -77,8 +77,8 @@
 /// acos ORCA_YIELD_COS) into a slow avoider it touches (centres within
 /// ORCA_YIELD_REACH times the two radii) yields, takes a preferred velocity
 /// of zero, when that neighbour has yielded, or wants through it the other
-/// way and comes first by key; once yielded, a neighbour at rest on its
-/// own spot keeps it yielded (see yields).
+/// way and comes first by key; once yielded, the one it yielded to, at rest
+/// on its own spot, keeps it yielded (see yields).
 #define ORCA_YIELD_REACH 1.2f
 #define ORCA_YIELD_COS 0.5f
 /// ...and a preferred velocity counts as pointing somewhere from this
@@ -279,8 +279,11 @@ static float priority_share(float share, float mine, float theirs)
 // - j has not yielded itself, wants back into it (a standoff) and j's key
 //   comes first: it yields to j (a setting, so velocity noise cannot flip
 //   it, and the first key never yields);
-// - or it yielded last time and j is idle (at rest on the spot: the loser
-//   stays beside the winner).
+// - or it yielded last time to j, and j is idle (at rest on the spot: the
+//   loser stays beside the winner). Only to j: before, any idle agent
+//   touching it in its way kept the old yield, so that an agent stayed
+//   yielded to one long gone through an exit (for 12 s and more), and
+//   neither yielded to nor pushed by the one actually in its way.
 // Yielding is not passed on: an agent that yielded is no reason for others
 // to yield (tried: a gathering came to rest, but loosely, and round an exit
 // agents that had yielded to one gone through held each other up).
@@ -318,8 +321,8 @@ static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour 
         uint64_t to = 0;
         steer_vec2 ij = steer_v2(g->ix[q], g->iy[q]);
         float ij_len = steer_length(ij);
-        if (ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed && was != 0) {
-            to = was;
+        if (was != 0 && view->key[j] == was && ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed) {
+            to = was; // still beside the one it yielded to (only that one: see above)
         } else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
                    -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine) {
             to = view->key[j];

@@ -386,6 +386,47 @@ static void three_contenders_for_one_spot(void)
     CHECK(h == h2 && first == first2 && settled == settled2);
 }
 
+// Whom an agent has yielded to (its key, 0: nobody): the intent it wrote
+// at its last evaluation (world.h, orca_intent).
+static uint64_t yielded_to(steer_world *w, steer_agent_id id)
+{
+    int i = steer__store_dense(w, id);
+    return i < 0 ? 0 : (uint64_t)w->intent[i].to_hi << 32 | w->intent[i].to_lo;
+}
+
+static void a_yield_ends_with_the_one_yielded_to(void)
+{
+    // two contenders from 6 m either side: the second key yields to the
+    // first and stays beside it. Then the first leaves (as at an exit) and
+    // another agent, at rest on the spot it held (its own goal), takes its
+    // place. Before, the yield was kept for any idle agent touching the
+    // loser in its way, so the loser stayed yielded to an agent no longer
+    // there (traced round exits: for over 12 s, and in a junction an agent
+    // yielded to one that had left held up another for good); now a yield
+    // lasts only beside the one yielded to
+    for (int reversed = 0; reversed < 2; ++reversed) {
+        steer_world *w = make_world(1);
+        steer_behaviour *b[3];
+        steer_agent_id ids[3];
+        for (int k = 0; k < 2; ++k) {
+            int i = reversed ? 1 - k : k;
+            b[i] = avoid_to(0, 0, 2);
+            ids[i] = walker(w, i == 0 ? -6.0f : 6.0f, 0.0f, b[i], (uint64_t)i + 1);
+        }
+        for (int s = 0; s < 100; ++s) steer_world_step(w, 0.1f);
+        CHECK(steer_length(steer_agent_get_position(w, ids[0])) < 0.5f);
+        CHECK(yielded_to(w, ids[1]) == 1);
+        steer_vec2 spot = steer_agent_get_position(w, ids[0]);
+        steer_agent_destroy(w, ids[0]);
+        b[2] = avoid_to(spot.x, spot.y, 2);
+        ids[2] = walker(w, spot.x, spot.y, b[2], 3);
+        for (int s = 0; s < 5; ++s) steer_world_step(w, 0.1f);
+        CHECK(yielded_to(w, ids[1]) == 0);
+        for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
+        steer_world_destroy(w);
+    }
+}
+
 static void a_jam_at_a_gap_ignores_order_and_workers(void)
 {
     // 30 agents pressing through a 2.4 m gap with contact resolution: the
@@ -571,6 +612,7 @@ int main(void)
     RUN(an_agent_at_rest_makes_room);
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
+    RUN(a_yield_ends_with_the_one_yielded_to);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
