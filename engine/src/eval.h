@@ -190,6 +190,23 @@ typedef struct target_state {
 } target_state;
 bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
 
+// The combined output, clamped to the character's limits: accelerations for
+// steering agents, speed and rotation for kinematic ones. In double: weights
+// are any finite floats, so a weighted sum may leave the float range before
+// the clamp brings it back.
+static inline void steer__clamp_output(const eval_ctx *ctx, double x, double y, double angular, steer_steering *out)
+{
+    double lin = ctx->kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
+    double ang = ctx->kinematic ? ctx->lim.max_rotation : ctx->lim.max_angular_acceleration;
+    // whether a blend exceeds the limit is data-dependent: compute the scale
+    // either way and select it, instead of a branch that mispredicts
+    double len2 = x * x + y * y;
+    double scale = lin / sqrt(len2 > 0.0 ? len2 : 1.0);
+    scale = len2 > lin * lin ? scale : 1.0;
+    out->linear = steer_v2((float)(x * scale), (float)(y * scale));
+    out->angular = (float)(angular < -ang ? -ang : (angular > ang ? ang : angular));
+}
+
 /* ---- family evaluators (one per source file) ---------------------------------------- */
 
 bool steer__kinematic_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
@@ -200,6 +217,11 @@ bool steer__group_separation(eval_ctx *ctx, const steer_behaviour *b, steer_stee
 bool steer__group_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// A blend whose children are separation, cohesion and alignment only
+/// (steer_behaviour.neighbour_blend), evaluated as eval_blend would: each
+/// child's steering weighted and summed in double in child order, then
+/// clamped (steer__clamp_output); one kernel, no dispatch per child.
+bool steer__group_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);

@@ -160,3 +160,32 @@ bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, s
 {
     return collision_avoidance(ctx, &b->def, out);
 }
+
+bool steer__group_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // eval_blend's loop with its children's evaluators inlined: the same
+    // operations in the same order, so the same bits. The angular sum stays
+    // +0.0 (each child's is 0, times a finite weight, added to +0.0).
+    const int n = b->def.child_count;
+    const steer_child *children = b->children;
+    double x = 0.0, y = 0.0;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        const steer_behaviour_def *d = &children[i].behaviour->def;
+        steer_steering s;
+        bool has;
+        switch (d->type) {
+        case STEER_SEPARATION: has = separation(ctx, d, &s); break;
+        case STEER_COHESION: has = cohesion(ctx, d, &s); break;
+        default: has = alignment(ctx, d, &s); break; // (the flag admits only these three)
+        }
+        if (!has) continue;
+        const double wgt = children[i].weight;
+        x += s.linear.x * wgt;
+        y += s.linear.y * wgt;
+        any = true;
+    }
+    if (!any) return false;
+    steer__clamp_output(ctx, x, y, 0.0, out);
+    return true;
+}
