@@ -28,17 +28,15 @@ static inline bool evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     return node_table[b->def.type](ctx, b, out);
 }
 
-static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+// (not inlined into eval_blend: its registers would be saved before the
+// test that jumps to the kernel)
+STEER_NOINLINE static bool blend_children(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     // weighted blending: sum of weighted outputs, then clamped
     const int n = b->def.child_count;
     const steer_child *children = b->children;
     double x = 0.0, y = 0.0, angular = 0.0;
     bool any = false;
-    // separation, cohesion and alignment only: one kernel (group.c), the
-    // same operations in the same order as the loop below (traced agents
-    // take the loop: each child is recorded)
-    if (b->neighbour_blend && ctx->trace == NULL) return steer__group_blend(ctx, b, out);
     if (b->memory == 0) {
         // no stateful node below: no memory places to hand out (the flock)
         for (int i = 0; i < n; ++i) {
@@ -73,6 +71,15 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
     if (!any) return false;
     steer__clamp_output(ctx, x, y, angular, out);
     return true;
+}
+
+static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // separation, cohesion and alignment only: one kernel (group.c), the
+    // same operations in the same order as blend_children (traced agents
+    // take the loop: each child is recorded)
+    if (b->neighbour_blend && ctx->trace == NULL) return steer__group_blend(ctx, b, out);
+    return blend_children(ctx, b, out);
 }
 
 static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
