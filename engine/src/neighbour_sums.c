@@ -460,9 +460,9 @@ push8_of(__m256 dx, __m256 dy, const __m256 *in, __m256 one, __m256 max_acc, __m
 // take a step (one more step of +0.0 is not always a no-op: -0.0 + 0.0).
 // The count is n itself (the lanes' counts are small whole numbers: their
 // sum is exact), and only whether a neighbour coincides is kept.
-__attribute__((target("avx2,popcnt"))) static bool sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2],
-                                                             int count, const sums_params *p, eval_scratch *sc,
-                                                             neighbour_sums *out)
+__attribute__((target("avx2,popcnt"), always_inline)) static inline bool
+sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, eval_scratch *sc,
+          neighbour_sums *out)
 {
     float *odx = sc->pack_dx, *ody = sc->pack_dy, *ovx = sc->pack_vx, *ovy = sc->pack_vy;
     int n = 0;
@@ -596,9 +596,8 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
 }
 #endif
 
-// The paths without AVX2, and worlds with filters: pack, then sum
-// (not inlined: the common case does not call it).
-STEER_NOINLINE static bool sums_packed(const eval_ctx *ctx, const neighbour_grid *g, const uint32_t ranges[][2],
+// The paths without AVX2, and worlds with filters: pack, then sum.
+static bool sums_packed(const eval_ctx *ctx, const neighbour_grid *g, const uint32_t ranges[][2],
                                        int count, const sums_params *p, neighbour_sums *out)
 {
     const eval_scratch *sc = ctx->scratch;
@@ -639,30 +638,61 @@ static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], in
     return push;
 }
 
-void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out)
+// What both paths do first: the parameters, the ranges of the disc, and
+// what the sums were asked for (sums_at in group.c compares it).
+static inline int sums_start(const eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
+                             neighbour_sums *out, sums_params *p, const uint32_t (**ranges)[2])
 {
-    const neighbour_grid *g = ctx->view->grid;
-    sums_params p = {
+    *p = (sums_params){
         .cx = ctx->me.position.x, .cy = ctx->me.position.y, .r = radius, .r2 = radius * radius,
         .self = ctx->self_proxy, .separation = separation != NULL,
         .linear_law = separation != NULL && separation->law == STEER_LAW_LINEAR,
         .decay = separation != NULL ? separation->decay_coefficient : 0.0f,
         .max_acc = ctx->lim.max_acceleration,
     };
-    const uint32_t (*ranges)[2];
-    int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
     out->radius = radius;
     out->has_separation = separation != NULL;
     if (separation != NULL) {
         out->law = separation->law;
         out->decay = separation->decay_coefficient;
-        out->max_acc = p.max_acc;
+        out->max_acc = p->max_acc;
     }
-    bool same;
+    return steer__grid_ranges(ctx->view->grid, &ctx->scratch->ranges, ctx->me.position, radius, ranges);
+}
+
 #if defined(STEER_X86_DISPATCH)
-    if (has_avx2 && !ctx->view->filtered) same = sums_avx2(g, ranges, count, &p, ctx->scratch, out);
-    else
+// AVX2 and no filters: everything in one function (no parameters handed
+// from one call to the next).
+__attribute__((target("avx2,popcnt"))) static void neighbour_sums_avx2(eval_ctx *ctx, float radius,
+                                                                       const steer_behaviour_def *separation,
+                                                                       neighbour_sums *out)
+{
+    sums_params p;
+    const uint32_t (*ranges)[2];
+    const int count = sums_start(ctx, radius, separation, out, &p, &ranges);
+    if (sums_avx2(ctx->view->grid, ranges, count, &p, ctx->scratch, out) && separation != NULL)
+        out->sep_x += coincident_push(ctx, ranges, count, &p);
+}
 #endif
-        same = sums_packed(ctx, g, ranges, count, &p, out);
-    if (separation != NULL && same) out->sep_x += coincident_push(ctx, ranges, count, &p);
+
+// The other paths (not inlined: the common case does not take them).
+STEER_NOINLINE static void neighbour_sums_packed(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
+                                                 neighbour_sums *out)
+{
+    sums_params p;
+    const uint32_t (*ranges)[2];
+    const int count = sums_start(ctx, radius, separation, out, &p, &ranges);
+    if (sums_packed(ctx, ctx->view->grid, ranges, count, &p, out) && separation != NULL)
+        out->sep_x += coincident_push(ctx, ranges, count, &p);
+}
+
+void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2 && !ctx->view->filtered) {
+        neighbour_sums_avx2(ctx, radius, separation, out);
+        return;
+    }
+#endif
+    neighbour_sums_packed(ctx, radius, separation, out);
 }
