@@ -643,6 +643,8 @@ static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], in
 static inline int sums_start(const eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                              neighbour_sums *out, sums_params *p, const uint32_t (**ranges)[2])
 {
+    // (the ranges first: less to keep across the call)
+    const int count = steer__grid_ranges(ctx->view->grid, &ctx->scratch->ranges, ctx->me.position, radius, ranges);
     *p = (sums_params){
         .cx = ctx->me.position.x, .cy = ctx->me.position.y, .r = radius, .r2 = radius * radius,
         .self = ctx->self_proxy, .separation = separation != NULL,
@@ -657,7 +659,7 @@ static inline int sums_start(const eval_ctx *ctx, float radius, const steer_beha
         out->decay = separation->decay_coefficient;
         out->max_acc = p->max_acc;
     }
-    return steer__grid_ranges(ctx->view->grid, &ctx->scratch->ranges, ctx->me.position, radius, ranges);
+    return count;
 }
 
 #if defined(STEER_X86_DISPATCH)
