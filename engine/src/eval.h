@@ -157,9 +157,9 @@ void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
 /// Tests: the widest kernels the neighbour sums, the gather and the
-/// shortlist may use from now on (2: AVX2 packing, gather and shortlist and
-/// AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing and SSE2
-/// sums), within what the CPU has. Not thread-safe: call it
+/// shortlist may use from now on (2: AVX2 packing and sums in one function,
+/// AVX2 gather and shortlist, 1: SSSE3 packing and SSE2 sums, 0: plain C
+/// packing and SSE2 sums), within what the CPU has. Not thread-safe: call it
 /// with no step running.
 void steer__neighbour_pack_limit(int level);
 

@@ -4,18 +4,21 @@
 // 1. Pack: the candidates of the grid ranges a disc touches, eight (AVX2)
 //    or four (SSSE3) at a time; the offsets, squared distances and velocities of those in range
 //    (not the agent itself) are packed to the front of scratch arrays, in
-//    candidate order, without a branch per candidate.
+//    candidate order, without a branch per candidate (AVX2 does not store
+//    the squared distances: the sums compute them again, the same bits).
 // 2. Sum: the packed neighbours into four lanes (lane j holds neighbours
 //    j, j+4, ...): count, offsets, velocities and separation's pushes, whose
 //    sqrt and division now run on neighbours only, not on every candidate
-//    (eight at a time with AVX, summed four by four in the same order).
+//    (eight at a time with AVX2, summed four by four in the same order).
 //    Lanes are added in the fixed order (l0 + l1) + (l2 + l3) at the end.
+//    With AVX2 both passes are one function (neighbour_sums_avx2), from the
+//    ranges of the disc to the sums written in place.
 // Also the gather of steer__context_gather (the reciprocal avoidance's
 // candidates): proxies and squared distances of those in range, packed the
 // same way.
 //
-// The vector paths (AVX2 or SSSE3 packing, AVX or SSE2 sums) and the
-// plain C paths perform the same IEEE operations in the same order: the same
+// The vector paths (AVX2 packing and sums, or SSSE3 packing and SSE2 sums)
+// and the plain C paths perform the same IEEE operations in the same order: the same
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "eval.h"
 
