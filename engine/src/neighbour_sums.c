@@ -498,48 +498,24 @@ sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2], int count, const 
     __m256 same = _mm256_setzero_ps();
 #define LO(v) _mm256_castps256_ps128(v)
 #define HI(v) _mm256_extractf128_ps(v, 1)
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int i = 0; i < n; i += 8) {
+        // (past n the lanes add +0.0: a no-op, since no accumulator is ever -0.0:
+        // they start at +0.0, and a sum is -0.0 only when both terms are)
+        const __m256 in = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lanes));
         const __m256 dx = _mm256_loadu_ps(odx + i), dy = _mm256_loadu_ps(ody + i);
-        const __m256 vx = _mm256_loadu_ps(ovx + i), vy = _mm256_loadu_ps(ovy + i);
-        sdx = _mm_add_ps(_mm_add_ps(sdx, LO(dx)), HI(dx));
-        sdy = _mm_add_ps(_mm_add_ps(sdy, LO(dy)), HI(dy));
-        svx = _mm_add_ps(_mm_add_ps(svx, LO(vx)), HI(vx));
-        svy = _mm_add_ps(_mm_add_ps(svy, LO(vy)), HI(vy));
+        const __m256 tdx = _mm256_and_ps(in, dx), tdy = _mm256_and_ps(in, dy);
+        const __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(ovx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(ovy + i));
+        sdx = _mm_add_ps(_mm_add_ps(sdx, LO(tdx)), HI(tdx));
+        sdy = _mm_add_ps(_mm_add_ps(sdy, LO(tdy)), HI(tdy));
+        svx = _mm_add_ps(_mm_add_ps(svx, LO(tvx)), HI(tvx));
+        svy = _mm_add_ps(_mm_add_ps(svy, LO(tvy)), HI(tvy));
         if (separation) {
-            const push8 t = push8_of(dx, dy, NULL, one, max_acc, decay, r, linear_law);
+            const push8 t = push8_of(dx, dy, &in, one, max_acc, decay, r, linear_law);
             // separation's pushes point away: subtracted, as in the SSE2 path
             ssx = _mm_sub_ps(_mm_sub_ps(ssx, LO(t.sx)), HI(t.sx));
             ssy = _mm_sub_ps(_mm_sub_ps(ssy, LO(t.sy)), HI(t.sy));
             same = _mm256_or_ps(same, t.same);
-        }
-    }
-    if (i < n) {
-        const __m256 in = _mm256_castsi256_ps(
-            _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-        const __m256 dx = _mm256_loadu_ps(odx + i), dy = _mm256_loadu_ps(ody + i);
-        const __m256 tdx = _mm256_and_ps(in, dx), tdy = _mm256_and_ps(in, dy);
-        const __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(ovx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(ovy + i));
-        push8 t = {in, in, in};
-        if (separation) t = push8_of(dx, dy, &in, one, max_acc, decay, r, linear_law);
-        sdx = _mm_add_ps(sdx, LO(tdx));
-        sdy = _mm_add_ps(sdy, LO(tdy));
-        svx = _mm_add_ps(svx, LO(tvx));
-        svy = _mm_add_ps(svy, LO(tvy));
-        if (separation) {
-            ssx = _mm_sub_ps(ssx, LO(t.sx));
-            ssy = _mm_sub_ps(ssy, LO(t.sy));
-            same = _mm256_or_ps(same, t.same);
-        }
-        if (n - i > 4) {
-            sdx = _mm_add_ps(sdx, HI(tdx));
-            sdy = _mm_add_ps(sdy, HI(tdy));
-            svx = _mm_add_ps(svx, HI(tvx));
-            svy = _mm_add_ps(svy, HI(tvy));
-            if (separation) {
-                ssx = _mm_sub_ps(ssx, HI(t.sx));
-                ssy = _mm_sub_ps(ssy, HI(t.sy));
-            }
         }
     }
 #undef LO
