@@ -11,6 +11,10 @@
 #include "core.h"
 #include "grid.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
 /// reciprocal_avoidance node, kinematic or not); refreshed before
 /// every evaluation pass (step.c).
@@ -190,6 +194,19 @@ typedef struct target_state {
 } target_state;
 bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
 
+/// l > r ? a : b, without a branch where SSE2 has masks (a compiler turns
+/// the ?: into a branch, which mispredicts when the comparison follows no
+/// pattern); the same value either way.
+static inline double steer__select_gt(double l, double r, double a, double b)
+{
+#if defined(__SSE2__)
+    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(l), _mm_set_sd(r));
+    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(a)), _mm_andnot_pd(m, _mm_set_sd(b))));
+#else
+    return l > r ? a : b;
+#endif
+}
+
 // The combined output, clamped to the character's limits: accelerations for
 // steering agents, speed and rotation for kinematic ones. In double: weights
 // are any finite floats, so a weighted sum may leave the float range before
@@ -201,8 +218,7 @@ static inline void steer__clamp_output(const eval_ctx *ctx, double x, double y, 
     // whether a blend exceeds the limit is data-dependent: compute the scale
     // either way and select it, instead of a branch that mispredicts
     double len2 = x * x + y * y;
-    double scale = lin / sqrt(len2 > 0.0 ? len2 : 1.0);
-    scale = len2 > lin * lin ? scale : 1.0;
+    const double scale = steer__select_gt(len2, lin * lin, lin / sqrt(len2 > 0.0 ? len2 : 1.0), 1.0);
     out->linear = steer_v2((float)(x * scale), (float)(y * scale));
     out->angular = (float)(angular < -ang ? -ang : (angular > ang ? ang : angular));
 }

@@ -19,6 +19,18 @@ static const neighbour_sums *sums_at(eval_ctx *ctx, float r, const steer_behavio
     return s;
 }
 
+// Separation's sum capped at max_len: steer_clamp_length's result, with
+// whether it caps selected without a branch (three agents in four of a
+// flock are capped, in no pattern a predictor follows); uncapped, the scale
+// is 1 and the sum comes back as it was.
+static steer_vec2 cap_push(float px, float py, float max_len)
+{
+    const double x = px, y = py, len2 = x * x + y * y, max = max_len;
+    if (isinf(len2)) return steer_clamp_length(steer_v2(px, py), max_len); // an overflowed sum: its direction
+    const double s = steer__select_gt(len2, max * max, max / sqrt(len2 > 0.0 ? len2 : 1.0), 1.0);
+    return steer_v2(steer_round_float(x * s), steer_round_float(y * s));
+}
+
 static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     // the notes' separation: from each neighbour closer than the threshold,
@@ -26,7 +38,7 @@ static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
     // is capped at max_acceleration
     const neighbour_sums *s = sums_at(ctx, d->radius, d);
     if (s->count == 0) return false;
-    out->linear = steer_clamp_length(steer_v2(s->sep_x, s->sep_y), ctx->lim.max_acceleration);
+    out->linear = cap_push(s->sep_x, s->sep_y, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
