@@ -430,25 +430,23 @@ STEER_NOINLINE static void sum_packed_sse2(const packed *nb, int n, const sums_p
 #if defined(STEER_X86_DISPATCH)
 // Separation's terms of eight packed neighbours (lanes `in`): the pushes
 // away from each and the mask of those at the agent's very point. The
-// per-neighbour arithmetic of sum_packed_sse2 (the same bits in any width);
-// `in` NULL: every lane.
+// per-neighbour arithmetic of sum_packed_sse2 (the same bits in any width).
 typedef struct push8 {
     __m256 sx, sy, same;
 } push8;
 __attribute__((target("avx2,popcnt"), always_inline)) static inline push8
-push8_of(__m256 dx, __m256 dy, const __m256 *in, __m256 one, __m256 max_acc, __m256 decay, __m256 r, bool linear_law)
+push8_of(__m256 dx, __m256 dy, __m256 in, __m256 one, __m256 max_acc, __m256 decay, __m256 r, bool linear_law)
 {
     const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)); // (as packing computed it)
     const __m256 apart = _mm256_cmp_ps(d2, _mm256_setzero_ps(), _CMP_GT_OQ);
     const __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
     const __m256 strength = linear_law ? _mm256_mul_ps(max_acc, _mm256_div_ps(_mm256_sub_ps(r, _mm256_mul_ps(d2, inv)), r))
                                        : _mm256_min_ps(_mm256_mul_ps(decay, _mm256_mul_ps(inv, inv)), max_acc);
-    // (a full group has no mask: every lane is in)
-    const __m256 use = in != NULL ? _mm256_and_ps(*in, apart) : apart;
+    const __m256 use = _mm256_and_ps(in, apart);
     push8 o;
     o.sx = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dx, inv)));
     o.sy = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dy, inv)));
-    o.same = in != NULL ? _mm256_andnot_ps(apart, *in) : _mm256_cmp_ps(d2, _mm256_setzero_ps(), _CMP_NGT_UQ);
+    o.same = _mm256_andnot_ps(apart, in);
     return o;
 }
 
@@ -458,9 +456,8 @@ push8_of(__m256 dx, __m256 dy, const __m256 *in, __m256 one, __m256 max_acc, __m
 // operations, so the same bits). Sum: eight packed neighbours at a time,
 // each field's low half, then its high half, added into the four lane
 // accumulators, as two steps of sum_packed_sse2 would (the same additions
-// in the same order). Full groups need no lane mask; the last, partial
-// one is masked, and takes its high half only where the SSE2 path would
-// take a step (one more step of +0.0 is not always a no-op: -0.0 + 0.0).
+// in the same order). The lanes past n are masked and add +0.0 where the
+// SSE2 path takes no step: a no-op, as no accumulator is ever -0.0.
 // The count is n itself (the lanes' counts are small whole numbers: their
 // sum is exact), and only whether a neighbour coincides is kept.
 __attribute__((target("avx2,popcnt"), always_inline)) static inline bool
@@ -511,7 +508,7 @@ sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2], int count, const 
         svx = _mm_add_ps(_mm_add_ps(svx, LO(tvx)), HI(tvx));
         svy = _mm_add_ps(_mm_add_ps(svy, LO(tvy)), HI(tvy));
         if (separation) {
-            const push8 t = push8_of(dx, dy, &in, one, max_acc, decay, r, linear_law);
+            const push8 t = push8_of(dx, dy, in, one, max_acc, decay, r, linear_law);
             // separation's pushes point away: subtracted, as in the SSE2 path
             ssx = _mm_sub_ps(_mm_sub_ps(ssx, LO(t.sx)), HI(t.sx));
             ssy = _mm_sub_ps(_mm_sub_ps(ssy, LO(t.sy)), HI(t.sy));
