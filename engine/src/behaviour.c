@@ -143,6 +143,18 @@ static bool has_overrides(const steer_behaviour_def *d)
            d->max_angular_acceleration >= 0.0f;
 }
 
+// A blend of neighbour behaviours only (steer_behaviour.neighbour_blend).
+static bool is_neighbour_blend(const steer_behaviour *b)
+{
+    if (b->def.type != STEER_BLEND || b->def.child_count == 0) return false;
+    for (int i = 0; i < b->def.child_count; ++i) {
+        const steer_behaviour *c = b->children[i].behaviour;
+        const steer_behaviour_type t = c->def.type;
+        if (c->overrides || (t != STEER_SEPARATION && t != STEER_COHESION && t != STEER_ALIGNMENT)) return false;
+    }
+    return true;
+}
+
 static bool uses_arrive_radii(steer_behaviour_type t) { return (ARRIVE_RADII & T(t)) != 0; }
 
 const char *steer__behaviour_rule_phrase(steer_param_rule rule, double v)
@@ -349,6 +361,10 @@ bool steer_behaviour_set_param(steer_behaviour *b, const steer_param_info *p, do
         if (v >= 0.0 && !STEER_CHECK(steer_param_check(d, p, v, buf, sizeof buf) == NULL)) return false;
         *float_field(d, p->offset) = v < 0.0 ? -1.0f : (float)v; // negative: inherit the agent's limit
         b->overrides = has_overrides(d);
+        for (int i = 0; i < b->parent_count; ++i) {
+            steer_behaviour *parent = b->parents[i].parent;
+            parent->neighbour_blend = is_neighbour_blend(parent);
+        }
         return true;
     }
     if (p->kind == STEER_PARAM_OPTIONAL && v < -1.0) {
@@ -664,6 +680,7 @@ static bool set_children(steer_behaviour *b, const steer_child *children, int co
         link_of[i] = c->parent_count;
         c->parents[c->parent_count++] = (parent_link){b, i};
     }
+    b->neighbour_blend = is_neighbour_blend(b);
     for (int k = 0; k < r.count; ++k) {
         r.up[k]->height = r.shape[k].height;
         r.up[k]->nodes = r.shape[k].nodes;

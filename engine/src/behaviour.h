@@ -28,6 +28,10 @@ typedef struct parent_link {
 struct steer_behaviour {
     int refcount;
     bool overrides;          ///< any of the four limit overrides is set
+    /// a blend whose children are all separation, cohesion or alignment
+    /// nodes without limit overrides: evaluated as one kernel
+    /// (steer__group_blend); kept by set_children and by a child's set_param
+    bool neighbour_blend;
     steer_behaviour_def def; ///< children points at `children` below
     steer_child *children;
     int *link_of;            ///< children[i] is children[i].behaviour->parents[link_of[i]]

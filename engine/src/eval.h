@@ -11,6 +11,10 @@
 #include "core.h"
 #include "grid.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /// AGENT_AVOIDS: the agent avoids reciprocally (its tree has a
 /// reciprocal_avoidance node, kinematic or not); refreshed before
 /// every evaluation pass (step.c).
@@ -157,9 +161,9 @@ void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
                            neighbour_sums *out);
 /// Tests: the widest kernels the neighbour sums, the gather and the
-/// shortlist may use from now on (2: AVX2 packing, gather and shortlist and
-/// AVX sums, 1: SSSE3 packing and SSE2 sums, 0: plain C packing and SSE2
-/// sums), within what the CPU has. Not thread-safe: call it
+/// shortlist may use from now on (2: AVX2 packing and sums in one function,
+/// AVX2 gather and shortlist, 1: SSSE3 packing and SSE2 sums, 0: plain C
+/// packing and SSE2 sums), within what the CPU has. Not thread-safe: call it
 /// with no step running.
 void steer__neighbour_pack_limit(int level);
 
@@ -190,6 +194,35 @@ typedef struct target_state {
 } target_state;
 bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_state *out);
 
+/// l > r ? a : b, without a branch where SSE2 has masks (a compiler turns
+/// the ?: into a branch, which mispredicts when the comparison follows no
+/// pattern); the same value either way.
+static inline double steer__select_gt(double l, double r, double a, double b)
+{
+#if defined(__SSE2__)
+    const __m128d m = _mm_cmpgt_sd(_mm_set_sd(l), _mm_set_sd(r));
+    return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(m, _mm_set_sd(a)), _mm_andnot_pd(m, _mm_set_sd(b))));
+#else
+    return l > r ? a : b;
+#endif
+}
+
+// The combined output, clamped to the character's limits: accelerations for
+// steering agents, speed and rotation for kinematic ones. In double: weights
+// are any finite floats, so a weighted sum may leave the float range before
+// the clamp brings it back.
+static inline void steer__clamp_output(const eval_ctx *ctx, double x, double y, double angular, steer_steering *out)
+{
+    double lin = ctx->kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
+    double ang = ctx->kinematic ? ctx->lim.max_rotation : ctx->lim.max_angular_acceleration;
+    // whether a blend exceeds the limit is data-dependent: compute the scale
+    // either way and select it, instead of a branch that mispredicts
+    double len2 = x * x + y * y;
+    const double scale = steer__select_gt(len2, lin * lin, lin / sqrt(len2 > 0.0 ? len2 : 1.0), 1.0);
+    out->linear = steer_v2((float)(x * scale), (float)(y * scale));
+    out->angular = (float)(angular < -ang ? -ang : (angular > ang ? ang : angular));
+}
+
 /* ---- family evaluators (one per source file) ---------------------------------------- */
 
 bool steer__kinematic_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
@@ -200,6 +233,11 @@ bool steer__group_separation(eval_ctx *ctx, const steer_behaviour *b, steer_stee
 bool steer__group_cohesion(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
+/// A blend whose children are separation, cohesion and alignment only
+/// (steer_behaviour.neighbour_blend), evaluated as eval_blend would: each
+/// child's steering weighted and summed in double in child order, then
+/// clamped (steer__clamp_output); one kernel, no dispatch per child.
+bool steer__group_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out);
 bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// formation_slot (formation_slot.c): arrive at and align to the agent's slot target.
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);

@@ -28,24 +28,9 @@ static inline bool evaluate(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     return node_table[b->def.type](ctx, b, out);
 }
 
-// The combined output, clamped to the character's limits: accelerations for
-// steering agents, speed and rotation for kinematic ones. In double: weights
-// are any finite floats, so a weighted sum may leave the float range before
-// the clamp brings it back.
-static void clamp_output(const eval_ctx *ctx, double x, double y, double angular, steer_steering *out)
-{
-    double lin = ctx->kinematic ? ctx->lim.max_speed : ctx->lim.max_acceleration;
-    double ang = ctx->kinematic ? ctx->lim.max_rotation : ctx->lim.max_angular_acceleration;
-    // whether a blend exceeds the limit is data-dependent: compute the scale
-    // either way and select it, instead of a branch that mispredicts
-    double len2 = x * x + y * y;
-    double scale = lin / sqrt(len2 > 0.0 ? len2 : 1.0);
-    scale = len2 > lin * lin ? scale : 1.0;
-    out->linear = steer_v2((float)(x * scale), (float)(y * scale));
-    out->angular = (float)(angular < -ang ? -ang : (angular > ang ? ang : angular));
-}
-
-static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+// (not inlined into eval_blend: its registers would be saved before the
+// test that jumps to the kernel)
+STEER_NOINLINE static bool blend_children(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     // weighted blending: sum of weighted outputs, then clamped
     const int n = b->def.child_count;
@@ -84,8 +69,17 @@ static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *
         ctx->mem_base = base;
     }
     if (!any) return false;
-    clamp_output(ctx, x, y, angular, out);
+    steer__clamp_output(ctx, x, y, angular, out);
     return true;
+}
+
+static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // separation, cohesion and alignment only: one kernel (group.c), the
+    // same operations in the same order as blend_children (traced agents
+    // take the loop: each child is recorded)
+    if (b->neighbour_blend && ctx->trace == NULL) return steer__group_blend(ctx, b, out);
+    return blend_children(ctx, b, out);
 }
 
 static bool eval_priority(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)

@@ -151,17 +151,57 @@ static inline bool sorts_before(const steer_world *w, uint32_t a, uint32_t b)
     return w->key[a] < w->key[b];
 }
 
-// Bucket and position sort key of agents [start, end).
+// Bucket and position sort key of agent i (cell_coord, bucket_of_cell).
+static inline void key_one(steer_world *w, int i)
+{
+    neighbour_grid *g = &w->grid;
+    steer_vec2 p = w->state[i].position;
+    g->bucket_of[i] = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
+    g->order_key[i] = steer__sortable_pair(p.x, p.y);
+}
+
+// Bucket and position sort key of agents [start, end). SSE2: four agents
+// at a time, the same operations as key_one (the floor of cell_window,
+// integer masks and shifts, the sortable bits): the same keys.
 static void key_range(int start, int end, int worker, void *context)
 {
     (void)worker;
     steer_world *w = context;
+    int i = start;
+#if defined(__SSE2__)
     neighbour_grid *g = &w->grid;
-    for (int i = start; i < end; ++i) {
-        steer_vec2 p = w->state[i].position;
-        g->bucket_of[i] = bucket_of_cell(g, cell_coord(p.x, g->inv_cell), cell_coord(p.y, g->inv_cell));
-        g->order_key[i] = steer__sortable_pair(p.x, p.y);
+    const steer_kinematic *st = w->state;
+    const __m128 inv = _mm_set1_ps(g->inv_cell), hi = _mm_set1_ps(1.0e9f), lo = _mm_set1_ps(-1.0e9f);
+    const __m128i wmask = _mm_set1_epi32((int32_t)((1u << g->width_bits) - 1u));
+    const __m128i bmask = _mm_set1_epi32((int32_t)g->bucket_mask), shift = _mm_cvtsi32_si128(g->width_bits);
+    const __m128i top = _mm_set1_epi32(INT32_MIN);
+    for (; i + 4 <= end; i += 4) {
+        // positions (x, y) of agents i..i+3 into xs and ys
+        const __m128 p01 = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&st[i].position),
+                                                               _mm_loadl_epi64((const __m128i *)&st[i + 1].position)));
+        const __m128 p23 = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)&st[i + 2].position),
+                                                               _mm_loadl_epi64((const __m128i *)&st[i + 3].position)));
+        const __m128 xs = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m128 ys = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1));
+        __m128i cell[2];
+        for (int a = 0; a < 2; ++a) {
+            const __m128 v = _mm_max_ps(_mm_min_ps(_mm_mul_ps(a == 0 ? xs : ys, inv), hi), lo);
+            const __m128i t = _mm_cvttps_epi32(v);
+            cell[a] = _mm_add_epi32(t, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), v)));
+        }
+        const __m128i bucket =
+            _mm_and_si128(_mm_or_si128(_mm_and_si128(cell[0], wmask), _mm_sll_epi32(cell[1], shift)), bmask);
+        _mm_storeu_si128((__m128i *)&g->bucket_of[i], bucket);
+        // steer__sortable_bits: u ^ (all ones when negative, else the top bit)
+        const __m128i bx = _mm_castps_si128(xs), by = _mm_castps_si128(ys);
+        const __m128i sx = _mm_xor_si128(bx, _mm_or_si128(_mm_srai_epi32(bx, 31), top));
+        const __m128i sy = _mm_xor_si128(by, _mm_or_si128(_mm_srai_epi32(by, 31), top));
+        // (x's bits high, y's low: 64-bit little-endian keys)
+        _mm_storeu_si128((__m128i *)&g->order_key[i], _mm_unpacklo_epi32(sy, sx));
+        _mm_storeu_si128((__m128i *)&g->order_key[i + 2], _mm_unpackhi_epi32(sy, sx));
     }
+#endif
+    for (; i < end; ++i) key_one(w, i);
 }
 
 // Canonical order inside buckets [start, end): insertion sort, buckets

@@ -19,6 +19,18 @@ static const neighbour_sums *sums_at(eval_ctx *ctx, float r, const steer_behavio
     return s;
 }
 
+// Separation's sum capped at max_len: steer_clamp_length's result, with
+// whether it caps selected without a branch (three agents in four of a
+// flock are capped, in no pattern a predictor follows); uncapped, the scale
+// is 1 and the sum comes back as it was.
+static steer_vec2 cap_push(float px, float py, float max_len)
+{
+    const double x = px, y = py, len2 = x * x + y * y, max = max_len;
+    if (isinf(len2)) return steer_clamp_length(steer_v2(px, py), max_len); // an overflowed sum: its direction
+    const double s = steer__select_gt(len2, max * max, max / sqrt(len2 > 0.0 ? len2 : 1.0), 1.0);
+    return steer_v2(steer_round_float(x * s), steer_round_float(y * s));
+}
+
 static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out)
 {
     // the notes' separation: from each neighbour closer than the threshold,
@@ -26,7 +38,7 @@ static bool separation(eval_ctx *ctx, const steer_behaviour_def *d, steer_steeri
     // is capped at max_acceleration
     const neighbour_sums *s = sums_at(ctx, d->radius, d);
     if (s->count == 0) return false;
-    out->linear = steer_clamp_length(steer_v2(s->sep_x, s->sep_y), ctx->lim.max_acceleration);
+    out->linear = cap_push(s->sep_x, s->sep_y, ctx->lim.max_acceleration);
     out->angular = 0.0f;
     return true;
 }
@@ -159,4 +171,33 @@ bool steer__group_alignment(eval_ctx *ctx, const steer_behaviour *b, steer_steer
 bool steer__group_collision_avoidance(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     return collision_avoidance(ctx, &b->def, out);
+}
+
+bool steer__group_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    // eval_blend's loop with its children's evaluators inlined: the same
+    // operations in the same order, so the same bits. The angular sum stays
+    // +0.0 (each child's is 0, times a finite weight, added to +0.0).
+    const int n = b->def.child_count;
+    const steer_child *children = b->children;
+    double x = 0.0, y = 0.0;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        const steer_behaviour_def *d = &children[i].behaviour->def;
+        steer_steering s;
+        bool has;
+        switch (d->type) {
+        case STEER_SEPARATION: has = separation(ctx, d, &s); break;
+        case STEER_COHESION: has = cohesion(ctx, d, &s); break;
+        default: has = alignment(ctx, d, &s); break; // (the flag admits only these three)
+        }
+        if (!has) continue;
+        const double wgt = children[i].weight;
+        x += s.linear.x * wgt;
+        y += s.linear.y * wgt;
+        any = true;
+    }
+    if (!any) return false;
+    steer__clamp_output(ctx, x, y, 0.0, out);
+    return true;
 }

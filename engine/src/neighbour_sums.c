@@ -4,18 +4,21 @@
 // 1. Pack: the candidates of the grid ranges a disc touches, eight (AVX2)
 //    or four (SSSE3) at a time; the offsets, squared distances and velocities of those in range
 //    (not the agent itself) are packed to the front of scratch arrays, in
-//    candidate order, without a branch per candidate.
+//    candidate order, without a branch per candidate (AVX2 does not store
+//    the squared distances: the sums compute them again, the same bits).
 // 2. Sum: the packed neighbours into four lanes (lane j holds neighbours
 //    j, j+4, ...): count, offsets, velocities and separation's pushes, whose
 //    sqrt and division now run on neighbours only, not on every candidate
-//    (eight at a time with AVX, summed four by four in the same order).
+//    (eight at a time with AVX2, summed four by four in the same order).
 //    Lanes are added in the fixed order (l0 + l1) + (l2 + l3) at the end.
+//    With AVX2 both passes are one function (neighbour_sums_avx2), from the
+//    ranges of the disc to the sums written in place.
 // Also the gather of steer__context_gather (the reciprocal avoidance's
 // candidates): proxies and squared distances of those in range, packed the
 // same way.
 //
-// The vector paths (AVX2 or SSSE3 packing, AVX or SSE2 sums) and the
-// plain C paths perform the same IEEE operations in the same order: the same
+// The vector paths (AVX2 packing and sums, or SSSE3 packing and SSE2 sums)
+// and the plain C paths perform the same IEEE operations in the same order: the same
 // bits (tests/c/test_kernel.c). Masked lanes add +0.0 in both.
 #include "eval.h"
 
@@ -70,14 +73,13 @@ STEER_NOINLINE static int pack_plain(const neighbour_grid *g, const uint32_t ran
 static __m128i left_pack[16];
 static int left_pack_count[16];
 static int32_t left_pack8[256][8] __attribute__((aligned(32)));
-static bool has_ssse3, has_avx2, has_avx;
+static bool has_ssse3, has_avx2;
 
 // Before main: the tables and the CPU checks are written once, before any
 // worker thread reads them.
 __attribute__((constructor)) static void init_left_pack(void)
 {
     has_ssse3 = __builtin_cpu_supports("ssse3");
-    has_avx = __builtin_cpu_supports("avx");
     has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
     for (int m = 0; m < 16; ++m) {
         unsigned char bytes[16];
@@ -103,7 +105,7 @@ __attribute__((constructor)) static void init_left_pack(void)
 void steer__neighbour_pack_limit(int level)
 {
     init_left_pack();
-    if (level < 2) has_avx2 = has_avx = false;
+    if (level < 2) has_avx2 = false;
     if (level < 1) has_ssse3 = false;
 }
 
@@ -172,44 +174,9 @@ group8_at(const float *gx, const float *gy, uint32_t k, __m256 cx, __m256 cy, __
     return o;
 }
 
-// AVX2: eight candidates at a time, one lane permutation an array. The
-// packed values are the same IEEE operations on the same candidates, in
-// the same order, as the SSSE3 and plain paths: the width changes how many
-// candidates a step takes, never what is packed (STEER_GRID_PAD covers the
-// 8-wide reads and writes).
-__attribute__((target("avx2,popcnt"))) static int pack_avx2(const neighbour_grid *g, const uint32_t ranges[][2],
-                                                            int count, const sums_params *p, const packed *out)
-{
-    const float *gx = g->x, *gy = g->y, *gvx = g->vx, *gvy = g->vy;
-    float *odx = out->dx, *ody = out->dy, *od2 = out->d2, *ovx = out->vx, *ovy = out->vy;
-    const __m256 cx = _mm256_set1_ps(p->cx), cy = _mm256_set1_ps(p->cy), r2 = _mm256_set1_ps(p->r2);
-    // proxy indices of the lanes, against the range's end and the agent's own
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
-    const __m256i self = _mm256_set1_epi32((int32_t)p->self);
-    int n = 0;
-    for (int c = 0; c < count; ++c) {
-        const uint32_t begin = ranges[c][0], end = ranges[c][1];
-        const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
-        __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
-        for (uint32_t k = begin; k < end; k += 8) {
-            const group8 c8 = group8_at(gx, gy, k, cx, cy, r2, idx, self, last);
-            const int bits = c8.bits;
-            idx = _mm256_add_epi32(idx, eight);
-            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[bits]);
-            _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(c8.dx, perm));
-            _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(c8.dy, perm));
-            _mm256_storeu_ps(od2 + n, _mm256_permutevar8x32_ps(c8.d2, perm));
-            _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));
-            _mm256_storeu_ps(ovy + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvy + k), perm));
-            n += __builtin_popcount((unsigned)bits);
-        }
-    }
-    return n;
-}
-
+// (AVX2 packs inside sums_avx2, below)
 static int pack(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, const packed *out)
 {
-    if (has_avx2) return pack_avx2(g, ranges, count, p, out);
     return has_ssse3 ? pack_ssse3(g, ranges, count, p, out) : pack_plain(g, ranges, count, p, out, NULL);
 }
 #else
@@ -461,74 +428,110 @@ STEER_NOINLINE static void sum_packed_sse2(const packed *nb, int n, const sums_p
     }
 }
 #if defined(STEER_X86_DISPATCH)
-// AVX: eight neighbours at a time for the per-neighbour arithmetic (the
-// sqrt and divisions of separation, the masks), which is the same bits in
-// any width; the sums then take the low half's four lanes, then the high
-// half's, into the four lane accumulators, as the SSE2 path's two steps
-// would: the same additions in the same order, so the same bits.
-__attribute__((target("avx"))) static void sum_packed_avx(const packed *nb, int n, const sums_params *p,
-                                                          float out[SUM_FIELDS])
+// Separation's terms of eight packed neighbours (lanes `in`): the pushes
+// away from each and the mask of those at the agent's very point. The
+// per-neighbour arithmetic of sum_packed_sse2 (the same bits in any width).
+typedef struct push8 {
+    __m256 sx, sy, same;
+} push8;
+__attribute__((target("avx2,popcnt"), always_inline)) static inline push8
+push8_of(__m256 dx, __m256 dy, __m256 in, __m256 one, __m256 max_acc, __m256 decay, __m256 r, bool linear_law)
 {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    const __m256 max_acc = _mm256_set1_ps(p->max_acc), decay = _mm256_set1_ps(p->decay), r = _mm256_set1_ps(p->r);
-    // lane indices as floats (exact), against n: AVX has no 8-lane integer compare
-    const __m256 end = _mm256_set1_ps((float)n), eight = _mm256_set1_ps(8.0f);
-    const bool separation = p->separation, linear_law = p->linear_law;
-    __m128 cnt = _mm_setzero_ps(), sdx = cnt, sdy = cnt, svx = cnt, svy = cnt, ssx = cnt, ssy = cnt, same = cnt;
-    __m256 idx = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-// one half (0: lanes 0-3, 1: lanes 4-7) of an 8-wide term, as a 4-lane step
-#define HALF(v, h) ((h) == 0 ? _mm256_castps256_ps128(v) : _mm256_extractf128_ps(v, 1))
-    for (int i = 0; i < n; i += 8) {
-        __m256 in = _mm256_cmp_ps(idx, end, _CMP_LT_OQ);
-        idx = _mm256_add_ps(idx, eight);
-        __m256 dx = _mm256_loadu_ps(nb->dx + i), dy = _mm256_loadu_ps(nb->dy + i), d2 = _mm256_loadu_ps(nb->d2 + i);
-        __m256 tc = _mm256_and_ps(in, one), tdx = _mm256_and_ps(in, dx), tdy = _mm256_and_ps(in, dy);
-        __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(nb->vx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(nb->vy + i));
-        // neighbours i..i+3, then i+4..i+7 if the SSE2 path would take them
-        // (it stops at n: one more step of +0.0 is not always a no-op, -0.0 + 0.0)
-        const int halves = i + 4 < n ? 2 : 1;
-        for (int h = 0; h < halves; ++h) {
-            cnt = _mm_add_ps(cnt, HALF(tc, h));
-            sdx = _mm_add_ps(sdx, HALF(tdx, h));
-            sdy = _mm_add_ps(sdy, HALF(tdy, h));
-            svx = _mm_add_ps(svx, HALF(tvx, h));
-            svy = _mm_add_ps(svy, HALF(tvy, h));
-        }
-        if (separation) {
-            __m256 apart = _mm256_cmp_ps(d2, zero, _CMP_GT_OQ);
-            __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
-            __m256 strength = linear_law ? _mm256_mul_ps(max_acc, _mm256_div_ps(_mm256_sub_ps(r, _mm256_mul_ps(d2, inv)), r))
-                                         : _mm256_min_ps(_mm256_mul_ps(decay, _mm256_mul_ps(inv, inv)), max_acc);
-            __m256 use = _mm256_and_ps(in, apart);
-            __m256 tsx = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dx, inv)));
-            __m256 tsy = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dy, inv)));
-            __m256 tsame = _mm256_and_ps(_mm256_andnot_ps(apart, in), one);
-            // separation's pushes point away: subtracted, as in the SSE2 path
-            for (int h = 0; h < halves; ++h) {
-                ssx = _mm_sub_ps(ssx, HALF(tsx, h));
-                ssy = _mm_sub_ps(ssy, HALF(tsy, h));
-                same = _mm_add_ps(same, HALF(tsame, h));
+    const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)); // (as packing computed it)
+    const __m256 apart = _mm256_cmp_ps(d2, _mm256_setzero_ps(), _CMP_GT_OQ);
+    const __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(d2));
+    const __m256 strength = linear_law ? _mm256_mul_ps(max_acc, _mm256_div_ps(_mm256_sub_ps(r, _mm256_mul_ps(d2, inv)), r))
+                                       : _mm256_min_ps(_mm256_mul_ps(decay, _mm256_mul_ps(inv, inv)), max_acc);
+    const __m256 use = _mm256_and_ps(in, apart);
+    push8 o;
+    o.sx = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dx, inv)));
+    o.sy = _mm256_and_ps(use, _mm256_mul_ps(strength, _mm256_mul_ps(dy, inv)));
+    o.same = _mm256_andnot_ps(apart, in);
+    return o;
+}
+
+// AVX2: both passes in one function. Pack: eight candidates at a time
+// (group8_at), one lane permutation an array; the squared distances are
+// not stored but computed again from the packed offsets (the same
+// operations, so the same bits). Sum: eight packed neighbours at a time,
+// each field's low half, then its high half, added into the four lane
+// accumulators, as two steps of sum_packed_sse2 would (the same additions
+// in the same order). The lanes past n are masked and add +0.0 where the
+// SSE2 path takes no step: a no-op, as no accumulator is ever -0.0.
+// The count is n itself (the lanes' counts are small whole numbers: their
+// sum is exact), and only whether a neighbour coincides is kept.
+__attribute__((target("avx2,popcnt"), always_inline)) static inline bool
+sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2], int count, const sums_params *p, eval_scratch *sc,
+          neighbour_sums *out)
+{
+    float *odx = sc->pack_dx, *ody = sc->pack_dy, *ovx = sc->pack_vx, *ovy = sc->pack_vy;
+    int n = 0;
+    {
+        const float *gx = g->x, *gy = g->y, *gvx = g->vx, *gvy = g->vy;
+        const __m256 cx = _mm256_set1_ps(p->cx), cy = _mm256_set1_ps(p->cy), r2 = _mm256_set1_ps(p->r2);
+        // proxy indices of the lanes, against the range's end and the agent's own
+        const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+        const __m256i self = _mm256_set1_epi32((int32_t)p->self);
+        for (int c = 0; c < count; ++c) {
+            const uint32_t begin = ranges[c][0], end = ranges[c][1];
+            const __m256i last = _mm256_set1_epi32((int32_t)end - 1);
+            __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
+            for (uint32_t k = begin; k < end; k += 8) {
+                const group8 c8 = group8_at(gx, gy, k, cx, cy, r2, idx, self, last);
+                idx = _mm256_add_epi32(idx, eight);
+                const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[c8.bits]);
+                _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(c8.dx, perm));
+                _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(c8.dy, perm));
+                _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));
+                _mm256_storeu_ps(ovy + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvy + k), perm));
+                n += __builtin_popcount((unsigned)c8.bits);
             }
         }
     }
-#undef HALF
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 max_acc = _mm256_set1_ps(p->max_acc), decay = _mm256_set1_ps(p->decay), r = _mm256_set1_ps(p->r);
+    const bool separation = p->separation, linear_law = p->linear_law;
+    __m128 sdx = _mm_setzero_ps(), sdy = sdx, svx = sdx, svy = sdx, ssx = sdx, ssy = sdx;
+    __m256 same = _mm256_setzero_ps();
+#define LO(v) _mm256_castps256_ps128(v)
+#define HI(v) _mm256_extractf128_ps(v, 1)
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int i = 0; i < n; i += 8) {
+        // (past n the lanes add +0.0: a no-op, since no accumulator is ever -0.0:
+        // they start at +0.0, and a sum is -0.0 only when both terms are)
+        const __m256 in = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lanes));
+        const __m256 dx = _mm256_loadu_ps(odx + i), dy = _mm256_loadu_ps(ody + i);
+        const __m256 tdx = _mm256_and_ps(in, dx), tdy = _mm256_and_ps(in, dy);
+        const __m256 tvx = _mm256_and_ps(in, _mm256_loadu_ps(ovx + i)), tvy = _mm256_and_ps(in, _mm256_loadu_ps(ovy + i));
+        sdx = _mm_add_ps(_mm_add_ps(sdx, LO(tdx)), HI(tdx));
+        sdy = _mm_add_ps(_mm_add_ps(sdy, LO(tdy)), HI(tdy));
+        svx = _mm_add_ps(_mm_add_ps(svx, LO(tvx)), HI(tvx));
+        svy = _mm_add_ps(_mm_add_ps(svy, LO(tvy)), HI(tvy));
+        if (separation) {
+            const push8 t = push8_of(dx, dy, in, one, max_acc, decay, r, linear_law);
+            // separation's pushes point away: subtracted, as in the SSE2 path
+            ssx = _mm_sub_ps(_mm_sub_ps(ssx, LO(t.sx)), HI(t.sx));
+            ssy = _mm_sub_ps(_mm_sub_ps(ssy, LO(t.sy)), HI(t.sy));
+            same = _mm256_or_ps(same, t.same);
+        }
+    }
+#undef LO
+#undef HI
     // (l0 + l1) + (l2 + l3) of every field at once: a horizontal add takes
     // the lane pairs, the second one adds the pairs
-    _mm_storeu_ps(out, _mm_hadd_ps(_mm_hadd_ps(cnt, sdx), _mm_hadd_ps(sdy, svx)));
-    _mm_storeu_ps(out + 4, _mm_hadd_ps(_mm_hadd_ps(svy, ssx), _mm_hadd_ps(ssy, same)));
+    out->count = n;
+    _mm_storeu_ps(&out->sum_dx, _mm_hadd_ps(_mm_hadd_ps(sdx, sdy), _mm_hadd_ps(svx, svy)));
+    _mm_storel_pi((__m64 *)&out->sep_x, _mm_hadd_ps(_mm_hadd_ps(ssx, ssy), ssx));
+    return _mm256_movemask_ps(same) != 0;
 }
-
-static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
-{
-    if (has_avx) sum_packed_avx(nb, n, p, out);
-    else sum_packed_sse2(nb, n, p, out);
-}
-#else
+// (the four sums, then the two pushes, are neighbours in neighbour_sums)
+_Static_assert(offsetof(neighbour_sums, sum_vy) == offsetof(neighbour_sums, sum_dx) + 3 * sizeof(float), "sums apart");
+_Static_assert(offsetof(neighbour_sums, sep_y) == offsetof(neighbour_sums, sep_x) + sizeof(float), "pushes apart");
+#endif
 static void sum_packed(const packed *nb, int n, const sums_params *p, float out[SUM_FIELDS])
 {
     sum_packed_sse2(nb, n, p, out);
 }
-#endif
 #else
 // Lane accumulators: count, offsets, velocities, separation.
 typedef struct lane_sums {
@@ -569,6 +572,25 @@ static void sum_packed(const packed *nb, int n, const sums_params *p, float out[
 }
 #endif
 
+// The paths without AVX2, and worlds with filters: pack, then sum.
+static bool sums_packed(const eval_ctx *ctx, const neighbour_grid *g, const uint32_t ranges[][2],
+                                       int count, const sums_params *p, neighbour_sums *out)
+{
+    const eval_scratch *sc = ctx->scratch;
+    const packed nb = {sc->pack_dx, sc->pack_dy, sc->pack_d2, sc->pack_vx, sc->pack_vy};
+    float sum[SUM_FIELDS];
+    int n = ctx->view->filtered ? pack_plain(g, ranges, count, p, &nb, ctx) : pack(g, ranges, count, p, &nb);
+    sum_packed(&nb, n, p, sum);
+    out->count = (int)sum[SUM_NEIGHBOURS];
+    out->sum_dx = sum[SUM_DX];
+    out->sum_dy = sum[SUM_DY];
+    out->sum_vx = sum[SUM_VX];
+    out->sum_vy = sum[SUM_VY];
+    out->sep_x = sum[SUM_SX];
+    out->sep_y = sum[SUM_SY];
+    return sum[SUM_SAME] > 0.0f;
+}
+
 // Direction away from a neighbour at the very same point: a fixed axis
 // chosen by key, so the two agents go opposite ways.
 static float tie_break_x(const eval_ctx *ctx, uint32_t proxy)
@@ -592,36 +614,63 @@ static float coincident_push(const eval_ctx *ctx, const uint32_t ranges[][2], in
     return push;
 }
 
-void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out)
+// What both paths do first: the parameters, the ranges of the disc, and
+// what the sums were asked for (sums_at in group.c compares it).
+static inline int sums_start(const eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
+                             neighbour_sums *out, sums_params *p, const uint32_t (**ranges)[2])
 {
-    const neighbour_grid *g = ctx->view->grid;
-    sums_params p = {
+    // (the ranges first: less to keep across the call)
+    const int count = steer__grid_ranges(ctx->view->grid, &ctx->scratch->ranges, ctx->me.position, radius, ranges);
+    *p = (sums_params){
         .cx = ctx->me.position.x, .cy = ctx->me.position.y, .r = radius, .r2 = radius * radius,
         .self = ctx->self_proxy, .separation = separation != NULL,
         .linear_law = separation != NULL && separation->law == STEER_LAW_LINEAR,
         .decay = separation != NULL ? separation->decay_coefficient : 0.0f,
         .max_acc = ctx->lim.max_acceleration,
     };
-    const uint32_t (*ranges)[2];
-    int count = steer__grid_ranges(g, &ctx->scratch->ranges, ctx->me.position, radius, &ranges);
-    eval_scratch *sc = ctx->scratch;
-    const packed nb = {sc->pack_dx, sc->pack_dy, sc->pack_d2, sc->pack_vx, sc->pack_vy};
-    float sum[SUM_FIELDS];
-    int n = ctx->view->filtered ? pack_plain(g, ranges, count, &p, &nb, ctx) : pack(g, ranges, count, &p, &nb);
-    sum_packed(&nb, n, &p, sum);
     out->radius = radius;
-    out->count = (int)sum[SUM_NEIGHBOURS];
-    out->sum_dx = sum[SUM_DX];
-    out->sum_dy = sum[SUM_DY];
-    out->sum_vx = sum[SUM_VX];
-    out->sum_vy = sum[SUM_VY];
     out->has_separation = separation != NULL;
     if (separation != NULL) {
         out->law = separation->law;
         out->decay = separation->decay_coefficient;
-        out->max_acc = p.max_acc;
-        out->sep_x = sum[SUM_SX];
-        out->sep_y = sum[SUM_SY];
-        if (sum[SUM_SAME] > 0.0f) out->sep_x += coincident_push(ctx, ranges, count, &p);
+        out->max_acc = p->max_acc;
     }
+    return count;
+}
+
+#if defined(STEER_X86_DISPATCH)
+// AVX2 and no filters: everything in one function (no parameters handed
+// from one call to the next).
+__attribute__((target("avx2,popcnt"))) static void neighbour_sums_avx2(eval_ctx *ctx, float radius,
+                                                                       const steer_behaviour_def *separation,
+                                                                       neighbour_sums *out)
+{
+    sums_params p;
+    const uint32_t (*ranges)[2];
+    const int count = sums_start(ctx, radius, separation, out, &p, &ranges);
+    if (sums_avx2(ctx->view->grid, ranges, count, &p, ctx->scratch, out) && separation != NULL)
+        out->sep_x += coincident_push(ctx, ranges, count, &p);
+}
+#endif
+
+// The other paths (not inlined: the common case does not take them).
+STEER_NOINLINE static void neighbour_sums_packed(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,
+                                                 neighbour_sums *out)
+{
+    sums_params p;
+    const uint32_t (*ranges)[2];
+    const int count = sums_start(ctx, radius, separation, out, &p, &ranges);
+    if (sums_packed(ctx, ctx->view->grid, ranges, count, &p, out) && separation != NULL)
+        out->sep_x += coincident_push(ctx, ranges, count, &p);
+}
+
+void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out)
+{
+#if defined(STEER_X86_DISPATCH)
+    if (has_avx2 && !ctx->view->filtered) {
+        neighbour_sums_avx2(ctx, radius, separation, out);
+        return;
+    }
+#endif
+    neighbour_sums_packed(ctx, radius, separation, out);
 }

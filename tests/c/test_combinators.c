@@ -442,6 +442,94 @@ static void callback_calling_get_steering(void)
     if (differ) fprintf(stderr, "  %d of 40 crowds: a nested get_steering changed the blend\n", differ);
 }
 
+// A blend of separation, cohesion and alignment only runs as one kernel
+// (steer__group_blend); a child with a limit override (here one equal to
+// the agent's own limit, which changes nothing) sends it through the loop
+// of eval_blend. Both give the same bits, for every agent of random
+// crowds, for children in any order, radii, weights (negative and zero
+// too) and separation's laws; whole worlds stepped both ways keep the
+// same hash. The kernel's flag follows set_children and a child's
+// set_param.
+static steer_behaviour *neighbour_node(steer_behaviour_type type, float radius, int law, float max_acc)
+{
+    steer_behaviour_def d = def_of(type);
+    d.radius = radius;
+    if (type == STEER_SEPARATION) d.law = law;
+    d.max_acceleration = max_acc;
+    return make(d);
+}
+
+static void neighbour_blend_is_the_loop(void)
+{
+    uint64_t rng = 99;
+    const steer_behaviour_type types[3] = {STEER_SEPARATION, STEER_COHESION, STEER_ALIGNMENT};
+    int compared = 0, differ = 0, hashes_differ = 0, flags_wrong = 0;
+    for (int round = 0; round < 24; ++round) {
+        steer_world_def wd = steer_default_world_def();
+        wd.seed = (uint64_t)round;
+        wd.cell_size = 1.0f + (float)(round % 4);
+        steer_world *w[2] = {steer_world_create(&wd), steer_world_create(&wd)};
+        // the children: 1 to 4 of the three types, in any order
+        const int n = 1 + round % 4;
+        steer_behaviour *kids[2][4];
+        float weights[4];
+        for (int i = 0; i < n; ++i) {
+            const steer_behaviour_type t = types[(round + i * (1 + round / 8)) % 3];
+            const float radius = i == 3 ? 1.5f : 2.0f + (float)(round % 3);
+            const int law = (round / 3) % 2 ? STEER_LAW_LINEAR : STEER_LAW_INVERSE_SQUARE;
+            weights[i] = i == 2 && round % 5 == 0 ? 0.0f : (round % 7 == 1 && i == 0 ? -0.5f : 0.5f + (float)i);
+            kids[0][i] = neighbour_node(t, radius, law, -1.0f);
+            // the same node, but for an override equal to the agents' own limit
+            kids[1][i] = neighbour_node(t, radius, law, i == 0 ? test_limits().max_acceleration : -1.0f);
+        }
+        steer_behaviour *b[2] = {make_combinator(STEER_BLEND, kids[0], weights, n),
+                                 make_combinator(STEER_BLEND, kids[1], weights, n)};
+        flags_wrong += !b[0]->neighbour_blend + b[1]->neighbour_blend;
+        const int agents = 150 + 20 * round;
+        const float side = 6.0f + (float)(round % 5) * 4.0f;
+        for (int k = 0; k < agents; ++k) {
+            float x = side * steer__rng_float(&rng), y = side * steer__rng_float(&rng);
+            if (k % 23 == 5) x = y = 3.0f; // some at the very same point
+            const steer_kinematic st = kin(x, y, 4.0f * steer__rng_float(&rng) - 2.0f,
+                                           4.0f * steer__rng_float(&rng) - 2.0f, 0.0f, 0.0f);
+            for (int v = 0; v < 2; ++v) spawn_full(w[v], st, test_limits(), b[v], (uint64_t)k + 1);
+        }
+        for (int step = 0; step < 3; ++step) {
+            for (int k = 0; k < agents; ++k) {
+                steer_steering s[2];
+                bool has[2];
+                for (int v = 0; v < 2; ++v) has[v] = steer_behaviour_get_steering(b[v], w[v], steer_world_agent_at(w[v], k), 1.0f / 60.0f, &s[v]);
+                ++compared;
+                differ += has[0] != has[1] || memcmp(&s[0], &s[1], sizeof s[0]) != 0;
+            }
+            for (int v = 0; v < 2; ++v) steer_world_step(w[v], 1.0f / 60.0f);
+        }
+        hashes_differ += steer_world_hash(w[0]) != steer_world_hash(w[1]);
+        // the flag follows the override: cleared on the child, the parent's kernel again
+        const steer_param_info *acc = steer_behaviour_find_param(steer_behaviour_get_type(kids[1][0]), "max_acceleration");
+        steer_behaviour_set_param(kids[1][0], acc, -1.0);
+        flags_wrong += !b[1]->neighbour_blend;
+        steer_behaviour_set_param(kids[1][0], acc, 3.0);
+        flags_wrong += b[1]->neighbour_blend;
+        // and set_children: a seek among the children is no neighbour blend
+        steer_child plain[2] = {{kids[0][0], 1.0f}, {make(def_at(STEER_SEEK, 1, 1)), 1.0f}};
+        steer_behaviour_set_children(b[1], plain, 2);
+        flags_wrong += b[1]->neighbour_blend;
+        steer_behaviour_release(plain[1].behaviour);
+        steer_behaviour_set_children(b[1], plain, 1);
+        flags_wrong += !b[1]->neighbour_blend;
+        for (int v = 0; v < 2; ++v) {
+            steer_behaviour_release(b[v]);
+            steer_world_destroy(w[v]);
+        }
+    }
+    CHECK(compared > 10000);
+    CHECK(differ == 0);
+    CHECK(hashes_differ == 0);
+    CHECK(flags_wrong == 0);
+    if (differ) fprintf(stderr, "  %d of %d steerings differ between the kernel and the loop\n", differ, compared);
+}
+
 int main(void)
 {
     RUN(blend);
@@ -450,5 +538,6 @@ int main(void)
     RUN(limit_overrides);
     RUN(callbacks);
     RUN(callback_calling_get_steering);
+    RUN(neighbour_blend_is_the_loop);
     return TEST_RESULT();
 }

@@ -1,6 +1,7 @@
-// The neighbour-sums kernel: the vector paths (AVX2 or SSSE3 packing, SSE2
-// sums or their AVX encoding; each packing this CPU runs, in turn) and the
-// plain C paths give the same bits; so do the gathers (AVX2, or SSE2
+// The neighbour-sums kernel: the vector paths (AVX2 packing and summing in
+// one function, or SSSE3 packing and SSE2 sums; each this CPU runs, in
+// turn; with and without separation's sums) and the plain C paths give the
+// same bits; so do the gathers (AVX2, or SSE2
 // distances and a plain compaction, against plain C), and ORCA's
 // half-planes (orca_lines.c: AVX2, SSE2, one by one and the plain build,
 // against agent_line itself). The plain paths are compiled here from the
@@ -50,12 +51,15 @@ static int gathers_differ(eval_ctx *ctx, float radius, uint32_t *list, float *di
 
 static float uniform(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * steer__rng_float(s); }
 
+// (separation's sums only when they were asked for)
 static bool same_bits(const neighbour_sums *a, const neighbour_sums *b)
 {
-    return a->count == b->count && memcmp(&a->sum_dx, &b->sum_dx, sizeof(float)) == 0 &&
+    return a->count == b->count && a->has_separation == b->has_separation &&
+           memcmp(&a->sum_dx, &b->sum_dx, sizeof(float)) == 0 &&
            memcmp(&a->sum_dy, &b->sum_dy, sizeof(float)) == 0 && memcmp(&a->sum_vx, &b->sum_vx, sizeof(float)) == 0 &&
-           memcmp(&a->sum_vy, &b->sum_vy, sizeof(float)) == 0 && memcmp(&a->sep_x, &b->sep_x, sizeof(float)) == 0 &&
-           memcmp(&a->sep_y, &b->sep_y, sizeof(float)) == 0;
+           memcmp(&a->sum_vy, &b->sum_vy, sizeof(float)) == 0 &&
+           (!a->has_separation || (memcmp(&a->sep_x, &b->sep_x, sizeof(float)) == 0 &&
+                                   memcmp(&a->sep_y, &b->sep_y, sizeof(float)) == 0));
 }
 
 static void paths_agree(int level)
@@ -96,8 +100,10 @@ static void paths_agree(int level)
             ctx.key = w->key[i];
             ctx.scratch = &w->scratch[0];
             neighbour_sums a, b;
-            steer__neighbour_sums(&ctx, radius, &sep, &a);
-            plain_neighbour_sums(&ctx, radius, &sep, &b);
+            // every third without separation (cohesion and alignment ask for the sums alone)
+            const steer_behaviour_def *with = i % 3 == 2 ? NULL : &sep;
+            steer__neighbour_sums(&ctx, radius, with, &a);
+            plain_neighbour_sums(&ctx, radius, with, &b);
             ++compared;
             differ += !same_bits(&a, &b);
             gathers += gathers_differ(&ctx, radius, list, dist);
