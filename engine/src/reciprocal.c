@@ -128,14 +128,14 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
     if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
-        uint32_t pick[ORCA_CANDIDATES + 8];
-        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
+        // (the keys: room for the shortlist's groups of 8, and the ranks' of 16)
+        uint32_t pick[ORCA_CANDIDATES + 8], bits[ORCA_CANDIDATES + 16];
+        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick, bits);
         if (n >= k && n <= ORCA_SHORTLIST) {
             // the shortlist in the order of its keys (the places in pick
             // rise with the places in the gather): the first k are the k
             // nearest
-            uint32_t bits[(ORCA_SHORTLIST + 15) / 16 * 16], order[ORCA_SHORTLIST];
-            for (int i = 0; i < n; ++i) memcpy(&bits[i], &dist_sq[pick[i]], sizeof bits[i]);
+            uint32_t order[ORCA_SHORTLIST];
             steer__neighbour_rank(bits, n, order);
             for (int i = 0; i < k; ++i) {
                 uint32_t at = pick[order[i]];

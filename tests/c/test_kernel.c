@@ -30,7 +30,7 @@
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
-int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys);
 void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
@@ -128,7 +128,7 @@ static void shortlists_agree(int level)
 {
     uint64_t rng = 7;
     static float dist[256 + STEER_GRID_PAD];
-    static uint32_t a[256 + 8], b[256 + 8];
+    static uint32_t a[256 + 8], b[256 + 8], ka[256 + 8], kb[256 + 8];
     int compared = 0, differ = 0, kept = 0;
     for (int found = 0; found <= 256; ++found) {
         for (int i = 0; i < found + STEER_GRID_PAD; ++i) {
@@ -137,11 +137,14 @@ static void shortlists_agree(int level)
         }
         const float guesses[] = {0.0f, 25.0f, 50.0f, uniform(&rng, 0.0f, 225.0f), 225.0f, 1e30f};
         for (size_t gi = 0; gi < sizeof guesses / sizeof guesses[0]; ++gi) {
-            int na = steer__neighbour_shortlist(dist, found, guesses[gi], a);
-            int nb = plain_neighbour_shortlist(dist, found, guesses[gi], b);
+            int na = steer__neighbour_shortlist(dist, found, guesses[gi], a, ka);
+            int nb = plain_neighbour_shortlist(dist, found, guesses[gi], b, kb);
             ++compared;
             kept += na;
             differ += na != nb || memcmp(a, b, sizeof *a * (size_t)na) != 0;
+            // the keys: the picked distances' bits
+            for (int i = 0; i < na; ++i) differ += memcmp(&ka[i], &dist[a[i]], sizeof ka[i]) != 0;
+            for (int i = 0; i < nb; ++i) differ += memcmp(&kb[i], &dist[b[i]], sizeof kb[i]) != 0;
         }
     }
     CHECK(kept > 1000); // (not all empty)
