@@ -146,10 +146,10 @@ int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2],
                             uint32_t self, eval_scratch *s);
 /// The places i < found of a gather whose squared distance dist_sq[i] is at
 /// most `guess` (compared as bits: non-negative floats order so), in order,
-/// into pick (found + 8 entries: the AVX2 path writes whole groups of 8);
-/// returns their count (reciprocal.c, closest_neighbours; the same list on
-/// every path).
-int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
+/// into pick, and their distances' bits into keys (each found + 8 entries:
+/// the AVX2 path writes whole groups of 8); returns their count
+/// (reciprocal.c, closest_neighbours; the same lists on every path).
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys);
 /// The order of n (at most 64) keys (`bits`: non-negative floats' bits,
 /// below 2^31; room for n rounded up to 16: the AVX2 path reads groups of 16) by
 /// value, then by place: order[r] is the place m whose key has rank r, for

@@ -282,7 +282,7 @@ int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2],
 // The places i < found whose dist_sq[i] is no larger than `guess`, in order
 // (non-negative floats order as their bits; the comparison is of the bits,
 // unsigned, so that any float gives the same list on every path).
-static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_t *pick)
+static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys)
 {
     uint32_t limit, bits;
     memcpy(&limit, &guess, sizeof limit);
@@ -290,6 +290,7 @@ static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_
     for (int i = 0; i < found; ++i) {
         memcpy(&bits, &dist_sq[i], sizeof bits);
         pick[n] = (uint32_t)i;
+        keys[n] = bits;
         n += bits <= limit;
     }
     return n;
@@ -298,9 +299,9 @@ static int shortlist_plain(const float *dist_sq, int found, float guess, uint32_
 #if defined(STEER_X86_DISPATCH)
 // AVX2: eight places at a time, packed with the left_pack8 permutations
 // (the unsigned comparison as a signed one of the bits with the top bit
-// flipped).
+// flipped), their bits with them.
 __attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *dist_sq, int found, float guess,
-                                                                 uint32_t *pick)
+                                                                 uint32_t *pick, uint32_t *keys)
 {
     const __m256i flip = _mm256_set1_epi32(INT32_MIN), eight = _mm256_set1_epi32(8);
     const __m256i limit = _mm256_xor_si256(_mm256_castps_si256(_mm256_set1_ps(guess)), flip);
@@ -308,11 +309,13 @@ __attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *di
     __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     int n = 0;
     for (int i = 0; i < found; i += 8) {
-        __m256i bits = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(dist_sq + i)), flip);
+        const __m256i raw = _mm256_loadu_si256((const __m256i *)(dist_sq + i));
+        __m256i bits = _mm256_xor_si256(raw, flip);
         __m256i keep = _mm256_andnot_si256(_mm256_cmpgt_epi32(bits, limit), _mm256_cmpgt_epi32(end, idx));
         int mask = _mm256_movemask_ps(_mm256_castsi256_ps(keep));
         const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[mask]);
         _mm256_storeu_si256((__m256i *)(pick + n), _mm256_permutevar8x32_epi32(idx, perm));
+        _mm256_storeu_si256((__m256i *)(keys + n), _mm256_permutevar8x32_epi32(raw, perm));
         idx = _mm256_add_epi32(idx, eight);
         n += __builtin_popcount((unsigned)mask);
     }
@@ -320,12 +323,12 @@ __attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *di
 }
 #endif
 
-int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick)
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys)
 {
 #if defined(STEER_X86_DISPATCH)
-    if (has_avx2) return shortlist_avx2(dist_sq, found, guess, pick);
+    if (has_avx2) return shortlist_avx2(dist_sq, found, guess, pick, keys);
 #endif
-    return shortlist_plain(dist_sq, found, guess, pick);
+    return shortlist_plain(dist_sq, found, guess, pick, keys);
 }
 
 /* ---- the order of the shortlist (reciprocal.c) ----------------------------------------- */
@@ -342,34 +345,44 @@ static void rank_plain(const uint32_t *bits, int n, uint32_t *order)
 }
 
 #if defined(STEER_X86_DISPATCH)
-// AVX2: the ranks of eight keys at a time (signed comparisons: the keys are
-// below 2^31). Key j comes before key m when bits[j] < bits[m] + (j < m):
-// each key j is compared with eight m at once, two groups of eight (the
-// common case, n <= 16) sharing the broadcasts.
-__attribute__((target("avx2,popcnt"), always_inline)) static inline __m256i
-rank_step(__m256i acc, __m256i key, __m256i place, __m256i bj, __m256i jv)
-{
-    const __m256i threshold = _mm256_sub_epi32(key, _mm256_cmpgt_epi32(place, jv)); // (+1 where j < m)
-    return _mm256_sub_epi32(acc, _mm256_cmpgt_epi32(threshold, bj));
-}
-
+// AVX2: the ranks of sixteen keys m at a time, two groups of eight sharing
+// each broadcast key j (signed comparisons: the keys are below 2^31). Key j
+// comes before key m when bits[j] < bits[m] + (j < m): for the keys j
+// before the sixteen that is bits[j] < bits[m] + 1, for those after them
+// bits[j] < bits[m], and for those among them the + 1 is a mask of the
+// lanes past j's (-1 in the lanes m > j: `later` read from 15 - (j - c) on).
 __attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *order)
 {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    static const int32_t later[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    const __m256i minus_one = _mm256_set1_epi32(-1);
     int32_t rank[16] __attribute__((aligned(32)));
     for (int c = 0; c < n; c += 16) {
         const __m256i key_lo = _mm256_loadu_si256((const __m256i *)(bits + c));
         const __m256i key_hi = _mm256_loadu_si256((const __m256i *)(bits + c + 8));
-        const __m256i place_lo = _mm256_add_epi32(_mm256_set1_epi32(c), lanes), place_hi = _mm256_add_epi32(place_lo, eight);
+        const __m256i up_lo = _mm256_sub_epi32(key_lo, minus_one), up_hi = _mm256_sub_epi32(key_hi, minus_one);
+        const int end = c + 16 < n ? c + 16 : n;
         __m256i acc_lo = _mm256_setzero_si256(), acc_hi = acc_lo;
-        for (int j = 0; j < n; ++j) {
-            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]), jv = _mm256_set1_epi32(j);
-            acc_lo = rank_step(acc_lo, key_lo, place_lo, bj, jv);
-            acc_hi = rank_step(acc_hi, key_hi, place_hi, bj, jv);
+        for (int j = 0; j < c; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]);
+            acc_lo = _mm256_sub_epi32(acc_lo, _mm256_cmpgt_epi32(up_lo, bj));
+            acc_hi = _mm256_sub_epi32(acc_hi, _mm256_cmpgt_epi32(up_hi, bj));
+        }
+        for (int j = c; j < end; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]);
+            const int32_t *after = later + 15 - (j - c);
+            const __m256i t_lo = _mm256_sub_epi32(key_lo, _mm256_loadu_si256((const __m256i *)after));
+            const __m256i t_hi = _mm256_sub_epi32(key_hi, _mm256_loadu_si256((const __m256i *)(after + 8)));
+            acc_lo = _mm256_sub_epi32(acc_lo, _mm256_cmpgt_epi32(t_lo, bj));
+            acc_hi = _mm256_sub_epi32(acc_hi, _mm256_cmpgt_epi32(t_hi, bj));
+        }
+        for (int j = end; j < n; ++j) {
+            const __m256i bj = _mm256_set1_epi32((int32_t)bits[j]);
+            acc_lo = _mm256_sub_epi32(acc_lo, _mm256_cmpgt_epi32(key_lo, bj));
+            acc_hi = _mm256_sub_epi32(acc_hi, _mm256_cmpgt_epi32(key_hi, bj));
         }
         _mm256_store_si256((__m256i *)rank, acc_lo);
         _mm256_store_si256((__m256i *)(rank + 8), acc_hi);
-        const int end = c + 16 < n ? c + 16 : n;
         for (int m = c; m < end; ++m) order[rank[m - c]] = (uint32_t)m;
     }
 }

@@ -1,6 +1,14 @@
-// orca_lines.c: the half-planes of an agent's neighbours (reciprocal.c),
-// agent_line (orca_lines.h) for four (SSE2) or eight (AVX2) neighbours at
-// once.
+// orca_lines.c: the shares and the half-planes of an agent's neighbours
+// (reciprocal.c), flow_share and agent_line (orca_lines.h) for four (SSE2)
+// or eight (AVX2) neighbours at once.
+//
+// flow_share's tests (the guards against non-finite ratios, the blend at
+// a crawl, a neighbour that does not avoid, an idle agent) become lane
+// masks: every lane computes both sides and keeps the one the scalar code
+// returns; its lengths in double, as steer_length; steer_maxf, steer_minf
+// and steer_clampf as maxps and minps with the operands in the order that
+// gives the same result for NaN and signed zeros (a > b ? a : b is
+// maxps(a, b)).
 //
 // agent_line has three cases: the cut-off disc, the legs of the cone and,
 // rarely outside a jam, overlapping. The vector paths compute the first two
@@ -18,7 +26,16 @@
 #include "kernel_isa.h"
 
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
-// The one-by-one path.
+// The one-by-one paths.
+static inline void plain_share(orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+{
+    float share = in->avoids[i] != 0.0f ? flow_share(steer_v2(in->rx[i], in->ry[i]), v, speed,
+                                                     steer_v2(in->jx[i], in->jy[i]), mine,
+                                                     steer_v2(in->tx[i], in->ty[i]), in->mean[i])
+                                        : 1.0f;
+    in->share[i] = idle ? steer_maxf(share, 0.5f) : share;
+}
+
 static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     out[i] = agent_line(steer_v2(in->rx[i], in->ry[i]), steer_v2(in->vx[i], in->vy[i]), in->r[i], inv_tau, inv_dt, v,
@@ -122,6 +139,63 @@ static STEER_NOINLINE void lines_sse2(const orca_pairs *in, int k, float inv_tau
         const int n = k - i < 4 ? k - i : 4;
         store4(lines4_at(in, i, (1 << n) - 1, tau, step, vx0, vy0), out + i, n);
     }
+}
+
+// isfinite, lane by lane (false for NaN)
+static STEER_ALWAYS_INLINE __m128 finite4(__m128 a)
+{
+    return _mm_cmple_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), a), _mm_set1_ps(FLT_MAX));
+}
+
+// steer_clampf(a, -1, 1) of a finite a
+static STEER_ALWAYS_INLINE __m128 clamp_unit4(__m128 a)
+{
+    return _mm_min_ps(_mm_set1_ps(1.0f), _mm_max_ps(_mm_set1_ps(-1.0f), a));
+}
+
+// The shares of pairs i to i + 3 (steer__orca_shares), flow_share's
+// operations lane by lane; mine: A's preferred velocity.
+static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, __m128 vx0, __m128 vy0, __m128 speed,
+                                             __m128 mx, __m128 my, bool idle)
+{
+    const __m128 zero = _mm_setzero_ps(), half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+    const __m128 big = _mm_set1_ps(FLT_MAX), sign = _mm_set1_ps(-0.0f);
+    const __m128 rx = _mm_loadu_ps(in->rx + i), ry = _mm_loadu_ps(in->ry + i);
+    const __m128 jx = _mm_loadu_ps(in->jx + i), jy = _mm_loadu_ps(in->jy + i);
+    const __m128 mean = _mm_loadu_ps(in->mean + i);
+    // avoid_share: the velocities' right of way
+    const __m128 sum = _mm_add_ps(speed, length4(jx, jy)), d = length4(rx, ry);
+    const __m128 speeds = _mm_max_ps(sum, _mm_mul_ps(_mm_set1_ps(ORCA_SHARE_FLOOR), mean));
+    const __m128 den = _mm_mul_ps(d, speeds);
+    const __m128 ahead = _mm_div_ps(
+        _mm_add_ps(_mm_mul_ps(rx, _mm_add_ps(vx0, jx)), _mm_mul_ps(ry, _mm_add_ps(vy0, jy))), den);
+    const __m128 fair = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(den, zero), _mm_cmple_ps(den, big)), finite4(ahead));
+    const __m128 vshare = select4(fair, _mm_add_ps(half, _mm_mul_ps(half, clamp_unit4(ahead))), half);
+    // the blend below the blend speed
+    const __m128 blend = _mm_mul_ps(_mm_set1_ps(ORCA_FLOW_BLEND), mean), room = _mm_sub_ps(blend, speed);
+    const __m128 slow = _mm_and_ps(_mm_cmpgt_ps(room, zero), _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(jx, jx), _mm_mul_ps(jy, jy)),
+                                                                         _mm_mul_ps(room, room)));
+    const __m128 w = _mm_min_ps(_mm_div_ps(sum, blend), one);
+    // queue_ahead: the preferred velocities' right of way
+    const __m128 tx = _mm_loadu_ps(in->tx + i), ty = _mm_loadu_ps(in->ty + i);
+    const __m128 ca = _mm_div_ps(_mm_add_ps(_mm_mul_ps(mx, rx), _mm_mul_ps(my, ry)), d);
+    const __m128 cb = _mm_div_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(tx, rx), _mm_mul_ps(ty, ry)), sign), d);
+    const __m128 queue = _mm_sub_ps(_mm_mul_ps(_mm_max_ps(ca, zero), _mm_max_ps(_mm_xor_ps(cb, sign), zero)),
+                                    _mm_mul_ps(_mm_max_ps(cb, zero), _mm_max_ps(_mm_xor_ps(ca, sign), zero)));
+    const __m128 kept = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(d, zero), _mm_cmple_ps(d, big)), finite4(queue));
+    const __m128 qa = _mm_and_ps(kept, clamp_unit4(queue));
+    const __m128 mixed = _mm_add_ps(_mm_mul_ps(w, vshare),
+                                    _mm_mul_ps(_mm_sub_ps(one, w), _mm_add_ps(half, _mm_mul_ps(half, qa))));
+    const __m128 avoids = _mm_cmpneq_ps(_mm_loadu_ps(in->avoids + i), zero);
+    const __m128 share = select4(avoids, select4(slow, mixed, vshare), one);
+    return idle ? _mm_max_ps(share, half) : share;
+}
+
+static STEER_NOINLINE void shares_sse2(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+{
+    const __m128 vx0 = _mm_set1_ps(v.x), vy0 = _mm_set1_ps(v.y), sp = _mm_set1_ps(speed);
+    const __m128 mx = _mm_set1_ps(mine.x), my = _mm_set1_ps(mine.y);
+    for (int i = 0; i < k; i += 4) _mm_storeu_ps(in->share + i, shares4_at(in, i, vx0, vy0, sp, mx, my, idle));
 }
 #endif
 
@@ -227,6 +301,73 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx2(const orca
     }
 }
 
+// shares4_at in eight lanes.
+__attribute__((target("avx2"))) static inline __m256 shares8_at(const orca_pairs *in, int i, __m256 vx0, __m256 vy0,
+                                                                __m256 speed, __m256 mx, __m256 my, bool idle)
+{
+    const __m256 zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 big = _mm256_set1_ps(FLT_MAX), sign = _mm256_set1_ps(-0.0f), lo = _mm256_set1_ps(-1.0f);
+    const __m256 rx = _mm256_loadu_ps(in->rx + i), ry = _mm256_loadu_ps(in->ry + i);
+    const __m256 jx = _mm256_loadu_ps(in->jx + i), jy = _mm256_loadu_ps(in->jy + i);
+    const __m256 mean = _mm256_loadu_ps(in->mean + i);
+    const __m256 sum = _mm256_add_ps(speed, length8(jx, jy)), d = length8(rx, ry);
+    const __m256 speeds = _mm256_max_ps(sum, _mm256_mul_ps(_mm256_set1_ps(ORCA_SHARE_FLOOR), mean));
+    const __m256 den = _mm256_mul_ps(d, speeds);
+    const __m256 ahead = _mm256_div_ps(
+        _mm256_add_ps(_mm256_mul_ps(rx, _mm256_add_ps(vx0, jx)), _mm256_mul_ps(ry, _mm256_add_ps(vy0, jy))), den);
+    const __m256 fair = _mm256_and_ps(
+        _mm256_and_ps(_mm256_cmp_ps(den, zero, _CMP_GT_OQ), _mm256_cmp_ps(den, big, _CMP_LE_OQ)),
+        _mm256_cmp_ps(_mm256_andnot_ps(sign, ahead), big, _CMP_LE_OQ));
+    const __m256 vshare =
+        select8(fair, _mm256_add_ps(half, _mm256_mul_ps(half, _mm256_min_ps(one, _mm256_max_ps(lo, ahead)))), half);
+    const __m256 blend = _mm256_mul_ps(_mm256_set1_ps(ORCA_FLOW_BLEND), mean), room = _mm256_sub_ps(blend, speed);
+    const __m256 slow = _mm256_and_ps(
+        _mm256_cmp_ps(room, zero, _CMP_GT_OQ),
+        _mm256_cmp_ps(_mm256_add_ps(_mm256_mul_ps(jx, jx), _mm256_mul_ps(jy, jy)), _mm256_mul_ps(room, room), _CMP_LT_OQ));
+    const __m256 w = _mm256_min_ps(_mm256_div_ps(sum, blend), one);
+    const __m256 tx = _mm256_loadu_ps(in->tx + i), ty = _mm256_loadu_ps(in->ty + i);
+    const __m256 ca = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(mx, rx), _mm256_mul_ps(my, ry)), d);
+    const __m256 cb = _mm256_div_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(tx, rx), _mm256_mul_ps(ty, ry)), sign), d);
+    const __m256 queue =
+        _mm256_sub_ps(_mm256_mul_ps(_mm256_max_ps(ca, zero), _mm256_max_ps(_mm256_xor_ps(cb, sign), zero)),
+                      _mm256_mul_ps(_mm256_max_ps(cb, zero), _mm256_max_ps(_mm256_xor_ps(ca, sign), zero)));
+    const __m256 kept = _mm256_and_ps(
+        _mm256_and_ps(_mm256_cmp_ps(d, zero, _CMP_GT_OQ), _mm256_cmp_ps(d, big, _CMP_LE_OQ)),
+        _mm256_cmp_ps(_mm256_andnot_ps(sign, queue), big, _CMP_LE_OQ));
+    const __m256 qa = _mm256_and_ps(kept, _mm256_min_ps(one, _mm256_max_ps(lo, queue)));
+    const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(w, vshare), _mm256_mul_ps(_mm256_sub_ps(one, w),
+                                                                              _mm256_add_ps(half, _mm256_mul_ps(half, qa))));
+    const __m256 avoids = _mm256_cmp_ps(_mm256_loadu_ps(in->avoids + i), zero, _CMP_NEQ_UQ);
+    const __m256 share = select8(avoids, select8(slow, mixed, vshare), one);
+    return idle ? _mm256_max_ps(share, half) : share;
+}
+
+// AVX2: eight at a time; the last four or fewer with shares4_at.
+__attribute__((target("avx2"))) static STEER_NOINLINE void shares_avx2(orca_pairs *in, int k, steer_vec2 v, float speed,
+                                                                     steer_vec2 mine, bool idle)
+{
+    const __m256 vx0 = _mm256_set1_ps(v.x), vy0 = _mm256_set1_ps(v.y), sp = _mm256_set1_ps(speed);
+    const __m256 mx = _mm256_set1_ps(mine.x), my = _mm256_set1_ps(mine.y);
+    int i = 0;
+    for (; k - i > 4; i += 8) _mm256_storeu_ps(in->share + i, shares8_at(in, i, vx0, vy0, sp, mx, my, idle));
+    if (i < k) {
+        _mm_storeu_ps(in->share + i, shares4_at(in, i, _mm256_castps256_ps128(vx0), _mm256_castps256_ps128(vy0),
+                                                _mm256_castps256_ps128(sp), _mm256_castps256_ps128(mx),
+                                                _mm256_castps256_ps128(my), idle));
+    }
+}
+
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+{
+    if (lines_level >= 2) {
+        shares_avx2(in, k, v, speed, mine, idle);
+    } else if (lines_level == 1) {
+        shares_sse2(in, k, v, speed, mine, idle);
+    } else {
+        for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
+    }
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     if (lines_level >= 2) {
@@ -239,11 +380,21 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
 }
 #else
 #if defined(__SSE2__)
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+{
+    shares_sse2(in, k, v, speed, mine, idle);
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     lines_sse2(in, k, inv_tau, inv_dt, v, out);
 }
 #else
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+{
+    for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     for (int i = 0; i < k; ++i) plain_line(in, i, inv_tau, inv_dt, v, out);

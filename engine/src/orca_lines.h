@@ -1,8 +1,11 @@
 // orca_lines.h: the half-planes ORCA's neighbours impose (reciprocal.c):
-// agent_line for one neighbour, and steer__orca_agent_lines (orca_lines.c)
-// for a list of them, four or eight at a time, with the same bits.
+// the right of way (flow_share) and agent_line for one neighbour, and
+// steer__orca_shares and steer__orca_agent_lines (orca_lines.c) for a list
+// of them, four or eight at a time, with the same bits.
 #ifndef STEER_ORCA_LINES_H
 #define STEER_ORCA_LINES_H
+
+#include <float.h>
 
 #include "core.h"
 #include "orca_lp.h"
@@ -49,6 +52,100 @@ static STEER_ALWAYS_INLINE orca_line agent_line(steer_vec2 rel_pos, steer_vec2 r
     return line;
 }
 
+/// Right of way: the pair's speeds count as at least this fraction of their
+/// mean max speed, so that at a crawl velocity noise cannot flip the shares
+/// (see avoid_share). Measured in the bottleneck (scripts/scenarios,
+/// bottleneck_500, orca): 0.2 gives 499 of 500 home, 1,475 contacts, 4.7 cm
+/// at most (none: 499, 1,851, 5.4 cm); 0.4 gives 486 and 11 cm, 1.0 489 and
+/// 16 cm: the press at the gap is slow, and there the right of way is what
+/// keeps the front from being crushed.
+#define ORCA_SHARE_FLOOR 0.2f
+/// The right of way's source (see flow_share): below this fraction of the
+/// pair's mean max speed (their speeds summed) the preferred velocities
+/// decide who is behind, above it the velocities, in between a blend.
+#define ORCA_FLOW_BLEND 1.0f
+
+// Right of way. Two avoiding agents share the avoidance in proportions that
+// add up to 1 (share for A with B, 1 - share for B with A: the expression is
+// exactly antisymmetric). When they move the same way, the one behind along
+// their mean velocity takes more of it, all of it when B is straight ahead:
+// a queue then does not push its front, and the front of a crowd at a gap
+// drains instead of being pressed into the walls. Head-on (velocities
+// cancelling) or at rest, both take half, as in the paper. speed is |v|.
+// The pair's speeds count as at least floor_speed (ORCA_SHARE_FLOOR of their
+// mean max speed): at a crawl the direction of two velocities of a few cm/s
+// is noise, and divided by their own sum it redrew the shares from 0 to 1
+// every step, so that a slow jam never formed lanes and never drained
+// (issue 21). With the floor the share moves by at most about |dv| / floor
+// for a change dv of either velocity: below the floor (0.3 m/s for two
+// agents of max speed 1.5) it tends to half as the pair slows down, and a
+// noise of a few cm/s moves it by a few percent instead of flipping it. At
+// speed (the sum of the speeds above the floor) nothing changes, so a
+// moving queue keeps its right of way.
+// An idle agent (its preferred velocity near zero: arrived) raises its own
+// share to at least half: the two shares then add up to more than 1, which
+// only avoids more. Without it, agents standing on their goals kept the
+// right of way over those walking up behind them and walled them off from
+// goals further in (the bottleneck's and the blocks' fields of goals).
+static STEER_ALWAYS_INLINE float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj, float floor_speed)
+{
+    float speeds = steer_maxf(speed + steer_length(vj), floor_speed), d = steer_length(rel_pos);
+    // both positive and their product finite (an underflow to 0 would
+    // divide to a non-finite `ahead`: the same half either way)
+    float den = d * speeds;
+    if (!(den > 0.0f && den <= FLT_MAX)) return 0.5f;
+    float ahead = steer_dot(rel_pos, steer_add(v, vj)) / den; // in [-1, 1]
+    if (!isfinite(ahead)) return 0.5f;
+    return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
+}
+
+// The right of way in a queue, from what the pair wants rather than how it
+// moves. mine and theirs are the two agents' preferred velocities of the
+// step before (the grid's copies, orca_intent), each divided by the larger
+// of its length and ORCA_SHARE_FLOOR of its max speed (see the end of
+// steer__reciprocal_steer): ca says how much A's wish closes on B, cb how
+// much B's closes on A. A is behind in a queue when its wish closes on B
+// and B's leads away from A: then A takes more, all of it when both point
+// straight along the line from A to B. When both close on each other
+// (head-on, crossing, converging on one point) or neither does (side by
+// side), the pair shares equally, as the paper does. Preferred velocities
+// come from goals and do not jitter in a jam, so the shares hold still
+// where the velocities' directions are noise (issue 21). The expression
+// is exactly antisymmetric (swapping A and B swaps ca and cb).
+static STEER_ALWAYS_INLINE float queue_ahead(steer_vec2 rel_pos, steer_vec2 mine, steer_vec2 theirs)
+{
+    float d = steer_length(rel_pos);
+    if (!(d > 0.0f && d <= FLT_MAX)) return 0.0f;
+    float ca = steer_dot(mine, rel_pos) / d, cb = -steer_dot(theirs, rel_pos) / d;
+    float ahead = steer_maxf(ca, 0.0f) * steer_maxf(-cb, 0.0f) - steer_maxf(cb, 0.0f) * steer_maxf(-ca, 0.0f);
+    return isfinite(ahead) ? steer_clampf(ahead, -1.0f, 1.0f) : 0.0f;
+}
+
+// The share of a pair of avoiders: the velocities' right of way
+// (avoid_share) for a pair that moves, the preferred velocities' (queue_ahead)
+// for a pair at a crawl, blended linearly in the sum of their speeds, all
+// the velocities' from ORCA_FLOW_BLEND times their mean max speed on. At a
+// crawl the velocities' directions are noise and the queue decides; at
+// speed the velocities say what the preferred velocities cannot: who is
+// actually moving through a gap and who is pressed aside (scripts/scenarios
+// bottleneck_500). The blend's weight moves by |dv| / (blend speed) for a
+// change dv of either velocity: no flip. Symmetric in the two speeds, so
+// the shares still add up to 1.
+// mine and theirs: the two agents' preferred velocities as the grid keeps
+// them (queue_ahead). steer__orca_shares (orca_lines.c) computes it for
+// four or eight neighbours at once, with the same bits.
+static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj,
+                                            steer_vec2 mine, steer_vec2 theirs, float mean_max_speed)
+{
+    float vshare = avoid_share(rel_pos, v, speed, vj, ORCA_SHARE_FLOOR * mean_max_speed);
+    // at speed (|vj| >= blend - speed, tested without a square root; a
+    // zero max speed: the velocities' half)
+    float blend = ORCA_FLOW_BLEND * mean_max_speed, room = blend - speed;
+    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) return vshare;
+    float w = steer_minf((speed + steer_length(vj)) / blend, 1.0f);
+    return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, theirs));
+}
+
 /// What agent_line takes for each of an agent's neighbours, one array a
 /// field, with room past the last neighbour for a group of eight.
 #define ORCA_PAIRS_ROOM (STEER_MAX_AVOID_NEIGHBOURS + 8)
@@ -57,7 +154,23 @@ typedef struct orca_pairs {
     float vx[ORCA_PAIRS_ROOM], vy[ORCA_PAIRS_ROOM]; ///< relative velocity, A - B
     float r[ORCA_PAIRS_ROOM];                       ///< combined radius
     float share[ORCA_PAIRS_ROOM];                   ///< A's share of the avoidance
+    // what flow_share takes (steer__orca_shares)
+    float jx[ORCA_PAIRS_ROOM], jy[ORCA_PAIRS_ROOM]; ///< B's velocity
+    float tx[ORCA_PAIRS_ROOM], ty[ORCA_PAIRS_ROOM]; ///< B's preferred velocity as the grid keeps it
+    float mean[ORCA_PAIRS_ROOM];                    ///< the pair's mean max speed
+    float avoids[ORCA_PAIRS_ROOM];                  ///< 1 when B avoids too (flow_share), 0 (a share of 1)
 } orca_pairs;
+
+/// The shares of agent A (velocity v, speed |v|, preferred velocity mine as
+/// the grid keeps it; idle: see steer__reciprocal_steer) with the first k
+/// pairs, to in->share: for pair i
+///   s = avoids[i] != 0 ? flow_share(rel i, v, speed, (jx, jy)[i], mine, (tx, ty)[i], mean[i]) : 1,
+///   then max(s, 0.5) when idle,
+/// eight at a time with AVX2, four with SSE2, else one by one: the same
+/// IEEE operations in the same order on every path, so the same bits
+/// (tests/c/test_kernel.c). The shares past k in the last group of eight
+/// may be written.
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
 
 /// out[i] = agent_line(pair i, inv_tau, inv_dt, v) for i < k (k at most
 /// STEER_MAX_AVOID_NEIGHBOURS): eight at a time with AVX2, four with SSE2,

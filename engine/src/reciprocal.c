@@ -56,18 +56,6 @@
 /// is idle (arrived, waiting): it takes at least half of every avoidance,
 /// whatever the right of way says (see avoid_share).
 #define ORCA_IDLE_SPEED 0.1f
-/// Right of way: the pair's speeds count as at least this fraction of their
-/// mean max speed, so that at a crawl velocity noise cannot flip the shares
-/// (see avoid_share). Measured in the bottleneck (scripts/scenarios,
-/// bottleneck_500, orca): 0.2 gives 499 of 500 home, 1,475 contacts, 4.7 cm
-/// at most (none: 499, 1,851, 5.4 cm); 0.4 gives 486 and 11 cm, 1.0 489 and
-/// 16 cm: the press at the gap is slow, and there the right of way is what
-/// keeps the front from being crushed.
-#define ORCA_SHARE_FLOOR 0.2f
-/// The right of way's source (see flow_share): below this fraction of the
-/// pair's mean max speed (their speeds summed) the preferred velocities
-/// decide who is behind, above it the velocities, in between a blend.
-#define ORCA_FLOW_BLEND 1.0f
 /// Priority: against a neighbour whose priority is at least this much
 /// higher an agent takes all of the avoidance (and the neighbour none); a
 /// smaller difference moves the share that far from the right of way's.
@@ -140,14 +128,14 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
     if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
-        uint32_t pick[ORCA_CANDIDATES + 8];
-        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick);
+        // (the keys: room for the shortlist's groups of 8, and the ranks' of 16)
+        uint32_t pick[ORCA_CANDIDATES + 8], bits[ORCA_CANDIDATES + 16];
+        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick, bits);
         if (n >= k && n <= ORCA_SHORTLIST) {
             // the shortlist in the order of its keys (the places in pick
             // rise with the places in the gather): the first k are the k
             // nearest
-            uint32_t bits[(ORCA_SHORTLIST + 15) / 16 * 16], order[ORCA_SHORTLIST];
-            for (int i = 0; i < n; ++i) memcpy(&bits[i], &dist_sq[pick[i]], sizeof bits[i]);
+            uint32_t order[ORCA_SHORTLIST];
             steer__neighbour_rank(bits, n, order);
             for (int i = 0; i < k; ++i) {
                 uint32_t at = pick[order[i]];
@@ -172,86 +160,6 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
     }
     if (n == k && k > 0) s->closest_hint = out[k - 1].d2 * 1.1f;
     return n;
-}
-
-// Right of way. Two avoiding agents share the avoidance in proportions that
-// add up to 1 (share for A with B, 1 - share for B with A: the expression is
-// exactly antisymmetric). When they move the same way, the one behind along
-// their mean velocity takes more of it, all of it when B is straight ahead:
-// a queue then does not push its front, and the front of a crowd at a gap
-// drains instead of being pressed into the walls. Head-on (velocities
-// cancelling) or at rest, both take half, as in the paper. speed is |v|.
-// The pair's speeds count as at least floor_speed (ORCA_SHARE_FLOOR of their
-// mean max speed): at a crawl the direction of two velocities of a few cm/s
-// is noise, and divided by their own sum it redrew the shares from 0 to 1
-// every step, so that a slow jam never formed lanes and never drained
-// (issue 21). With the floor the share moves by at most about |dv| / floor
-// for a change dv of either velocity: below the floor (0.3 m/s for two
-// agents of max speed 1.5) it tends to half as the pair slows down, and a
-// noise of a few cm/s moves it by a few percent instead of flipping it. At
-// speed (the sum of the speeds above the floor) nothing changes, so a
-// moving queue keeps its right of way.
-// An idle agent (its preferred velocity near zero: arrived) raises its own
-// share to at least half: the two shares then add up to more than 1, which
-// only avoids more. Without it, agents standing on their goals kept the
-// right of way over those walking up behind them and walled them off from
-// goals further in (the bottleneck's and the blocks' fields of goals).
-static STEER_ALWAYS_INLINE float avoid_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj, float floor_speed)
-{
-    float speeds = steer_maxf(speed + steer_length(vj), floor_speed), d = steer_length(rel_pos);
-    // both positive and their product finite (an underflow to 0 would
-    // divide to a non-finite `ahead`: the same half either way)
-    float den = d * speeds;
-    if (!(den > 0.0f && den <= FLT_MAX)) return 0.5f;
-    float ahead = steer_dot(rel_pos, steer_add(v, vj)) / den; // in [-1, 1]
-    if (!isfinite(ahead)) return 0.5f;
-    return 0.5f + 0.5f * steer_clampf(ahead, -1.0f, 1.0f);
-}
-
-// The right of way in a queue, from what the pair wants rather than how it
-// moves. mine and theirs are the two agents' preferred velocities of the
-// step before (the grid's copies, orca_intent), each divided by the larger
-// of its length and ORCA_SHARE_FLOOR of its max speed (see the end of
-// steer__reciprocal_steer): ca says how much A's wish closes on B, cb how
-// much B's closes on A. A is behind in a queue when its wish closes on B
-// and B's leads away from A: then A takes more, all of it when both point
-// straight along the line from A to B. When both close on each other
-// (head-on, crossing, converging on one point) or neither does (side by
-// side), the pair shares equally, as the paper does. Preferred velocities
-// come from goals and do not jitter in a jam, so the shares hold still
-// where the velocities' directions are noise (issue 21). The expression
-// is exactly antisymmetric (swapping A and B swaps ca and cb).
-static STEER_ALWAYS_INLINE float queue_ahead(steer_vec2 rel_pos, steer_vec2 mine, steer_vec2 theirs)
-{
-    float d = steer_length(rel_pos);
-    if (!(d > 0.0f && d <= FLT_MAX)) return 0.0f;
-    float ca = steer_dot(mine, rel_pos) / d, cb = -steer_dot(theirs, rel_pos) / d;
-    float ahead = steer_maxf(ca, 0.0f) * steer_maxf(-cb, 0.0f) - steer_maxf(cb, 0.0f) * steer_maxf(-ca, 0.0f);
-    return isfinite(ahead) ? steer_clampf(ahead, -1.0f, 1.0f) : 0.0f;
-}
-
-// The share of a pair of avoiders: the velocities' right of way
-// (avoid_share) for a pair that moves, the preferred velocities' (queue_ahead)
-// for a pair at a crawl, blended linearly in the sum of their speeds, all
-// the velocities' from ORCA_FLOW_BLEND times their mean max speed on. At a
-// crawl the velocities' directions are noise and the queue decides; at
-// speed the velocities say what the preferred velocities cannot: who is
-// actually moving through a gap and who is pressed aside (scripts/scenarios
-// bottleneck_500). The blend's weight moves by |dv| / (blend speed) for a
-// change dv of either velocity: no flip. Symmetric in the two speeds, so
-// the shares still add up to 1.
-// theirs is read from the grid (proxy q) only for a pair below the blend
-// speed: a crowd at speed pays a comparison.
-static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, float speed, steer_vec2 vj,
-                                            steer_vec2 mine, const neighbour_grid *g, uint32_t q, float mean_max_speed)
-{
-    float vshare = avoid_share(rel_pos, v, speed, vj, ORCA_SHARE_FLOOR * mean_max_speed);
-    // at speed (|vj| >= blend - speed, tested without a square root; a
-    // zero max speed: the velocities' half)
-    float blend = ORCA_FLOW_BLEND * mean_max_speed, room = blend - speed;
-    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) return vshare;
-    float w = steer_minf((speed + steer_length(vj)) / blend, 1.0f);
-    return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, steer_v2(g->px[q], g->py[q])));
 }
 
 // Priority: A's share with B moves from the right of way's share towards 1
@@ -387,7 +295,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
         steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, f->lead), f->p);
         float mean_max = 0.5f * (f->max_speed + view->limits[j].max_speed);
         float share = (view->flags[j] & AGENT_AVOIDS)
-                          ? flow_share(rel, f->v, f->speed, vj, f->wish, g, q, mean_max)
+                          ? flow_share(rel, f->v, f->speed, vj, f->wish, steer_v2(g->px[q], g->py[q]), mean_max)
                           : 1.0f;
         share = adjusted_share(ctx, j, share);
         if (f->idle) share = steer_maxf(share, 0.5f);
@@ -585,26 +493,28 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // the grid's copy, so that each pair's two shares use the same values
     const bool listed = ctx->self_proxy < (uint32_t)g->count;
     const steer_vec2 wish = listed ? steer_v2(g->px[ctx->self_proxy], g->py[ctx->self_proxy]) : steer_v2(0.0f, 0.0f);
-    // each neighbour's share and what its half-plane is computed from, then
-    // the half-planes several at a time (orca_lines.c: agent_line's bits)
+    // what each neighbour's share and half-plane are computed from, then
+    // the shares and the half-planes several at a time (orca_lines.c:
+    // flow_share's and agent_line's bits)
     orca_pairs pairs;
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
         steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
         steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
         steer_vec2 rel = steer_sub(pj, p), rel_vel = steer_sub(v, vj);
-        float mean_max = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
-        float share = (ctx->view->flags[j] & AGENT_AVOIDS)
-                          ? flow_share(rel, v, speed, vj, wish, g, q, mean_max)
-                          : 1.0f;
-        if (idle) share = steer_maxf(share, 0.5f);
         pairs.rx[i] = rel.x;
         pairs.ry[i] = rel.y;
         pairs.vx[i] = rel_vel.x;
         pairs.vy[i] = rel_vel.y;
         pairs.r[i] = r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE;
-        pairs.share[i] = share;
+        pairs.jx[i] = vj.x;
+        pairs.jy[i] = vj.y;
+        pairs.tx[i] = g->px[q];
+        pairs.ty[i] = g->py[q];
+        pairs.mean[i] = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
+        pairs.avoids[i] = (ctx->view->flags[j] & AGENT_AVOIDS) ? 1.0f : 0.0f;
     }
+    steer__orca_shares(&pairs, k, v, speed, wish, idle);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
     count += k;
     // layers or priorities in use: the same lines with adjusted shares

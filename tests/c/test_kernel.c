@@ -2,9 +2,10 @@
 // one function, or SSSE3 packing and SSE2 sums; each this CPU runs, in
 // turn; with and without separation's sums) and the plain C paths give the
 // same bits; so do the gathers (AVX2, or SSE2
-// distances and a plain compaction, against plain C), and ORCA's
-// half-planes (orca_lines.c: AVX2, SSE2, one by one and the plain build,
-// against agent_line itself). The plain paths are compiled here from the
+// distances and a plain compaction, against plain C), and ORCA's shares
+// and half-planes (orca_lines.c: AVX2, SSE2, one by one and the plain
+// build, against flow_share and agent_line themselves). The plain paths
+// are compiled here from the
 // same source.
 #include "eval.h"
 #include "world.h"
@@ -21,16 +22,19 @@
 #undef steer__neighbour_shortlist
 #undef steer__neighbour_rank
 #define steer__orca_agent_lines plain_orca_agent_lines
+#define steer__orca_shares plain_orca_shares
 #include "../../engine/src/orca_lines.c"
 #undef steer__orca_agent_lines
+#undef steer__orca_shares
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
-int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick);
+int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys);
 void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
 // proxies and squared distances, in the same order. Counts the lists that
@@ -124,7 +128,7 @@ static void shortlists_agree(int level)
 {
     uint64_t rng = 7;
     static float dist[256 + STEER_GRID_PAD];
-    static uint32_t a[256 + 8], b[256 + 8];
+    static uint32_t a[256 + 8], b[256 + 8], ka[256 + 8], kb[256 + 8];
     int compared = 0, differ = 0, kept = 0;
     for (int found = 0; found <= 256; ++found) {
         for (int i = 0; i < found + STEER_GRID_PAD; ++i) {
@@ -133,11 +137,14 @@ static void shortlists_agree(int level)
         }
         const float guesses[] = {0.0f, 25.0f, 50.0f, uniform(&rng, 0.0f, 225.0f), 225.0f, 1e30f};
         for (size_t gi = 0; gi < sizeof guesses / sizeof guesses[0]; ++gi) {
-            int na = steer__neighbour_shortlist(dist, found, guesses[gi], a);
-            int nb = plain_neighbour_shortlist(dist, found, guesses[gi], b);
+            int na = steer__neighbour_shortlist(dist, found, guesses[gi], a, ka);
+            int nb = plain_neighbour_shortlist(dist, found, guesses[gi], b, kb);
             ++compared;
             kept += na;
             differ += na != nb || memcmp(a, b, sizeof *a * (size_t)na) != 0;
+            // the keys: the picked distances' bits
+            for (int i = 0; i < na; ++i) differ += memcmp(&ka[i], &dist[a[i]], sizeof ka[i]) != 0;
+            for (int i = 0; i < nb; ++i) differ += memcmp(&kb[i], &dist[b[i]], sizeof kb[i]) != 0;
         }
     }
     CHECK(kept > 1000); // (not all empty)
@@ -313,9 +320,168 @@ static void orca_lines_paths_agree(void)
     steer__orca_lines_limit(2);
 }
 
+// flow_share's paths, as the scalar code takes them for one pair: B does
+// not avoid; the velocities' share guarded (its denominator zero or not
+// finite, or the ratio not finite), or computed; at speed (the velocities'
+// share alone) or at a crawl (the blend), the queue's guarded (distance
+// zero or not finite, or its product not finite) or computed; and an idle
+// agent's share raised to half.
+enum {
+    SHARE_ONE,
+    SHARE_DEN,
+    SHARE_RATIO,
+    SHARE_FAST,
+    SHARE_BLEND,
+    SHARE_QUEUE_DIST,
+    SHARE_QUEUE_RATIO,
+    SHARE_IDLE,
+    SHARE_CASES
+};
+static void share_cases(const orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine, bool idle, int *cases)
+{
+    if (in->avoids[i] == 0.0f) {
+        ++cases[SHARE_ONE];
+        return;
+    }
+    steer_vec2 rel = steer_v2(in->rx[i], in->ry[i]), vj = steer_v2(in->jx[i], in->jy[i]);
+    float lj = steer_length(vj), d = steer_length(rel);
+    float den = d * steer_maxf(speed + lj, ORCA_SHARE_FLOOR * in->mean[i]);
+    if (!(den > 0.0f && den <= FLT_MAX)) ++cases[SHARE_DEN];
+    else if (!isfinite(steer_dot(rel, steer_add(v, vj)) / den)) ++cases[SHARE_RATIO];
+    float room = ORCA_FLOW_BLEND * in->mean[i] - speed;
+    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) {
+        ++cases[SHARE_FAST];
+    } else {
+        ++cases[SHARE_BLEND];
+        float ca = steer_dot(mine, rel) / d, cb = -(in->tx[i] * rel.x + in->ty[i] * rel.y) / d;
+        if (!(d > 0.0f && d <= FLT_MAX)) ++cases[SHARE_QUEUE_DIST];
+        else if (!isfinite(steer_maxf(ca, 0.0f) * steer_maxf(-cb, 0.0f) - steer_maxf(cb, 0.0f) * steer_maxf(-ca, 0.0f)))
+            ++cases[SHARE_QUEUE_RATIO];
+    }
+    if (idle) ++cases[SHARE_IDLE];
+}
+
+// flow_share with its blend written as q + w (vshare - q): the same value
+// but for rounding (a planted mutation: the comparison must see it).
+static float share_reassociated(const orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine)
+{
+    steer_vec2 rel = steer_v2(in->rx[i], in->ry[i]), vj = steer_v2(in->jx[i], in->jy[i]);
+    float vshare = avoid_share(rel, v, speed, vj, ORCA_SHARE_FLOOR * in->mean[i]);
+    float blend = ORCA_FLOW_BLEND * in->mean[i], room = blend - speed;
+    if (!(room > 0.0f && vj.x * vj.x + vj.y * vj.y < room * room)) return vshare;
+    float w = steer_minf((speed + steer_length(vj)) / blend, 1.0f);
+    float q = 0.5f + 0.5f * queue_ahead(rel, mine, steer_v2(in->tx[i], in->ty[i]));
+    return q + w * (vshare - q);
+}
+
+// One pair for the shares, of a random kind: in reach at any speed, at a
+// crawl (the blend), at the very same point, at rest, B not avoiding, tiny
+// magnitudes (products underflow: the guards), huge ones (they overflow),
+// or a non-finite velocity or wish.
+static void random_share_pair(uint64_t *rng, orca_pairs *in, int i)
+{
+    int kind = (int)(steer__rng_float(rng) * 9.0f);
+    float a = uniform(rng, 0.0f, 6.2831853f), d = uniform(rng, 0.0f, 16.0f);
+    float b = uniform(rng, 0.0f, 6.2831853f), s = uniform(rng, 0.0f, 2.5f);
+    in->mean[i] = uniform(rng, 0.5f, 2.0f);
+    in->tx[i] = uniform(rng, -1.0f, 1.0f) / ORCA_SHARE_FLOOR;
+    in->ty[i] = uniform(rng, -1.0f, 1.0f) / ORCA_SHARE_FLOOR;
+    switch (kind) {
+    case 0: s = uniform(rng, 0.0f, 0.3f); break;    // a crawl
+    case 1: d = 0.0f; break;                          // the same point
+    case 2: s = 0.0f; break;                          // at rest
+    case 3: d = uniform(rng, 1e-30f, 1e-19f); s = uniform(rng, 0.0f, 1e-20f); in->mean[i] = uniform(rng, 0.0f, 1e-19f);
+        break;                                        // tiny
+    case 4: d = uniform(rng, 1e18f, 3e38f); s = uniform(rng, 0.0f, 3e38f); break; // huge
+    case 5: in->tx[i] = uniform(rng, -3e38f, 3e38f); s = uniform(rng, 0.0f, 0.2f); break; // a huge wish
+    default: break;
+    }
+    in->rx[i] = d * cosf(a);
+    in->ry[i] = d * sinf(a);
+    in->jx[i] = s * cosf(b);
+    in->jy[i] = s * sinf(b);
+    if (steer__rng_float(rng) < 0.1f) in->jy[i] = 0.0f; // exact zeros: signed zeros in products
+    if (steer__rng_float(rng) < 0.05f) in->mean[i] = 0.0f;
+    if (steer__rng_float(rng) < 0.02f) in->jx[i] = steer__rng_float(rng) < 0.5f ? NAN : INFINITY;
+    if (steer__rng_float(rng) < 0.02f) in->tx[i] = NAN;
+    in->avoids[i] = steer__rng_float(rng) < 0.15f ? 0.0f : 1.0f;
+}
+
+// The shares (reciprocal.c's neighbour loop): every path, against
+// flow_share one by one, bit for bit, each of its paths many times and
+// every count of neighbours.
+static void shares_agree(int level)
+{
+    static orca_pairs in, plain;
+    static float want[ORCA_PAIRS_ROOM];
+    uint64_t rng = 7;
+    int compared = 0, differ = 0, plain_differ = 0, mutant_differ = 0, cases[SHARE_CASES] = {0};
+    for (int round = 0; round < 6000; ++round) {
+        const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
+        steer_vec2 v = steer_v2(uniform(&rng, -2.0f, 2.0f), uniform(&rng, -2.0f, 2.0f));
+        if (round % 7 == 0) v = steer_v2(0.0f, 0.0f);                       // at rest
+        if (round % 11 == 0) v = steer_scale(v, uniform(&rng, 0.0f, 0.1f)); // a crawl
+        float speed = steer_length(v);
+        if (round % 13 == 0) speed = uniform(&rng, 0.0f, 3.0f);   // (any speed: the kernel's contract)
+        if (round % 97 == 0) v.x = 3e38f;                          // v + vj overflows
+        if (round % 89 == 0) speed = NAN;                          // (the floor's maxps: its operands' order)
+        const steer_vec2 mine = steer_v2(uniform(&rng, -5.0f, 5.0f), uniform(&rng, -5.0f, 5.0f));
+        const bool idle = round % 3 == 0;
+        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) {
+            random_share_pair(&rng, &in, i); // (the padding too)
+            if (steer__rng_float(&rng) < 0.03f) {
+                // exactly at the blend speed: |vj|^2 = room^2, not below it
+                in.jx[i] = ORCA_FLOW_BLEND * in.mean[i] - speed;
+                in.jy[i] = 0.0f;
+            }
+        }
+        for (int i = 0; i < k; ++i) {
+            float share = in.avoids[i] != 0.0f
+                              ? flow_share(steer_v2(in.rx[i], in.ry[i]), v, speed, steer_v2(in.jx[i], in.jy[i]), mine,
+                                           steer_v2(in.tx[i], in.ty[i]), in.mean[i])
+                              : 1.0f;
+            want[i] = idle ? steer_maxf(share, 0.5f) : share;
+            share_cases(&in, i, v, speed, mine, idle, cases);
+            mutant_differ += in.avoids[i] != 0.0f && !same_float(share, share_reassociated(&in, i, v, speed, mine));
+        }
+        plain = in;
+        steer__orca_shares(&in, k, v, speed, mine, idle);
+        plain_orca_shares(&plain, k, v, speed, mine, idle);
+        compared += k;
+        for (int i = 0; i < k; ++i) {
+            differ += !same_float(want[i], in.share[i]);
+            plain_differ += !same_float(want[i], plain.share[i]);
+            // (a share is never NaN: every non-finite ratio is guarded)
+            differ += isnan(in.share[i]);
+        }
+    }
+    CHECK(compared > 180000);
+    for (int c = 0; c < SHARE_CASES; ++c) {
+        CHECK(cases[c] > 200);
+        if (cases[c] <= 200) fprintf(stderr, "  shares: case %d seen %d times\n", c, cases[c]);
+    }
+    CHECK(differ == 0);
+    CHECK(plain_differ == 0);
+    if (differ || plain_differ)
+        fprintf(stderr, "  level %d: %d (plain build: %d) of %d shares differ from flow_share's\n", level, differ,
+                plain_differ, compared);
+    // (and the comparison sees a difference of rounding)
+    CHECK(mutant_differ > 100);
+}
+
+static void orca_shares_paths_agree(void)
+{
+    for (int level = 2; level >= 0; --level) {
+        steer__orca_lines_limit(level);
+        shares_agree(level);
+    }
+    steer__orca_lines_limit(2);
+}
+
 int main(void)
 {
     RUN(vector_and_plain_paths_agree);
     RUN(orca_lines_paths_agree);
+    RUN(orca_shares_paths_agree);
     return TEST_RESULT();
 }
