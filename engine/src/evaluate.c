@@ -73,12 +73,48 @@ STEER_NOINLINE static bool blend_children(eval_ctx *ctx, const steer_behaviour *
     return true;
 }
 
+// A neighbour blend (steer_behaviour.neighbour_blend) of a traced agent:
+// blend_children's loop with each child recorded as evaluate_traced records
+// it (its index and weight, its node, its output and marks), the same
+// record and the same bits, without evaluate's dispatch per child (its
+// children have no limit overrides: the flag admits none). Here, not in
+// group.c: a second caller there stopped gcc inlining the children's
+// evaluators into steer__group_blend (64 more instructions an untraced
+// agent-step).
+STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
+{
+    agent_trace *t = ctx->trace;
+    const int n = b->def.child_count;
+    const steer_child *children = b->children;
+    double x = 0.0, y = 0.0, angular = 0.0;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        const steer_behaviour *c = children[i].behaviour;
+        steer__trace_child(ctx, i, children[i].weight);
+        const int parent = t->current, node = steer__trace_enter(t, c);
+        steer_steering s;
+        const bool has = node_table[c->def.type](ctx, c, &s);
+        steer__trace_leave(ctx, c, parent, node, has, &s);
+        if (!has) continue;
+        const double wgt = children[i].weight;
+        x += s.linear.x * wgt;
+        y += s.linear.y * wgt;
+        angular += s.angular * wgt;
+        any = true;
+    }
+    if (!any) return false;
+    steer__clamp_output(ctx, x, y, angular, out);
+    return true;
+}
+
 static bool eval_blend(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     // separation, cohesion and alignment only: one kernel (group.c), the
-    // same operations in the same order as blend_children (traced agents
-    // take the loop: each child is recorded)
-    if (b->neighbour_blend && ctx->trace == NULL) return steer__group_blend(ctx, b, out);
+    // same operations in the same order as blend_children (a traced agent's
+    // records each child as the loop does)
+    if (b->neighbour_blend) {
+        return ctx->trace == NULL ? steer__group_blend(ctx, b, out) : neighbour_blend_traced(ctx, b, out);
+    }
     return blend_children(ctx, b, out);
 }
 

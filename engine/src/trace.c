@@ -28,24 +28,32 @@ static void add_mark(agent_trace *t, int kind, steer_vec2 a, steer_vec2 b, float
     m->kind = kind, m->a = a, m->b = b, m->radius = radius;
 }
 
+// The marks that need a call (a heading, a point of a path): out of line,
+// so that recording the common nodes saves no registers (a flock's
+// trace_leave pushed six for them).
+STEER_NOINLINE static void record_computed_marks(eval_ctx *ctx, const steer_behaviour_def *d)
+{
+    agent_trace *t = ctx->trace;
+    const float *mem = ctx->mem + ctx->mem_base;
+    if (d->type == STEER_WANDER) {
+        steer_vec2 centre = steer_mul_add(ctx->me.position, steer_heading(ctx->me.orientation), d->wander_offset);
+        steer_vec2 target = steer_mul_add(centre, steer_heading(mem[0] + ctx->me.orientation), d->wander_radius);
+        add_mark(t, MARK_WANDER, centre, target, d->wander_radius);
+    } else if (d->path != NULL && mem[0] > 0.0f) {
+        steer_vec2 target = steer_path_position(d->path, mem[0] - 1.0f + d->path_offset);
+        add_mark(t, MARK_PATH_TARGET, target, target, 0.0f);
+    }
+}
+
 // What a node looked at, recomputed from its parameters and the memory it
 // just wrote, so the family files need no tracing code of their own.
 static void record_marks(eval_ctx *ctx, const steer_behaviour_def *d)
 {
     agent_trace *t = ctx->trace;
-    const float *mem = ctx->mem + ctx->mem_base;
     switch (d->type) {
-    case STEER_WANDER: {
-        steer_vec2 centre = steer_mul_add(ctx->me.position, steer_heading(ctx->me.orientation), d->wander_offset);
-        steer_vec2 target = steer_mul_add(centre, steer_heading(mem[0] + ctx->me.orientation), d->wander_radius);
-        add_mark(t, MARK_WANDER, centre, target, d->wander_radius);
-        break;
-    }
+    case STEER_WANDER:
     case STEER_FOLLOW_PATH:
-        if (d->path != NULL && mem[0] > 0.0f) {
-            steer_vec2 target = steer_path_position(d->path, mem[0] - 1.0f + d->path_offset);
-            add_mark(t, MARK_PATH_TARGET, target, target, 0.0f);
-        }
+        record_computed_marks(ctx, d);
         break;
     case STEER_SEPARATION:
     case STEER_COHESION:
@@ -149,6 +157,8 @@ agent_trace *steer__trace_start(steer_world *w, int worker)
     return t;
 }
 
+STEER_NOINLINE static void trace_overflow(steer_world *w, uint32_t slot, const agent_trace *t);
+
 void steer__trace_finish(steer_world *w, int i, const agent_trace *t)
 {
     const uint32_t slot = w->slot_of[i];
@@ -168,7 +178,15 @@ void steer__trace_finish(steer_world *w, int i, const agent_trace *t)
         for (int k = 0; k < t->ray_count; ++k) rr[k] = t->rays[k];
         return;
     }
-    // too large for a record: the agent's own buffer (its used parts)
+    trace_overflow(w, slot, t);
+}
+
+// A trace too large for a record: into the agent's own buffer (its used
+// parts). Out of line: its calls made the common case save six registers.
+STEER_NOINLINE static void trace_overflow(steer_world *w, uint32_t slot, const agent_trace *t)
+{
+    const size_t nodes = sizeof *t->nodes * (size_t)t->node_count, marks = sizeof *t->marks * (size_t)t->mark_count,
+                 rays = sizeof *t->rays * (size_t)t->ray_count;
     agent_trace *full = w->traces[slot];
     full->node_count = t->node_count;
     full->ray_count = t->ray_count;

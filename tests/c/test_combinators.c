@@ -445,8 +445,8 @@ static void callback_calling_get_steering(void)
 // A blend of separation, cohesion and alignment only runs as one kernel
 // (steer__group_blend); a child with a limit override (here one equal to
 // the agent's own limit, which changes nothing) sends it through the loop
-// of eval_blend. Both give the same bits, for every agent of random
-// crowds, for children in any order, radii, weights (negative and zero
+// of eval_blend. Both give the same bits, and traced agents the same
+// records (neighbour_blend_traced), for every agent of random crowds, for children in any order, radii, weights (negative and zero
 // too) and separation's laws; whole worlds stepped both ways keep the
 // same hash. The kernel's flag follows set_children and a child's
 // set_param.
@@ -463,7 +463,7 @@ static void neighbour_blend_is_the_loop(void)
 {
     uint64_t rng = 99;
     const steer_behaviour_type types[3] = {STEER_SEPARATION, STEER_COHESION, STEER_ALIGNMENT};
-    int compared = 0, differ = 0, hashes_differ = 0, flags_wrong = 0;
+    int compared = 0, differ = 0, hashes_differ = 0, flags_wrong = 0, traced = 0, traces_differ = 0;
     for (int round = 0; round < 24; ++round) {
         steer_world_def wd = steer_default_world_def();
         wd.seed = (uint64_t)round;
@@ -492,7 +492,11 @@ static void neighbour_blend_is_the_loop(void)
             if (k % 23 == 5) x = y = 3.0f; // some at the very same point
             const steer_kinematic st = kin(x, y, 4.0f * steer__rng_float(&rng) - 2.0f,
                                            4.0f * steer__rng_float(&rng) - 2.0f, 0.0f, 0.0f);
-            for (int v = 0; v < 2; ++v) spawn_full(w[v], st, test_limits(), b[v], (uint64_t)k + 1);
+            for (int v = 0; v < 2; ++v) {
+                steer_agent_id id = spawn_full(w[v], st, test_limits(), b[v], (uint64_t)k + 1);
+                // some traced: the kernel records each child as the loop does
+                if (k % 7 == 3) steer_agent_set_trace(w[v], id, true);
+            }
         }
         for (int step = 0; step < 3; ++step) {
             for (int k = 0; k < agents; ++k) {
@@ -503,6 +507,21 @@ static void neighbour_blend_is_the_loop(void)
                 differ += has[0] != has[1] || memcmp(&s[0], &s[1], sizeof s[0]) != 0;
             }
             for (int v = 0; v < 2; ++v) steer_world_step(w[v], 1.0f / 60.0f);
+            for (int k = 3; k < agents; k += 7) {
+                steer_agent_id id[2] = {steer_world_agent_at(w[0], k), steer_world_agent_at(w[1], k)};
+                const int nodes = steer_agent_trace_node_count(w[0], id[0]);
+                traces_differ += nodes != 1 + n || nodes != steer_agent_trace_node_count(w[1], id[1]);
+                for (int i = 0; i < nodes; ++i) {
+                    steer_trace_node t[2];
+                    for (int v = 0; v < 2; ++v) steer_agent_trace_node(w[v], id[v], i, &t[v]);
+                    ++traced;
+                    traces_differ += t[0].type != t[1].type || t[0].depth != t[1].depth ||
+                                     t[0].parent != t[1].parent || t[0].child_index != t[1].child_index ||
+                                     memcmp(&t[0].weight, &t[1].weight, sizeof t[0].weight) != 0 ||
+                                     t[0].has_output != t[1].has_output ||
+                                     memcmp(&t[0].output, &t[1].output, sizeof t[0].output) != 0;
+                }
+            }
         }
         hashes_differ += steer_world_hash(w[0]) != steer_world_hash(w[1]);
         // the flag follows the override: cleared on the child, the parent's kernel again
@@ -527,7 +546,10 @@ static void neighbour_blend_is_the_loop(void)
     CHECK(differ == 0);
     CHECK(hashes_differ == 0);
     CHECK(flags_wrong == 0);
+    CHECK(traced > 3000);
+    CHECK(traces_differ == 0);
     if (differ) fprintf(stderr, "  %d of %d steerings differ between the kernel and the loop\n", differ, compared);
+    if (traces_differ) fprintf(stderr, "  %d of %d traced nodes differ between the kernel and the loop\n", traces_differ, traced);
 }
 
 int main(void)
