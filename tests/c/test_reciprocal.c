@@ -102,6 +102,17 @@ static float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
     return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));
 }
 
+// Steps the world `steps` times by 0.1 s: the closest a and b came.
+static float closest_over(steer_world *w, steer_agent_id a, steer_agent_id b, int steps)
+{
+    float closest = 100.0f;
+    for (int i = 0; i < steps; ++i) {
+        steer_world_step(w, 0.1f);
+        closest = steer_minf(closest, distance(w, a, b));
+    }
+    return closest;
+}
+
 static void head_on_pair_passes_keeping_right(void)
 {
     steer_world *w = make_world(1);
@@ -134,12 +145,7 @@ static void non_avoider_is_avoided_fully(void)
     d.state.velocity = steer_v2(-1.5f, 0);
     d.key = 2;
     steer_agent_id b = steer_agent_create(w, &d);
-    float closest = 100.0f;
-    for (int i = 0; i < 200; ++i) {
-        steer_world_step(w, 0.1f);
-        closest = steer_minf(closest, distance(w, a, b));
-    }
-    CHECK(closest >= 1.0f);
+    CHECK(closest_over(w, a, b, 200) >= 1.0f);
     CHECK(!(w->flags[steer__store_dense(w, b)] & AGENT_AVOIDS));
     CHECK((w->flags[steer__store_dense(w, a)] & AGENT_AVOIDS) != 0);
     steer_behaviour_release(ba);
@@ -355,12 +361,7 @@ static void large_agents_see_each_other_among_small_ones(void)
     steer_behaviour *made[22];
     steer_agent_id a = escorted(w, -12, 0.2f, 14, 2.0f, 10, 1, made);
     steer_agent_id b = escorted(w, 12, -0.2f, -14, 2.0f, 10, 100, made + 11);
-    float closest = 100.0f;
-    for (int i = 0; i < 400; ++i) {
-        steer_world_step(w, 0.1f);
-        closest = steer_minf(closest, distance(w, a, b));
-    }
-    CHECK(closest >= 4.0f - 0.01f);
+    CHECK(closest_over(w, a, b, 400) >= 4.0f - 0.01f);
     CHECK(steer_agent_get_position(w, a).x > 8.0f && steer_agent_get_position(w, b).x < -8.0f);
     for (int i = 0; i < 22; ++i) steer_behaviour_release(made[i]);
     steer_world_destroy(w);
@@ -386,11 +387,7 @@ static void large_agents_rest_as_close_as_small_ones(void)
         d.behaviour = bb;
         d.key = 2;
         steer_agent_id b = steer_agent_create(w, &d);
-        float closest = 100.0f;
-        for (int i = 0; i < 600; ++i) {
-            steer_world_step(w, 0.1f);
-            closest = steer_minf(closest, distance(w, a, b));
-        }
+        float closest = closest_over(w, a, b, 600);
         float gap = distance(w, a, b) - 2.0f * r;
         CHECK(closest >= 2.0f * r - 0.01f); // never touching
         CHECK(gap >= 0.0f && gap <= 0.15f); // 0.12 m at either radius (0.12 and 0.45 m before)
