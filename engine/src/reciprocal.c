@@ -129,7 +129,7 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
 // (max(d - r_other + r_self, 0)^2; the squared distance itself for a
 // neighbour of the agent's own radius), so that the order of equal radii
 // is the order of centres, to the bit.
-static const float *body_distances(const eval_ctx *ctx, int found)
+static STEER_NOINLINE const float *body_distances(const eval_ctx *ctx, int found)
 {
     eval_scratch *s = ctx->scratch;
     const neighbour_grid *g = ctx->view->grid;
