@@ -282,6 +282,11 @@ static void fill_proxies(steer_world *w)
     int yielders = 0;
     for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
     g->yielders = yielders;
+    // agents of more than one size (reciprocal.c ranks neighbours by their
+    // bodies then; with one size, by their centres, as before)
+    bool mixed = false;
+    for (int i = 1; i < n; ++i) mixed |= w->limits[i].radius != w->limits[0].radius;
+    g->mixed_radii = mixed;
     ++g->version;
     g->dirty = false;
 }

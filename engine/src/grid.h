@@ -26,6 +26,7 @@ typedef struct neighbour_grid {
     void *proxies;
     size_t proxy_capacity; ///< elements each of the nine has room for
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
+    bool mixed_radii;   ///< the agents are not all of one radius
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index
     uint32_t *bucket_of; ///< scratch: bucket of each dense agent

@@ -44,6 +44,11 @@
 /// velocity gives up a little of the horizon, and the margin keeps that from
 /// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
 #define ORCA_CLEARANCE 1.1f
+/// ...but by at most this much (m) for a pair: the margin takes up what the
+/// least violation gives up in a step, a speed times the step, which does not
+/// grow with the bodies' size; a tenth of two radii of 2 m kept 0.4 m between
+/// them at rest (issue 21). Agents of radius 0.5 or less keep their tenth.
+#define ORCA_CLEARANCE_MAX 0.1f
 /// Jams: when the half-planes leave nothing, each agent constraint may be
 /// violated this fraction of (max_speed - speed) more than the least
 /// violation requires, for the sake of the preferred velocity (orca_lp.c).
@@ -80,6 +85,15 @@
 /// max speed (half that, so that both stay slow while it is pushed)
 #define ORCA_YIELD_PUSH 0.1f
 
+// The combined radius a pair is avoided at: each body a tenth larger
+// (ORCA_CLEARANCE), the two tenths together at most ORCA_CLEARANCE_MAX.
+// r_self is the agent's radius times ORCA_CLEARANCE, r_cap its radius plus
+// ORCA_CLEARANCE_MAX (so that a pair of radius 0.5 keeps the same bits).
+static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_other)
+{
+    return steer_minf(r_self + r_other * ORCA_CLEARANCE, r_cap + r_other);
+}
+
 typedef struct orca_neighbour {
     uint32_t proxy;
     float d2;
@@ -101,6 +115,32 @@ static inline void insert_key(uint64_t *key, int n, uint64_t c)
     int at = n;
     for (; at > 0 && key[at - 1] > c; --at) key[at] = key[at - 1];
     key[at] = c;
+}
+
+// The order "closest" means among agents of several sizes: by the distance
+// from the agent's centre to each neighbour's body, not to its centre. By
+// centres, a neighbour of radius 2 touching an agent of radius 2 (centres
+// 4 m apart) came after ten of radius 0.5 up to 1.5 m from its body, so
+// two large agents in a crowd of small ones dropped out of each other's
+// ten closest and walked into each other (issue 21, the matrix's
+// `junction`: overlaps of 0.78 m with contact resolution off). Written to
+// the gather's spare column, as squared distances from the agent's centre
+// to a body of the agent's own radius round the neighbour's centre
+// (max(d - r_other + r_self, 0)^2; the squared distance itself for a
+// neighbour of the agent's own radius), so that the order of equal radii
+// is the order of centres, to the bit.
+static STEER_NOINLINE const float *body_distances(const eval_ctx *ctx, int found)
+{
+    eval_scratch *s = ctx->scratch;
+    const neighbour_grid *g = ctx->view->grid;
+    const float r_self = ctx->lim.radius;
+    float *key_of = s->tmp_d2;
+    for (int i = 0; i < found; ++i) {
+        float r = ctx->view->limits[g->agent[s->proxy[i]]].radius;
+        float d = sqrtf(s->dist_sq[i]) - r + r_self;
+        key_of[i] = r == r_self ? s->dist_sq[i] : d > 0.0f ? d * d : 0.0f;
+    }
+    return key_of;
 }
 
 /// closest_neighbours shortlists among at most ORCA_CANDIDATES candidates,
@@ -127,10 +167,12 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 {
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
+    // agents of several sizes: the nearest bodies (see body_distances)
+    const float *key_of = ctx->view->grid->mixed_radii ? body_distances(ctx, found) : dist_sq;
     if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
         // (the keys: room for the shortlist's groups of 8, and the ranks' of 16)
         uint32_t pick[ORCA_CANDIDATES + 8], bits[ORCA_CANDIDATES + 16];
-        int n = steer__neighbour_shortlist(dist_sq, found, s->closest_hint, pick, bits);
+        int n = steer__neighbour_shortlist(key_of, found, s->closest_hint, pick, bits);
         if (n >= k && n <= ORCA_SHORTLIST) {
             // the shortlist in the order of its keys (the places in pick
             // rise with the places in the gather): the first k are the k
@@ -142,23 +184,23 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
                 out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
             }
             // the next agent's guess: its k-th neighbour, a tenth further in area
-            s->closest_hint = out[k - 1].d2 * 1.1f;
+            s->closest_hint = key_of[pick[order[k - 1]]] * 1.1f;
             return k;
         }
     }
     // a bad guess, or few candidates: every candidate through a sorted list of k
     uint64_t key[STEER_MAX_AVOID_NEIGHBOURS];
     int n = 0;
-    for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(dist_sq, i));
+    for (int i = 0; i < found && n < k; ++i, ++n) insert_key(key, n, closest_key(key_of, i));
     for (int i = n; i < found; ++i) {
-        uint64_t c = closest_key(dist_sq, i);
+        uint64_t c = closest_key(key_of, i);
         if (c < key[k - 1]) insert_key(key, k - 1, c); // rarely, once the list is full
     }
     for (int i = 0; i < n; ++i) {
         uint32_t at = (uint32_t)key[i];
         out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
     }
-    if (n == k && k > 0) s->closest_hint = out[k - 1].d2 * 1.1f;
+    if (n == k && k > 0) s->closest_hint = key_of[(uint32_t)key[k - 1]] * 1.1f;
     return n;
 }
 
@@ -273,7 +315,7 @@ static float adjusted_share(const eval_ctx *ctx, uint32_t j, float share)
 // What the half-planes of an agent's neighbours are computed from.
 typedef struct orca_frame {
     steer_vec2 p, v;
-    float speed, lead, max_speed, r_self, inv_tau, inv_dt;
+    float speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt;
     bool idle;
     steer_vec2 wish; ///< the agent's preferred velocity as the neighbours see it (flow_share)
 } orca_frame;
@@ -299,7 +341,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
                           : 1.0f;
         share = adjusted_share(ctx, j, share);
         if (f->idle) share = steer_maxf(share, 0.5f);
-        lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), pair_radius(f->r_self, f->r_cap, view->limits[j].radius),
                               f->inv_tau, f->inv_dt, f->v, share);
     }
 }
@@ -348,7 +390,7 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
             steer_vec2 n = steer_scale(rel, 1.0f / d);
             vj = steer_mul_add(vj, n, ORCA_YIELD_PUSH * view->limits[j].max_speed - steer_dot(vj, n));
         }
-        lines[i] = agent_line(rel, steer_sub(f->v, vj), f->r_self + view->limits[j].radius * ORCA_CLEARANCE,
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), pair_radius(f->r_self, f->r_cap, view->limits[j].radius),
                               f->inv_tau, f->inv_dt, f->v, 1.0f);
     }
 }
@@ -400,7 +442,7 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     obstacle_query q;
     q.g = ctx->view->geometry;
     q.p = p;
-    q.radius = ctx->lim.radius * ORCA_CLEARANCE;
+    q.radius = steer_minf(ctx->lim.radius * ORCA_CLEARANCE, ctx->lim.radius + 0.5f * ORCA_CLEARANCE_MAX);
     // what can be reached within the horizon at full speed
     q.reach = q.radius + ctx->lim.max_speed * d->obstacle_time_horizon;
     q.inv_tau = 1.0f / d->obstacle_time_horizon;
@@ -462,6 +504,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
+    const float r_cap = ctx->lim.radius + ORCA_CLEARANCE_MAX;
     const float speed = steer_length(v);
     const float idle_speed = ORCA_IDLE_SPEED * max_speed;
     bool idle = steer_length_sq(preferred) < idle_speed * idle_speed;
@@ -506,7 +549,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         pairs.ry[i] = rel.y;
         pairs.vx[i] = rel_vel.x;
         pairs.vy[i] = rel_vel.y;
-        pairs.r[i] = r_self + ctx->view->limits[j].radius * ORCA_CLEARANCE;
+        pairs.r[i] = pair_radius(r_self, r_cap, ctx->view->limits[j].radius);
         pairs.jx[i] = vj.x;
         pairs.jy[i] = vj.y;
         pairs.tx[i] = g->px[q];
@@ -519,17 +562,17 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
         adjust_lines(ctx, near, k, &f, lines + hard);
     }
     if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, inv_tau, inv_dt, idle, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
         yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
     if (hard > 0) {
         // alone at a shape: slide along it (no neighbour within twice the
         // distance the two would keep)
-        float keep = k > 0 ? 2.0f * (r_self + ctx->view->limits[g->agent[near[0].proxy]].radius * ORCA_CLEARANCE) : 0.0f;
+        float keep = k > 0 ? 2.0f * pair_radius(r_self, r_cap, ctx->view->limits[g->agent[near[0].proxy]].radius) : 0.0f;
         if (k == 0 || near[0].d2 > keep * keep) preferred = slide_along_shapes(lines, hard, preferred);
     }
 

@@ -102,6 +102,17 @@ static float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
     return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));
 }
 
+// Steps the world `steps` times by 0.1 s: the closest a and b came.
+static float closest_over(steer_world *w, steer_agent_id a, steer_agent_id b, int steps)
+{
+    float closest = 100.0f;
+    for (int i = 0; i < steps; ++i) {
+        steer_world_step(w, 0.1f);
+        closest = steer_minf(closest, distance(w, a, b));
+    }
+    return closest;
+}
+
 static void head_on_pair_passes_keeping_right(void)
 {
     steer_world *w = make_world(1);
@@ -134,12 +145,7 @@ static void non_avoider_is_avoided_fully(void)
     d.state.velocity = steer_v2(-1.5f, 0);
     d.key = 2;
     steer_agent_id b = steer_agent_create(w, &d);
-    float closest = 100.0f;
-    for (int i = 0; i < 200; ++i) {
-        steer_world_step(w, 0.1f);
-        closest = steer_minf(closest, distance(w, a, b));
-    }
-    CHECK(closest >= 1.0f);
+    CHECK(closest_over(w, a, b, 200) >= 1.0f);
     CHECK(!(w->flags[steer__store_dense(w, b)] & AGENT_AVOIDS));
     CHECK((w->flags[steer__store_dense(w, a)] & AGENT_AVOIDS) != 0);
     steer_behaviour_release(ba);
@@ -313,6 +319,83 @@ static void an_agent_at_rest_makes_room(void)
     steer_behaviour_release(ba);
     steer_behaviour_release(bb);
     steer_world_destroy(w);
+}
+
+// An agent of radius `r` walking from (x, y) to (gx, y), with `escort`
+// agents of radius 0.5 round it (2.8 m from its centre, behind and at its
+// sides, its front free) walking to the same offsets from its goal.
+static steer_agent_id escorted(steer_world *w, float x, float y, float gx, float r, int escort, uint64_t key,
+                               steer_behaviour **made)
+{
+    float dir = gx > x ? 1.0f : -1.0f;
+    steer_agent_id big = {0, 0};
+    for (int i = 0; i <= escort; ++i) {
+        float ox = 0.0f, oy = 0.0f;
+        if (i > 0) {
+            float a = (75.0f + 23.3f * (float)(i - 1)) * 3.14159265f / 180.0f; // 75 to 285 degrees off the front
+            ox = 2.8f * cosf(a) * dir;
+            oy = 2.8f * sinf(a);
+        }
+        made[i] = avoid_to(gx + ox, y + oy, 2);
+        steer_agent_def d = steer_default_agent_def();
+        d.state.position = steer_v2(x + ox, y + oy);
+        d.limits.radius = i == 0 ? r : 0.5f;
+        d.limits.max_speed = 1.5f;
+        d.limits.max_acceleration = 15.0f;
+        d.behaviour = made[i];
+        d.key = key + (uint64_t)i;
+        steer_agent_id id = steer_agent_create(w, &d);
+        if (i == 0) big = id;
+    }
+    return big;
+}
+
+// Two agents of radius 2 meet head-on, each with ten of radius 0.5 round
+// it. By the distance between centres the ten are all nearer than the other
+// large agent (2.8 m against 4.4 at the clearance), so neither large agent
+// saw the other until their bodies overlapped by 1.2 m (issue 21, the
+// matrix's `junction`); by the distance to the bodies they pass.
+static void large_agents_see_each_other_among_small_ones(void)
+{
+    steer_world *w = make_world(5);
+    steer_behaviour *made[22];
+    steer_agent_id a = escorted(w, -12, 0.2f, 14, 2.0f, 10, 1, made);
+    steer_agent_id b = escorted(w, 12, -0.2f, -14, 2.0f, 10, 100, made + 11);
+    CHECK(closest_over(w, a, b, 400) >= 4.0f - 0.01f);
+    CHECK(steer_agent_get_position(w, a).x > 8.0f && steer_agent_get_position(w, b).x < -8.0f);
+    for (int i = 0; i < 22; ++i) steer_behaviour_release(made[i]);
+    steer_world_destroy(w);
+}
+
+// Two agents of radius 2 sent to one point come to rest side by side with
+// the clearance between them, ORCA_CLEARANCE_MAX (0.1 m) and a little, as two
+// of radius 0.5 do (a tenth of the two radii, 0.4 m, before: issue 21).
+static void large_agents_rest_as_close_as_small_ones(void)
+{
+    for (int big = 0; big < 2; ++big) {
+        float r = big ? 2.0f : 0.5f;
+        steer_world *w = make_world(6);
+        steer_behaviour *ba = avoid_to(0, 0, 2), *bb = avoid_to(0, 0, 2);
+        steer_agent_def d = steer_default_agent_def();
+        d.limits.radius = r;
+        d.limits.max_speed = 1.5f;
+        d.state.position = steer_v2(-4.0f * r, 0.3f);
+        d.behaviour = ba;
+        d.key = 1;
+        steer_agent_id a = steer_agent_create(w, &d);
+        d.state.position = steer_v2(4.0f * r, -0.3f);
+        d.behaviour = bb;
+        d.key = 2;
+        steer_agent_id b = steer_agent_create(w, &d);
+        float closest = closest_over(w, a, b, 600);
+        float gap = distance(w, a, b) - 2.0f * r;
+        CHECK(closest >= 2.0f * r - 0.01f); // never touching
+        CHECK(gap >= 0.0f && gap <= 0.15f); // 0.12 m at either radius (0.12 and 0.45 m before)
+        CHECK(steer_length(steer_agent_get_velocity(w, a)) < 0.02f && steer_length(steer_agent_get_velocity(w, b)) < 0.02f);
+        steer_behaviour_release(ba);
+        steer_behaviour_release(bb);
+        steer_world_destroy(w);
+    }
 }
 
 // Contention for one spot (issue 21): n agents sent to the origin from
@@ -610,6 +693,8 @@ int main(void)
     RUN(static_geometry_is_not_entered);
     RUN(alone_at_a_block_slides_past_its_corner);
     RUN(an_agent_at_rest_makes_room);
+    RUN(large_agents_see_each_other_among_small_ones);
+    RUN(large_agents_rest_as_close_as_small_ones);
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
     RUN(a_yield_ends_with_the_one_yielded_to);
