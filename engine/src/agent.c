@@ -82,6 +82,7 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     st.rotation = steer_clampf(st.rotation, -def->limits.max_rotation, def->limits.max_rotation);
     w->state[i] = st;
     w->limits[i] = def->limits;
+    ++w->limits_version;
     w->behaviour[i] = steer_behaviour_retain(def->behaviour);
     w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
     memset(&w->memory[i], 0, sizeof w->memory[i]);
@@ -223,6 +224,7 @@ void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limit
     NOT_STEPPING(w);
     if (!STEER_CHECK(l != NULL && steer__agent_limits_are_valid(l))) return;
     w->limits[i] = *l;
+    ++w->limits_version;
 }
 
 bool steer_agent_get_kinematic(const steer_world *w, steer_agent_id id)

@@ -283,10 +283,18 @@ static void fill_proxies(steer_world *w)
     for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
     g->yielders = yielders;
     // agents of more than one size (reciprocal.c ranks neighbours by their
-    // bodies then; with one size, by their centres, as before)
-    bool mixed = false;
-    for (int i = 1; i < n; ++i) mixed |= w->limits[i].radius != w->limits[0].radius;
-    g->mixed_radii = mixed;
+    // bodies then; with one size, by their centres, as before), looked at
+    // again only when some agent's limits were written, not every step (a
+    // walk over every agent's limits, on one thread). A removal leaves it
+    // as it was: true for agents that are all of one size again ranks them
+    // by the same keys (body_distances gives a neighbour of the agent's own
+    // radius its squared distance), so it costs time, never a result.
+    if (g->mixed_version != w->limits_version) {
+        bool mixed = false;
+        for (int i = 1; i < n; ++i) mixed |= w->limits[i].radius != w->limits[0].radius;
+        g->mixed_radii = mixed;
+        g->mixed_version = w->limits_version;
+    }
     ++g->version;
     g->dirty = false;
 }

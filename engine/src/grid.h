@@ -26,7 +26,8 @@ typedef struct neighbour_grid {
     void *proxies;
     size_t proxy_capacity; ///< elements each of the nine has room for
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
-    bool mixed_radii;   ///< the agents are not all of one radius
+    bool mixed_radii;   ///< the agents are not all of one radius (or were, since the radii last changed)
+    uint32_t mixed_version; ///< the world's limits_version mixed_radii was found for
     uint32_t *agent;     ///< dense index of the proxy's agent
     uint32_t *proxy_of;  ///< dense index -> proxy index
     uint32_t *bucket_of; ///< scratch: bucket of each dense agent

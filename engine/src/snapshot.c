@@ -599,6 +599,7 @@ static bool read_payload(snap_reader *r, steer_world **out, snap_refs *refs, con
     // the shapes' broadphase is built now, outside any step (as a query would)
     steer__geometry_ready(w);
     w->grid.dirty = true;
+    ++w->limits_version;
     return true;
 }
 

@@ -81,6 +81,9 @@ struct steer_world {
     /// the spare of its size, which then takes the column's place.
     void *reorder_spare[STEER_STORE_SPARES];
     uint64_t next_key;
+    /// Counts the writes of agents' limits (spawn, set_limits, a snapshot
+    /// read): the grid looks at the radii again only when it moved.
+    uint32_t limits_version;
     /// The id the next move_group order gives its units (navigate.h's
     /// nav_plan.group): 1, 2, 3, ... (never 0: no group), saved in snapshots.
     uint32_t next_group;

@@ -3,6 +3,7 @@
 // full responsibility against agents that do not avoid, static geometry
 // (sliding past a corner), order independence, no allocation in the step;
 // agent contact resolution (against a wall).
+#include <stdlib.h>
 #include "orca_lp.h"
 #include "behaviour.h"
 #include "store.h"
@@ -367,6 +368,49 @@ static void large_agents_see_each_other_among_small_ones(void)
     steer_world_destroy(w);
 }
 
+// The same meeting when the two are made large after they started
+// (steer_agent_set_limits: the grid looks at the radii again only when some
+// agent's limits were written), and in a world restored from a snapshot of
+// it, which steps to the same bits as the world saved.
+static void large_agents_seen_after_limits_change_and_restore(void)
+{
+    steer_world *w = make_world(5);
+    steer_behaviour *made[22];
+    steer_agent_id a = escorted(w, -12, 0.2f, 14, 0.5f, 10, 1, made);
+    steer_agent_id b = escorted(w, 12, -0.2f, -14, 0.5f, 10, 100, made + 11);
+    steer_world_step(w, 0.1f); // the grid built with one size
+    for (int k = 0; k < 2; ++k) {
+        steer_agent_id id = k ? b : a;
+        steer_limits l = steer_agent_get_limits(w, id);
+        l.radius = 2.0f;
+        steer_agent_set_limits(w, id, &l);
+    }
+    CHECK(closest_over(w, a, b, 60) >= 4.0f - 0.01f);
+    size_t size = 0;
+    steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
+    unsigned char *bytes = malloc(size);
+    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, size, &size, NULL));
+    steer_world *r = bytes != NULL ? steer_world_restore(bytes, size, NULL, NULL) : NULL;
+    CHECK(r != NULL);
+    if (r != NULL) {
+        steer_agent_id ra = {0, 0}, rb = {0, 0};
+        for (int i = 0; i < steer_world_agent_count(r); ++i) {
+            steer_agent_id id = steer_world_agent_at(r, i);
+            if (steer_agent_get_key(r, id) == 1) ra = id;
+            if (steer_agent_get_key(r, id) == 100) rb = id;
+        }
+        CHECK(steer_agent_get_limits(r, ra).radius == 2.0f && steer_agent_get_limits(r, rb).radius == 2.0f);
+        float closest = closest_over(r, ra, rb, 340);
+        CHECK(closest >= 4.0f - 0.01f);
+        CHECK(closest_over(w, a, b, 340) >= 4.0f - 0.01f);
+        CHECK(steer_world_hash(r) == steer_world_hash(w));
+        steer_world_destroy(r);
+    }
+    free(bytes);
+    for (int i = 0; i < 22; ++i) steer_behaviour_release(made[i]);
+    steer_world_destroy(w);
+}
+
 // Two agents of radius 2 sent to one point come to rest side by side with
 // the clearance between them, ORCA_CLEARANCE_MAX (0.1 m) and a little, as two
 // of radius 0.5 do (a tenth of the two radii, 0.4 m, before: issue 21).
@@ -694,6 +738,7 @@ int main(void)
     RUN(alone_at_a_block_slides_past_its_corner);
     RUN(an_agent_at_rest_makes_room);
     RUN(large_agents_see_each_other_among_small_ones);
+    RUN(large_agents_seen_after_limits_change_and_restore);
     RUN(large_agents_rest_as_close_as_small_ones);
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
