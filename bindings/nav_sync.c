@@ -76,7 +76,17 @@ bool steer_lua__nav_bounds(const lcore *core, steer_vec2 *lower, steer_vec2 *upp
 void steer_lua__nav_check_bounds(lua_State *L, steer_laux_where w, int vidx, steer_vec2 *lower, steer_vec2 *upper)
 {
     static const char phrase[] = "must be {x1, y1, x2, y2} with x1 < x2 and y1 < y2, within [-1e6, 1e6]";
+    vidx = lua_absindex(L, vidx);
     if (lua_type(L, vidx) != LUA_TTABLE || lua_rawlen(L, vidx) != 4) steer_laux_error(L, w, phrase, vidx);
+    // four values and nothing else: {x1, y1, x2, y2, margin = 1} was read
+    // as the four, the rest silently dropped
+    int entries = 0;
+    lua_pushnil(L);
+    while (lua_next(L, vidx) != 0) {
+        lua_pop(L, 1);
+        ++entries;
+    }
+    if (entries != 4) steer_laux_error(L, w, phrase, vidx);
     float b[4];
     for (int i = 0; i < 4; ++i) {
         lua_rawgeti(L, vidx, i + 1);

@@ -655,6 +655,23 @@ static bool copy_file(const char *src, const char *dst)
     return fclose(out) == 0;
 }
 
+// A frame count or index: decimal digits only, at most a billion.
+static bool parse_count(const char *text, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || text[0] == '-' || text[0] == '+' || v > 1000000000L) return false;
+    *out = v;
+    return true;
+}
+
+static int bad_count(const char *option, const char *text)
+{
+    fprintf(stderr, "steer-viewer: %s needs a frame count (0 to 1000000000), got '%s'\n", option, text);
+    return 2;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-viewer [SCRIPT] [--headless] [--frames N] [--screenshot out.png] [--bench]\n"
@@ -734,7 +751,10 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--paused") == 0) V.paused = true;
         else if (strcmp(a, "--dump-ui") == 0) dump_ui = true;
         else if (strcmp(a, "--show-help") == 0) V.help = true;
-        else if (strcmp(a, "--frames") == 0 && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--frames") == 0 && i + 1 < argc) {
+            // a count: "abc" or "-3" was taken as 0 (or an endless run)
+            if (!parse_count(argv[++i], &frames)) return bad_count(a, argv[i]);
+        }
         else if (strcmp(a, "--screenshot") == 0 && i + 1 < argc) screenshot = argv[++i];
         else if (strcmp(a, "--shot-key-dir") == 0 && i + 1 < argc) shot_dir = argv[++i];
         else if (strcmp(a, "--record") == 0 && i + 1 < argc) record = argv[++i];
@@ -751,7 +771,7 @@ int main(int argc, char **argv)
             if (sscanf(argv[++i], "%f,%f,%f", &cam[0], &cam[1], &cam[2]) != 3 || !(cam[2] > 0.0f)) return usage();
             fixed_camera = true;
         } else if (strcmp(a, "--edit-at") == 0 && i + 2 < argc && edits < MAX_EDITS) {
-            edit_frame[edits] = strtol(argv[++i], NULL, 10);
+            if (!parse_count(argv[++i], &edit_frame[edits])) return bad_count(a, argv[i]);
             edit_file[edits++] = argv[++i];
         }
         else if (strcmp(a, "--size") == 0 && i + 1 < argc) {
