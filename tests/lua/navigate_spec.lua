@@ -386,7 +386,8 @@ describe("nav_bounds", function()
     assert.matches("nav_bounds", err(steer.world, { nav_bounds = { 0, 0, 1 } }))
     assert.matches("nav_bounds", err(steer.world, { nav_bounds = { 0, 0 / 0, 1, 1 } }))
     -- four values and nothing else (a margin or a name was silently dropped)
-    assert.matches("nav_bounds.*must be {x1, y1, x2, y2}", err(steer.world, { nav_bounds = { 0, 0, 1, 1, margin = 1 } }))
+    local extra = { nav_bounds = { 0, 0, 1, 1, margin = 1 } }
+    assert.matches("nav_bounds.*must be {x1, y1, x2, y2}", err(steer.world, extra))
   end)
 end)
 
