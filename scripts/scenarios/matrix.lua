@@ -1,4 +1,4 @@
--- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix"), run by
+-- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix (issue 21)"), run by
 -- `run.lua --matrix`. Every layout of scripts/scenarios/matrix/ over world
 -- seeds, preferred behaviours (arrive, seek), time horizons, max
 -- accelerations (times max speed) and steps, each with contact resolution
@@ -241,7 +241,7 @@ local function failures(name, c, m, contacts, pref)
   return f
 end
 
--- Targets not met yet (docs/crowds.md, "What the matrix says"): --check
+-- Targets not met yet (docs/crowds.md, "The families: what holds and what does not"): --check
 -- passes a layout whose failures are all listed here, and prints them.
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
