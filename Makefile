@@ -5,7 +5,8 @@
 #               the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 #               built with gcc (Debug) and with clang (optimised), then the
 #               determinism checks cross-built for aarch64 (test-aarch64)
-#   make scenarios  the crowd matrix in full, printed as a table (long)
+#   make scenarios  the crowd matrix in full (every layout, small and large), printed as a
+#               table and its summary as Markdown (about an hour; docs/crowds.md)
 #   make fuzz   the clang sanitizer build, then the four fuzzers over fresh seeds for
 #               SECONDS seconds each (default 600), two at a time; failing seeds print
 #               their replay command
@@ -139,7 +140,7 @@ fuzz: clang-build
 # list as not met yet. Long: about an hour on one core. (The same large layouts
 # run under ctest with STEER_SCENARIOS=1 ctest -L scenarios.)
 scenarios: build
-	./$(BUILD)/bindings/steer-lua scripts/scenarios/run.lua --matrix --detail --check > $(BUILD)/scenarios.txt; \
+	./$(BUILD)/bindings/steer-lua scripts/scenarios/run.lua --matrix --detail --check --markdown > $(BUILD)/scenarios.txt; \
 	s=$$?; cat $(BUILD)/scenarios.txt; exit $$s
 
 bench: build

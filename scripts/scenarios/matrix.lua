@@ -1,9 +1,10 @@
--- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix"), run by
+-- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix (issue 21)"), run by
 -- `run.lua --matrix`. Every layout of scripts/scenarios/matrix/ over world
 -- seeds, preferred behaviours (arrive, seek), time horizons, max
 -- accelerations (times max speed) and steps, each with contact resolution
 -- off and on; one table row per setting (worst case over seeds and the two
--- contact settings) and a summary per layout.
+-- contact settings) and a summary per layout; with --markdown the summaries
+-- again as a Markdown table (the same cells).
 local steer = require "steer"
 
 local SPEED, CONTACT, ARRIVED = 1.5, 1e-3, 0.5
@@ -240,7 +241,7 @@ local function failures(name, c, m, contacts, pref)
   return f
 end
 
--- Targets not met yet (docs/crowds.md, "What the matrix says"): --check
+-- Targets not met yet (docs/crowds.md, "The families: what holds and what does not"): --check
 -- passes a layout whose failures are all listed here, and prints them.
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
@@ -260,9 +261,57 @@ local NOT_YET = {
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
 
+local EXTRAS = { "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }
+
+-- The cells of a layout's summary (one row a layout), formatted once: the
+-- text table and the Markdown table (--markdown) print these same strings,
+-- so the two cannot disagree. `missed` lists each target missed with the
+-- number of runs that missed it; `held` those of them not in NOT_YET (a
+-- regression: --check fails on them).
+local function summary_cells(name, sum)
+  local extra, missed, held = {}, {}, {}
+  for _, k in ipairs(EXTRAS) do
+    if sum.extra[k] then extra[#extra + 1] = k .. "=" .. fmt(sum.extra[k]) end
+  end
+  local keys = {}
+  for k in pairs(sum.fails) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    missed[#missed + 1] = k .. ":" .. sum.fails[k]
+    if not (NOT_YET[name] and NOT_YET[name][k]) then held[#held + 1] = k end
+  end
+  return { layout = name, home = string.format("%4d", sum.home), agents = string.format("%-4d", sum.agents),
+    contacts = string.format("%5d", sum.contacts), off = string.format("%6.3f", sum.off),
+    on = string.format("%6.3f", sum.on), wait = string.format("%6.1f", sum.wait), jam = string.format("%5.2f", sum.jam),
+    ok = string.format("%d/%d", sum.ok, sum.runs), extra = table.concat(extra, " "), missed = missed, held = held }
+end
+
+local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
+
+-- The summary as a Markdown table (docs/crowds.md): one row a layout, the
+-- cells of summary_cells with the text table's padding taken off.
+local function markdown(sel, rows)
+  print("")
+  print(string.format("Matrix: world seeds %s; preferred %s; time horizon %s s; max acceleration %s x max speed; "
+    .. "dt %s s; contact resolution off and on.", table.concat(sel.seeds, ", "), table.concat(sel.prefs, ", "),
+    table.concat(sel.taus, ", "), table.concat(sel.accels, ", "), table.concat(sel.dts, ", ")))
+  print("")
+  print("| layout | ok (runs meeting every target) | home (worst) | contacts (most) | overlap off / on m | "
+    .. "wait s | jam | extras (worst; settling: the `arrive` runs) | targets missed (runs) | all missed in NOT_YET |")
+  print("|---|---|---|---:|---|---:|---:|---|---|---|")
+  for _, c in ipairs(rows) do
+    local not_yet = "-"
+    if #c.missed > 0 then not_yet = #c.held == 0 and "yes" or ("**no: " .. table.concat(c.held, ", ") .. "**") end
+    print(string.format("| `%s` | %s | %s of %s | %s | %s / %s | %s | %s | %s | %s | %s |", c.layout, c.ok,
+      trim(c.home), trim(c.agents), trim(c.contacts), trim(c.off), trim(c.on), trim(c.wait), trim(c.jam),
+      c.extra ~= "" and c.extra or "-", #c.missed > 0 and table.concat(c.missed, " ") or "-",
+      not_yet))
+  end
+end
+
 return function(args, dir)
   local sel = { seeds = FULL.seeds, prefs = FULL.prefs, taus = FULL.taus, accels = FULL.accels, dts = FULL.dts }
-  local names, check, detail, quick = {}, false, false, false
+  local names, check, detail, quick, md = {}, false, false, false, false
   local i = 1
   local function list_of(s, f)
     local t = {}
@@ -281,6 +330,7 @@ return function(args, dir)
     elseif a == "--quick" then quick = true
     elseif a == "--check" then check = true
     elseif a == "--detail" then detail = true
+    elseif a == "--markdown" then md = true
     elseif a == "--if-env" then
       -- the large layouts under ctest: skipped (77) unless STEER_SCENARIOS is set
       if not os.getenv("STEER_SCENARIOS") then print("skipped: set STEER_SCENARIOS=1 (make scenarios)"); os.exit(77) end
@@ -300,7 +350,7 @@ return function(args, dir)
     table.concat(sel.accels, ","), table.concat(sel.dts, ",")))
   print("columns: home (worst run) / agents; contact episodes (most); deepest overlap m, contact resolution off / on;")
   print("longest wait for an arrival s; jam velocity change per step over mean speed; ok: runs meeting every target")
-  local bad = {}
+  local bad, rows = {}, {}
   print(string.format("%-18s %-6s %4s %4s %5s | %9s %5s %13s %6s %5s %s", "layout", "pref", "tau", "acc", "dt",
     "home", "cont", "overlap", "wait", "jam", "ok   extra"))
   for _, name in ipairs(names) do
@@ -337,7 +387,7 @@ return function(args, dir)
             end
             sum.agents = agents
             local extra = {}
-            for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+            for _, k in ipairs(EXTRAS) do
               if row.extra[k] then
                 extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
               end
@@ -353,14 +403,20 @@ return function(args, dir)
               t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
               t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
               t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
-              for k, v in pairs(row.extra) do t.extra[k] = math.max(t.extra[k] or -math.huge, v) end
+              for k, v in pairs(row.extra) do
+                -- a layout's summary keeps the settling figures of the runs whose targets
+                -- apply to them (`arrive`, see failures); the rows per behaviour keep all
+                if t == psum or k == "first" or pref == "arrive" then
+                  t.extra[k] = math.max(t.extra[k] or -math.huge, v)
+                end
+              end
             end
             io.stdout:flush()
           end
         end
       end
       local pextra = {}
-      for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
+      for _, k in ipairs(EXTRAS) do
         if psum.extra[k] then pextra[#pextra + 1] = k .. "=" .. fmt(psum.extra[k]) end
       end
       print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
@@ -368,21 +424,15 @@ return function(args, dir)
         psum.home, sum.agents, psum.contacts, psum.off, psum.on, psum.wait, psum.jam, psum.ok, psum.runs,
         table.concat(pextra, " ")))
     end
-    local extra, fails = {}, {}
-    for _, k in ipairs({ "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }) do
-      if sum.extra[k] then extra[#extra + 1] = k .. "=" .. fmt(sum.extra[k]) end
-    end
-    for k, v in pairs(sum.fails) do fails[#fails + 1] = k .. ":" .. v end
-    table.sort(fails)
-    print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s%s",
-      name, "all", "", "", "", sum.home, sum.agents, sum.contacts, sum.off, sum.on, sum.wait, sum.jam, sum.ok, sum.runs,
-      table.concat(extra, " "),
-      #fails > 0 and ("  failed " .. table.concat(fails, " ")) or ""))
+    local cells = summary_cells(name, sum)
+    rows[#rows + 1] = cells
+    print(string.format("%-18s %-6s %4s %4s %5s | %s / %s %s %s/%s %s %s %s %s%s",
+      name, "all", "", "", "", cells.home, cells.agents, cells.contacts, cells.off, cells.on, cells.wait, cells.jam,
+      cells.ok, cells.extra, #cells.missed > 0 and ("  failed " .. table.concat(cells.missed, " ")) or ""))
     io.stdout:flush()
-    for k in pairs(sum.fails) do
-      if not (NOT_YET[name] and NOT_YET[name][k]) then bad[#bad + 1] = name .. ":" .. k end
-    end
+    for _, k in ipairs(cells.held) do bad[#bad + 1] = name .. ":" .. k end
   end
+  if md then markdown(sel, rows) end
   if check and #bad > 0 then
     io.stderr:write("FAILED targets in: ", table.concat(bad, ", "), "\n")
     os.exit(1)

@@ -3,9 +3,11 @@
 --
 --   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [case ...]
 --   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
---     [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1] [layout ...]
+--     [--markdown] [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
+--     [layout ...]
 --
--- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua).
+-- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua);
+-- --markdown prints, after the text table, its summary rows as a Markdown table.
 --
 -- Brains: `notes` is the notes' behaviours alone (priority of obstacle
 -- avoidance, then a blend of arrive, separation and collision avoidance);
