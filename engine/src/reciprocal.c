@@ -209,14 +209,15 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 /// agent's k-th).
 #define ORCA_GATHER_GUESS 1.1f
 /// ...when that is under this fraction of the radius's squared (its box
-/// of cells at most 0.89 times as wide). Nearer the radius a guess saves
-/// hardly a cell, one that comes short gathers twice, and a guess taken
-/// by some agents and not by others changes the box of cells from agent
-/// to agent, which the grid's one-entry cache of ranges then rebuilds:
-/// `steer-bench crowd` (its 10th neighbour 10 m off in 11) cost 40 more
-/// instructions an agent-step with the guess always tried, the disc scene
-/// (10 m in 15) 27 more with the guess at most half the radius's squared.
-#define ORCA_GATHER_NARROWER 0.8f
+/// of cells at most 0.59 times as wide): a jam's (the disc scene's about
+/// 6 m of 15: 0.16 to 0.22), not a free crowd's. Taken at 0.49 in the free
+/// disc scene (its 10th neighbour 10 m off in 15) the guess saved 14
+/// instructions an agent-step but cost 1.3 more mispredicted branches
+/// (boxes of cells that change from agent to agent, which the grid's
+/// one-entry cache of ranges then rebuilds) and about 5% of its CPU time;
+/// tried always, `steer-bench crowd` (10 m in 11) cost 40 instructions
+/// more (guesses that come short gather twice).
+#define ORCA_GATHER_NARROWER 0.35f
 
 // The gather for closest_neighbours: first within the distance the last
 // agent's k-th neighbour suggests (a neighbour in grid order sees about the
