@@ -182,4 +182,9 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
 /// allows; for tests).
 void steer__orca_lines_limit(int level);
 
+/// Whether reciprocal.c's gather first tries the distance its last agent's
+/// neighbours suggest (the default) or always gathers within the full
+/// radius (tests/c/test_reciprocal.c: the same bits either way).
+void steer__orca_gather_guess(bool on);
+
 #endif

@@ -125,12 +125,13 @@ steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, flo
     // a jam: every soft line may be violated by `give` more than at the
     // least-violating velocity; the velocity nearest the preferred one
     // among those
+    // (the hard lines copied, the soft ones written once)
     orca_line relaxed[ORCA_MAX_LINES];
-    for (int i = 0; i < count; ++i) {
-        relaxed[i] = lines[i];
-        if (i < hard) continue;
-        float own = steer_maxf(cross(lines[i].dir, steer_sub(lines[i].point, result)), 0.0f);
-        relaxed[i].point = steer_mul_add(lines[i].point, steer_perp(lines[i].dir), -(own + give));
+    for (int i = 0; i < hard; ++i) relaxed[i] = lines[i];
+    for (int i = hard; i < count; ++i) {
+        const steer_vec2 point = lines[i].point, dir = lines[i].dir;
+        float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
+        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -(own + give)), dir};
     }
     steer_vec2 eased;
     if (solve_plane(relaxed, count, max_speed, preferred, false, &eased) == count) return eased;
