@@ -81,13 +81,17 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 typedef struct flag_pass {
     steer_world *w;
     int navigating[STEER_MAX_WORKERS]; ///< agents that navigate, by worker
+    int avoiding[STEER_MAX_WORKERS];   ///< agents that avoid reciprocally, by worker
 } flag_pass;
 
 static void flag_range(int start, int end, int worker, void *context)
 {
     flag_pass *p = context;
     steer_world *w = p->w;
-    int navigating = 0;
+    int navigating = 0, avoiding = 0;
+    // (and the grid's records of it, when it has them: grid.h, grid_body)
+    grid_body *const bodies = w->grid.has_bodies && !w->grid.dirty ? w->grid.bodies : NULL;
+    const uint32_t *const proxy_of = w->grid.proxy_of;
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         // a kinematic agent that runs reciprocal avoidance shares it too: two
@@ -96,11 +100,14 @@ static void flag_range(int start, int end, int worker, void *context)
         bool avoids = b != NULL && b->avoids, navigates = b != NULL && b->nav != NULL;
         w->flags[i] = (uint8_t)((w->flags[i] & ~(AGENT_AVOIDS | AGENT_NAVIGATES)) | (avoids ? AGENT_AVOIDS : 0) |
                                 (navigates ? AGENT_NAVIGATES : 0));
+        if (bodies != NULL) bodies[proxy_of[i]].avoids = avoids ? 1.0f : 0.0f;
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];
         navigating += navigates;
+        avoiding += avoids;
     }
     p->navigating[worker] += navigating;
+    p->avoiding[worker] += avoiding;
 }
 
 // Returns how many agents navigate.
@@ -108,10 +115,12 @@ static int flag_avoiders(steer_world *w)
 {
     // from the cached tree shape of each root: O(1) an agent, and no
     // evaluation ever looks into another agent's tree
-    flag_pass p = {w, {0}};
+    flag_pass p = {w, {0}, {0}};
     steer__tasks_parallel_for(w, flag_range, w->count, 4096, &p);
-    int navigating = 0;
-    for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k];
+    int navigating = 0, avoiding = 0;
+    for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k], avoiding += p.avoiding[k];
+    // the grid's records for reciprocal avoidance from the next fill on, while some agent avoids (grid.h)
+    w->grid.want_bodies = avoiding > 0;
     return navigating;
 }
 
@@ -255,7 +264,7 @@ static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, s
     // (inside a step the flags are already those of the step; a preview
     // sets them on the calling thread, without the task system)
     if (!was_stepping && b->avoids) {
-        flag_pass p = {w, {0}};
+        flag_pass p = {w, {0}, {0}};
         flag_range(0, w->count, 0, &p);
     }
     w->stepping = true;
