@@ -256,7 +256,6 @@ static void fill_range(int start, int end, int worker, void *context)
     (void)worker;
     steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    grid_body *const bodies = g->want_bodies ? g->bodies : NULL;
     for (int k = start; k < end; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
@@ -270,9 +269,14 @@ static void fill_range(int start, int end, int worker, void *context)
         g->py[k] = w->intent[a].py;
         g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
-        if (bodies != NULL)
-            bodies[k] = steer__grid_body(s->position.x, s->position.y, s->velocity.x, s->velocity.y, w->intent[a].px,
-                                         w->intent[a].py, &w->limits[a], w->flags[a], AGENT_AVOIDS);
+    }
+    // the records, from the columns just written (a loop of their own: in
+    // the one above they cost a flock, which has none, registers)
+    if (!g->want_bodies) return;
+    for (int k = start; k < end; ++k) {
+        uint32_t a = g->agent[k];
+        g->bodies[k] =
+            steer__grid_body(g->x[k], g->y[k], g->vx[k], g->vy[k], g->px[k], g->py[k], &w->limits[a], w->flags[a], AGENT_AVOIDS);
     }
 }
 

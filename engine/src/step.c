@@ -89,9 +89,6 @@ static void flag_range(int start, int end, int worker, void *context)
     flag_pass *p = context;
     steer_world *w = p->w;
     int navigating = 0, avoiding = 0;
-    // (and the grid's records of it, when it has them: grid.h, grid_body)
-    grid_body *const bodies = w->grid.has_bodies && !w->grid.dirty ? w->grid.bodies : NULL;
-    const uint32_t *const proxy_of = w->grid.proxy_of;
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         // a kinematic agent that runs reciprocal avoidance shares it too: two
@@ -100,7 +97,6 @@ static void flag_range(int start, int end, int worker, void *context)
         bool avoids = b != NULL && b->avoids, navigates = b != NULL && b->nav != NULL;
         w->flags[i] = (uint8_t)((w->flags[i] & ~(AGENT_AVOIDS | AGENT_NAVIGATES)) | (avoids ? AGENT_AVOIDS : 0) |
                                 (navigates ? AGENT_NAVIGATES : 0));
-        if (bodies != NULL) bodies[proxy_of[i]].avoids = avoids ? 1.0f : 0.0f;
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];
         navigating += navigates;
@@ -108,6 +104,10 @@ static void flag_range(int start, int end, int worker, void *context)
     }
     p->navigating[worker] += navigating;
     p->avoiding[worker] += avoiding;
+    // the grid's records of the flag, when it has them (grid.h, grid_body)
+    if (!w->grid.has_bodies || w->grid.dirty) return;
+    for (int i = start; i < end; ++i)
+        w->grid.bodies[w->grid.proxy_of[i]].avoids = (w->flags[i] & AGENT_AVOIDS) ? 1.0f : 0.0f;
 }
 
 // Returns how many agents navigate.
