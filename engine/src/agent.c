@@ -225,6 +225,7 @@ void steer_agent_set_limits(steer_world *w, steer_agent_id id, const steer_limit
     if (!STEER_CHECK(l != NULL && steer__agent_limits_are_valid(l))) return;
     w->limits[i] = *l;
     ++w->limits_version;
+    w->grid.dirty = true; // the grid's records carry the limits (grid.h, grid_body)
 }
 
 bool steer_agent_get_kinematic(const steer_world *w, steer_agent_id id)

@@ -62,7 +62,7 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
 {
     // + STEER_GRID_PAD: the neighbour scan reads whole 8-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
-    if (!reserve_proxies(g, n) ||
+    if (!reserve_proxies(g, n) || !STEER_GROW(g->bodies, n) ||
         !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
         !STEER_GROW(g->order_key, n))
         return false;
@@ -82,6 +82,7 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
 void steer__grid_free(neighbour_grid *g)
 {
     steer__free(g->proxies);
+    steer__free(g->bodies);
     steer__free(g->agent);
     steer__free(g->proxy_of);
     steer__free(g->bucket_of);
@@ -269,6 +270,14 @@ static void fill_range(int start, int end, int worker, void *context)
         g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
     }
+    // the records, from the columns just written (a loop of their own: in
+    // the one above they cost a flock, which has none, registers)
+    if (!g->want_bodies) return;
+    for (int k = start; k < end; ++k) {
+        uint32_t a = g->agent[k];
+        g->bodies[k] =
+            steer__grid_body(g->x[k], g->y[k], g->vx[k], g->vy[k], g->px[k], g->py[k], &w->limits[a], w->flags[a], AGENT_AVOIDS);
+    }
 }
 
 // The proxies, on the world's workers (each writes its own proxies).
@@ -279,6 +288,8 @@ static void fill_proxies(steer_world *w)
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = g->px[k] = g->py[k] = 0.0f;
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
+    memset(g->bodies + n, 0, sizeof *g->bodies * STEER_GRID_PAD);
+    g->has_bodies = g->want_bodies;
     int yielders = 0;
     for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
     g->yielders = yielders;

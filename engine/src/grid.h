@@ -8,6 +8,32 @@
 /// vector loops may read (and the packing write) up to 8 floats past the end.
 #define STEER_GRID_PAD 8
 
+/// What reciprocal avoidance reads of a neighbour (orca_lines.c,
+/// steer__orca_pairs), one record a proxy so that its neighbours' are read
+/// from a few cache lines, four fields at a time: the proxy columns'
+/// position, velocity and preferred direction, the agent's radius and max
+/// speed and 1 when it avoids reciprocally (AGENT_AVOIDS), else 0. Filled
+/// with the columns when the step before had agents that avoid
+/// (want_bodies; reciprocal.c builds the records of its neighbours from the
+/// columns otherwise, with the same values); the limits are the world's
+/// when the grid was filled (steer_agent_set_limits marks the grid dirty)
+/// and `avoids` follows the flags (step.c, flag_range).
+typedef struct grid_body {
+    float x, y, vx, vy;
+    float px, py, radius, max_speed;
+    float avoids, spare[3];
+} grid_body;
+_Static_assert(sizeof(grid_body) == 12 * sizeof(float), "grid_body: three groups of four floats (orca_lines.c)");
+
+/// The record of a proxy (position, velocity, preferred direction) whose
+/// agent has these limits and flags.
+static inline grid_body steer__grid_body(float x, float y, float vx, float vy, float px, float py,
+                                         const steer_limits *limits, uint8_t flags, uint8_t avoids_flag)
+{
+    return (grid_body){x, y, vx, vy, px, py, limits->radius, limits->max_speed,
+                       (flags & avoids_flag) ? 1.0f : 0.0f, {0.0f, 0.0f, 0.0f}};
+}
+
 /// Spatial hash rebuilt every step: agents sorted by bucket with a counting
 /// sort, then by state inside a bucket (position, velocity; the key breaks
 /// exact ties only), so every scan is in a canonical order of states.
@@ -25,6 +51,9 @@ typedef struct neighbour_grid {
     /// further into its page than the one before (grid.c, reserve_proxies)
     void *proxies;
     size_t proxy_capacity; ///< elements each of the nine has room for
+    grid_body *bodies;  ///< per proxy (STEER_GRID_PAD past the end), when has_bodies
+    bool has_bodies;    ///< the last fill wrote the records
+    bool want_bodies;   ///< the next fill writes them (some agent avoided in the last step)
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
     bool mixed_radii;   ///< the agents are not all of one radius (or were, since the radii last changed)
     uint32_t mixed_version; ///< the world's limits_version mixed_radii was found for

@@ -25,6 +25,27 @@
 
 #include "kernel_isa.h"
 
+// The one-by-one path of steer__orca_pairs (in every build): pair i.
+static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int i,
+                              const orca_pair_frame *f)
+{
+    const grid_body *b = &bodies[near[i].proxy];
+    const steer_vec2 vj = steer_v2(b->vx, b->vy);
+    const steer_vec2 rel = steer_sub(steer_mul_add(steer_v2(b->x, b->y), vj, f->lead), f->p);
+    const steer_vec2 rel_vel = steer_sub(f->v, vj);
+    in->rx[i] = rel.x;
+    in->ry[i] = rel.y;
+    in->vx[i] = rel_vel.x;
+    in->vy[i] = rel_vel.y;
+    in->r[i] = pair_radius(f->r_self, f->r_cap, b->radius);
+    in->jx[i] = vj.x;
+    in->jy[i] = vj.y;
+    in->tx[i] = b->px;
+    in->ty[i] = b->py;
+    in->mean[i] = 0.5f * (f->max_speed + b->max_speed);
+    in->avoids[i] = b->avoids;
+}
+
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
 // The one-by-one paths.
 static inline void plain_share(orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -357,6 +378,84 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void shares_avx2(orca_pair
     }
 }
 
+// Four fields (from `at`, a multiple of four) of the eight records at
+// base + off[l] floats, four vectors of eight lanes: a load of four fields
+// each record, records 0-3 in the low halves and 4-7 in the high ones,
+// transposed in each half.
+__attribute__((target("avx2"))) static inline void fields8(const float *base, const uint32_t off[8], int at,
+                                                          __m256 out[4])
+{
+    __m256 r[4];
+    for (int l = 0; l < 4; ++l)
+        r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + off[l] + at)),
+                                    _mm_loadu_ps(base + off[l + 4] + at), 1);
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    out[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    out[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    out[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    out[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// AVX2: plain_pair's operations in eight lanes (steer_minf(a, b) is
+// minps(a, b)). The eight proxies of a group come out of near[] with two
+// loads and a lane permutation; lanes past k take record 0 (there is one:
+// the records are padded), whose pairs are not kept.
+__attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs *in, const grid_body *bodies,
+                                                                    const orca_neighbour *near, int k,
+                                                                    const orca_pair_frame *f)
+{
+    const __m256 lead = _mm256_set1_ps(f->lead), px = _mm256_set1_ps(f->p.x), py = _mm256_set1_ps(f->p.y);
+    const __m256 vx0 = _mm256_set1_ps(f->v.x), vy0 = _mm256_set1_ps(f->v.y);
+    const __m256 r_self = _mm256_set1_ps(f->r_self), r_cap = _mm256_set1_ps(f->r_cap);
+    const __m256 max_speed = _mm256_set1_ps(f->max_speed), half = _mm256_set1_ps(0.5f);
+    const __m256 clearance = _mm256_set1_ps(ORCA_CLEARANCE);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); // the proxies of four orca_neighbour
+    const float *base = (const float *)bodies;
+    const __m256i scale = _mm256_set1_epi32((int)(sizeof(grid_body) / sizeof(float)));
+    for (int i = 0; i < k; i += 8) {
+        // (near[] has room for STEER_MAX_AVOID_NEIGHBOURS: a group never reads past it)
+        const __m256i n0 = _mm256_loadu_si256((const __m256i *)(near + i));
+        const __m256i n1 = _mm256_loadu_si256((const __m256i *)(near + i + 4));
+        __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(n0, pick), _mm256_permutevar8x32_epi32(n1, pick),
+                                       0xf0);
+        q = _mm256_and_si256(q, _mm256_cmpgt_epi32(_mm256_set1_epi32(k - i), lane));
+        // each record's place in floats
+        uint32_t off[8];
+        _mm256_storeu_si256((__m256i *)off, _mm256_mullo_epi32(q, scale));
+        __m256 a[4], b[4], c[4];
+        fields8(base, off, 0, a); // x, y, vx, vy
+        fields8(base, off, 4, b); // px, py, radius, max_speed
+        fields8(base, off, 8, c); // avoids
+        const __m256 rx = _mm256_sub_ps(_mm256_add_ps(a[0], _mm256_mul_ps(a[2], lead)), px);
+        const __m256 ry = _mm256_sub_ps(_mm256_add_ps(a[1], _mm256_mul_ps(a[3], lead)), py);
+        _mm256_storeu_ps(in->rx + i, rx);
+        _mm256_storeu_ps(in->ry + i, ry);
+        _mm256_storeu_ps(in->vx + i, _mm256_sub_ps(vx0, a[2]));
+        _mm256_storeu_ps(in->vy + i, _mm256_sub_ps(vy0, a[3]));
+        const __m256 r =
+            _mm256_min_ps(_mm256_add_ps(r_self, _mm256_mul_ps(b[2], clearance)), _mm256_add_ps(r_cap, b[2]));
+        _mm256_storeu_ps(in->r + i, r);
+        _mm256_storeu_ps(in->jx + i, a[2]);
+        _mm256_storeu_ps(in->jy + i, a[3]);
+        _mm256_storeu_ps(in->tx + i, b[0]);
+        _mm256_storeu_ps(in->ty + i, b[1]);
+        _mm256_storeu_ps(in->mean + i, _mm256_mul_ps(half, _mm256_add_ps(max_speed, b[3])));
+        _mm256_storeu_ps(in->avoids + i, c[0]);
+    }
+}
+
+void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                       const orca_pair_frame *f)
+{
+    if (lines_level >= 2) {
+        pairs_avx2(in, bodies, near, k, f);
+    } else {
+        for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
+    }
+}
+
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
 {
     if (lines_level >= 2) {
@@ -379,6 +478,11 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
     }
 }
 #else
+void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                       const orca_pair_frame *f)
+{
+    for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
+}
 #if defined(__SSE2__)
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
 {

@@ -8,7 +8,36 @@
 #include <float.h>
 
 #include "core.h"
+#include "grid.h"
 #include "orca_lp.h"
+
+/// Bodies are avoided as if this much larger: when the half-planes leave
+/// nothing (a crowd pressing an agent at full speed), the least-violating
+/// velocity gives up a little of the horizon, and the margin keeps that from
+/// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
+#define ORCA_CLEARANCE 1.1f
+/// ...but by at most this much (m) for a pair: the margin takes up what the
+/// least violation gives up in a step, a speed times the step, which does not
+/// grow with the bodies' size; a tenth of two radii of 2 m kept 0.4 m between
+/// them at rest (issue 21). Agents of radius 0.5 or less keep their tenth.
+#define ORCA_CLEARANCE_MAX 0.1f
+
+// The combined radius a pair is avoided at: each body a tenth larger
+// (ORCA_CLEARANCE), the two tenths together at most ORCA_CLEARANCE_MAX.
+// r_self is the agent's radius times ORCA_CLEARANCE, r_cap its radius plus
+// ORCA_CLEARANCE_MAX (so that a pair of radius 0.5 keeps the same bits).
+static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_other)
+{
+    return steer_minf(r_self + r_other * ORCA_CLEARANCE, r_cap + r_other);
+}
+
+/// A neighbour reciprocal.c takes into account: its proxy in the grid and
+/// its squared distance.
+typedef struct orca_neighbour {
+    uint32_t proxy;
+    float d2;
+} orca_neighbour;
+_Static_assert(sizeof(orca_neighbour) == 8, "orca_neighbour: two 32-bit fields (orca_lines.c reads four a load)");
 
 // The half-plane B imposes on A: relative position and velocity (B - A and
 // A - B), combined radius, horizon tau, the step dt, A's velocity.
@@ -160,6 +189,26 @@ typedef struct orca_pairs {
     float mean[ORCA_PAIRS_ROOM];                    ///< the pair's mean max speed
     float avoids[ORCA_PAIRS_ROOM];                  ///< 1 when B avoids too (flow_share), 0 (a share of 1)
 } orca_pairs;
+
+/// What an agent's pairs are computed from (steer__orca_pairs).
+typedef struct orca_pair_frame {
+    steer_vec2 p, v;      ///< the agent's position where the new velocity starts to act, its velocity
+    float lead;           ///< how far ahead the neighbours' positions are taken (s)
+    float r_self, r_cap;  ///< pair_radius's
+    float max_speed;
+} orca_pair_frame;
+
+/// The first k pairs of in from the grid's records of the neighbours near[0..k):
+/// for pair i, with b = bodies[near[i].proxy] and vj = (b.vx, b.vy),
+///   rel = (b.x, b.y) + vj * lead - p, rx, ry = rel, vx, vy = v - vj,
+///   r = pair_radius(r_self, r_cap, b.radius), jx, jy = vj, tx, ty = (b.px, b.py),
+///   mean = 0.5 (max_speed + b.max_speed), avoids = b.avoids,
+/// eight at a time with AVX2 (four records' fields a load), else one by one:
+/// the same IEEE operations in the same order, so the same bits
+/// (tests/c/test_kernel.c). The pairs past k in the last group of eight may
+/// be written.
+void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                       const orca_pair_frame *f);
 
 /// The shares of agent A (velocity v, speed |v|, preferred velocity mine as
 /// the grid keeps it; idle: see steer__reciprocal_steer) with the first k

@@ -39,16 +39,6 @@
 /// ...plus up to this many either way from the agent's random stream, so
 /// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
 #define ORCA_JITTER 0.02f
-/// Bodies are avoided as if this much larger: when the half-planes leave
-/// nothing (a crowd pressing an agent at full speed), the least-violating
-/// velocity gives up a little of the horizon, and the margin keeps that from
-/// becoming contact (scripts/scenarios: contacts in the small cases went to 0).
-#define ORCA_CLEARANCE 1.1f
-/// ...but by at most this much (m) for a pair: the margin takes up what the
-/// least violation gives up in a step, a speed times the step, which does not
-/// grow with the bodies' size; a tenth of two radii of 2 m kept 0.4 m between
-/// them at rest (issue 21). Agents of radius 0.5 or less keep their tenth.
-#define ORCA_CLEARANCE_MAX 0.1f
 /// Jams: when the half-planes leave nothing, each agent constraint may be
 /// violated this fraction of (max_speed - speed) more than the least
 /// violation requires, for the sake of the preferred velocity (orca_lp.c).
@@ -85,19 +75,6 @@
 /// max speed (half that, so that both stay slow while it is pushed)
 #define ORCA_YIELD_PUSH 0.1f
 
-// The combined radius a pair is avoided at: each body a tenth larger
-// (ORCA_CLEARANCE), the two tenths together at most ORCA_CLEARANCE_MAX.
-// r_self is the agent's radius times ORCA_CLEARANCE, r_cap its radius plus
-// ORCA_CLEARANCE_MAX (so that a pair of radius 0.5 keeps the same bits).
-static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_other)
-{
-    return steer_minf(r_self + r_other * ORCA_CLEARANCE, r_cap + r_other);
-}
-
-typedef struct orca_neighbour {
-    uint32_t proxy;
-    float d2;
-} orca_neighbour;
 
 // Candidate i of the gather as one 64-bit key: its squared distance's bits
 // (a non-negative float orders as its bits) above its place in the gather
@@ -359,6 +336,26 @@ static float adjusted_share(const eval_ctx *ctx, uint32_t j, float share)
     return view->prioritised ? priority_share(share, view->priority[ctx->self], view->priority[j]) : share;
 }
 
+// A grid filled without its records (grid.h, grid_body: the step before
+// had no agent that avoids, or a preview): the records of the k neighbours
+// from the grid's columns and the agents' limits and flags, as the fill
+// writes them.
+static STEER_NOINLINE void pairs_from_columns(const eval_ctx *ctx, const orca_neighbour *near, int k,
+                                              const orca_pair_frame *f, orca_pairs *pairs)
+{
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    grid_body body[STEER_MAX_AVOID_NEIGHBOURS];
+    orca_neighbour at[STEER_MAX_AVOID_NEIGHBOURS];
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        body[i] = steer__grid_body(g->x[q], g->y[q], g->vx[q], g->vy[q], g->px[q], g->py[q], &view->limits[j],
+                                   view->flags[j], AGENT_AVOIDS);
+        at[i] = (orca_neighbour){(uint32_t)i, near[i].d2};
+    }
+    steer__orca_pairs(pairs, body, at, k, f);
+}
+
 // What the half-planes of an agent's neighbours are computed from.
 typedef struct orca_frame {
     steer_vec2 p, v;
@@ -526,17 +523,23 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
 bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
                              steer_steering *out)
 {
+    if (ctx->dt <= 0.0f) {
+        // nothing moves in a zero step: no constraint to compute
+        *out = child;
+        return has;
+    }
+    // the neighbours first: no value computed below is kept across these
+    // calls (their registers would be saved and restored round each)
+    orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
+    int found = gather_closest(ctx, d->radius, (int)d->max_neighbours);
+    int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
+
     // the preferred velocity: the child's steering applied over the step,
     // or a kinematic child's velocity (the caller evaluated the child)
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
     steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
     preferred = steer_clamp_length(preferred, max_speed);
-    if (dt <= 0.0f) {
-        // nothing moves in a zero step: no constraint to compute
-        *out = child;
-        return has;
-    }
 
     // where everyone is when the new velocity starts to act (see the top)
     const float lead = ctx->kinematic ? 0.0f : dt;
@@ -546,9 +549,6 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     int hard = obstacle_lines(ctx, d, p, lines);
     int count = hard;
 
-    orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
-    int found = gather_closest(ctx, d->radius, (int)d->max_neighbours);
-    int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;
     const float r_cap = ctx->lim.radius + ORCA_CLEARANCE_MAX;
@@ -583,26 +583,16 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     // the grid's copy, so that each pair's two shares use the same values
     const bool listed = ctx->self_proxy < (uint32_t)g->count;
     const steer_vec2 wish = listed ? steer_v2(g->px[ctx->self_proxy], g->py[ctx->self_proxy]) : steer_v2(0.0f, 0.0f);
-    // what each neighbour's share and half-plane are computed from, then
-    // the shares and the half-planes several at a time (orca_lines.c:
-    // flow_share's and agent_line's bits)
+    // what each neighbour's share and half-plane are computed from (from
+    // the grid's records of them), then the shares and the half-planes,
+    // each several at a time (orca_lines.c: flow_share's and agent_line's
+    // bits)
     orca_pairs pairs;
-    for (int i = 0; i < k; ++i) {
-        uint32_t q = near[i].proxy, j = g->agent[q];
-        steer_vec2 vj = steer_v2(g->vx[q], g->vy[q]);
-        steer_vec2 pj = steer_mul_add(steer_v2(g->x[q], g->y[q]), vj, lead);
-        steer_vec2 rel = steer_sub(pj, p), rel_vel = steer_sub(v, vj);
-        pairs.rx[i] = rel.x;
-        pairs.ry[i] = rel.y;
-        pairs.vx[i] = rel_vel.x;
-        pairs.vy[i] = rel_vel.y;
-        pairs.r[i] = pair_radius(r_self, r_cap, ctx->view->limits[j].radius);
-        pairs.jx[i] = vj.x;
-        pairs.jy[i] = vj.y;
-        pairs.tx[i] = g->px[q];
-        pairs.ty[i] = g->py[q];
-        pairs.mean[i] = 0.5f * (max_speed + ctx->view->limits[j].max_speed);
-        pairs.avoids[i] = (ctx->view->flags[j] & AGENT_AVOIDS) ? 1.0f : 0.0f;
+    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed};
+    if (g->has_bodies) {
+        steer__orca_pairs(&pairs, g->bodies, near, k, &frame);
+    } else {
+        pairs_from_columns(ctx, near, k, &frame, &pairs);
     }
     steer__orca_shares(&pairs, k, v, speed, wish, idle);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);

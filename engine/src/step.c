@@ -81,13 +81,14 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 typedef struct flag_pass {
     steer_world *w;
     int navigating[STEER_MAX_WORKERS]; ///< agents that navigate, by worker
+    int avoiding[STEER_MAX_WORKERS];   ///< agents that avoid reciprocally, by worker
 } flag_pass;
 
 static void flag_range(int start, int end, int worker, void *context)
 {
     flag_pass *p = context;
     steer_world *w = p->w;
-    int navigating = 0;
+    int navigating = 0, avoiding = 0;
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         // a kinematic agent that runs reciprocal avoidance shares it too: two
@@ -99,8 +100,14 @@ static void flag_range(int start, int end, int worker, void *context)
         // the outputs of the step before, for last_steering during this one
         w->last_out[i] = w->out[i];
         navigating += navigates;
+        avoiding += avoids;
     }
     p->navigating[worker] += navigating;
+    p->avoiding[worker] += avoiding;
+    // the grid's records of the flag, when it has them (grid.h, grid_body)
+    if (!w->grid.has_bodies || w->grid.dirty) return;
+    for (int i = start; i < end; ++i)
+        w->grid.bodies[w->grid.proxy_of[i]].avoids = (w->flags[i] & AGENT_AVOIDS) ? 1.0f : 0.0f;
 }
 
 // Returns how many agents navigate.
@@ -108,10 +115,12 @@ static int flag_avoiders(steer_world *w)
 {
     // from the cached tree shape of each root: O(1) an agent, and no
     // evaluation ever looks into another agent's tree
-    flag_pass p = {w, {0}};
+    flag_pass p = {w, {0}, {0}};
     steer__tasks_parallel_for(w, flag_range, w->count, 4096, &p);
-    int navigating = 0;
-    for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k];
+    int navigating = 0, avoiding = 0;
+    for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k], avoiding += p.avoiding[k];
+    // the grid's records for reciprocal avoidance from the next fill on, while some agent avoids (grid.h)
+    w->grid.want_bodies = avoiding > 0;
     return navigating;
 }
 
@@ -255,7 +264,7 @@ static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, s
     // (inside a step the flags are already those of the step; a preview
     // sets them on the calling thread, without the task system)
     if (!was_stepping && b->avoids) {
-        flag_pass p = {w, {0}};
+        flag_pass p = {w, {0}, {0}};
         flag_range(0, w->count, 0, &p);
     }
     w->stepping = true;

@@ -23,9 +23,11 @@
 #undef steer__neighbour_rank
 #define steer__orca_agent_lines plain_orca_agent_lines
 #define steer__orca_shares plain_orca_shares
+#define steer__orca_pairs plain_orca_pairs
 #include "../../engine/src/orca_lines.c"
 #undef steer__orca_agent_lines
 #undef steer__orca_shares
+#undef steer__orca_pairs
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
@@ -35,6 +37,8 @@ void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
+void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                       const orca_pair_frame *f);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
 // proxies and squared distances, in the same order. Counts the lists that
@@ -478,8 +482,119 @@ static void orca_shares_paths_agree(void)
     steer__orca_lines_limit(2);
 }
 
+// A float of a random kind for the records: ordinary, a signed zero, tiny,
+// huge, infinite or NaN.
+static float random_field(uint64_t *rng, float lo, float hi)
+{
+    const float r = steer__rng_float(rng);
+    if (r < 0.80f) return uniform(rng, lo, hi);
+    if (r < 0.85f) return steer__rng_float(rng) < 0.5f ? 0.0f : -0.0f;
+    if (r < 0.90f) return uniform(rng, -1e-30f, 1e-30f);
+    if (r < 0.95f) return uniform(rng, -1e30f, 1e30f);
+    if (r < 0.975f) return steer__rng_float(rng) < 0.5f ? INFINITY : -INFINITY;
+    return NAN;
+}
+
+// What reciprocal.c's neighbour loop computed for pair i before the
+// grid's records (from the record's fields, in its expressions).
+static void want_pair(orca_pairs *in, const grid_body *b, int i, const orca_pair_frame *f)
+{
+    steer_vec2 vj = steer_v2(b->vx, b->vy);
+    steer_vec2 pj = steer_mul_add(steer_v2(b->x, b->y), vj, f->lead);
+    steer_vec2 rel = steer_sub(pj, f->p), rel_vel = steer_sub(f->v, vj);
+    in->rx[i] = rel.x;
+    in->ry[i] = rel.y;
+    in->vx[i] = rel_vel.x;
+    in->vy[i] = rel_vel.y;
+    in->r[i] = pair_radius(f->r_self, f->r_cap, b->radius);
+    in->jx[i] = vj.x;
+    in->jy[i] = vj.y;
+    in->tx[i] = b->px;
+    in->ty[i] = b->py;
+    in->mean[i] = 0.5f * (f->max_speed + b->max_speed);
+    in->avoids[i] = b->avoids;
+}
+
+// The pairs of the first k of `a` and `b` that differ in any field.
+static int pairs_differ(const orca_pairs *a, const orca_pairs *b, int k)
+{
+    int differ = 0;
+    for (int i = 0; i < k; ++i) {
+        differ += !(same_float(a->rx[i], b->rx[i]) && same_float(a->ry[i], b->ry[i]) &&
+                    same_float(a->vx[i], b->vx[i]) && same_float(a->vy[i], b->vy[i]) &&
+                    same_float(a->r[i], b->r[i]) && same_float(a->jx[i], b->jx[i]) &&
+                    same_float(a->jy[i], b->jy[i]) && same_float(a->tx[i], b->tx[i]) &&
+                    same_float(a->ty[i], b->ty[i]) && same_float(a->mean[i], b->mean[i]) &&
+                    same_float(a->avoids[i], b->avoids[i]));
+    }
+    return differ;
+}
+
+// The pairs from the grid's records (steer__orca_pairs): every path against
+// the neighbour loop's expressions, bit for bit, every count from 0 to 64
+// (repeated proxies, any order), records of every kind of float (signed
+// zeros tell minps's operand order apart), frames with and without the lead.
+static void pairs_agree(int level)
+{
+    enum { BODIES = 300 };
+    static grid_body bodies[BODIES + STEER_GRID_PAD];
+    static orca_pairs want, got, plain;
+    uint64_t rng = 7;
+    int compared = 0, differ = 0, plain_differ = 0;
+    for (int round = 0; round < 2000; ++round) {
+        const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
+        for (int b = 0; b < BODIES + STEER_GRID_PAD; ++b) {
+            grid_body *r = &bodies[b];
+            *r = (grid_body){random_field(&rng, -100.0f, 100.0f), random_field(&rng, -100.0f, 100.0f),
+                             random_field(&rng, -3.0f, 3.0f), random_field(&rng, -3.0f, 3.0f),
+                             random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f),
+                             random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f),
+                             steer__rng_float(&rng) < 0.8f ? 1.0f : 0.0f, {0.0f, 0.0f, 0.0f}};
+        }
+        orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
+        for (int i = 0; i < STEER_MAX_AVOID_NEIGHBOURS; ++i)
+            near[i] = (orca_neighbour){(uint32_t)(steer__rng_float(&rng) * BODIES) % BODIES, uniform(&rng, 0.0f, 9.0f)};
+        const bool zeros = round % 7 == 0; // r_self -0 and r_cap +0: with a radius of -0, min(-0, +0)
+        const orca_pair_frame f = {steer_v2(random_field(&rng, -100.0f, 100.0f), random_field(&rng, -100.0f, 100.0f)),
+                                   steer_v2(random_field(&rng, -3.0f, 3.0f), random_field(&rng, -3.0f, 3.0f)),
+                                   round % 3 == 0 ? 0.0f : uniform(&rng, 0.01f, 0.5f),
+                                   zeros ? -0.0f : random_field(&rng, 0.0f, 4.0f),
+                                   zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f)};
+        if (zeros) bodies[near[0].proxy].radius = -0.0f;
+        for (int i = 0; i < k; ++i) want_pair(&want, &bodies[near[i].proxy], i, &f);
+        steer__orca_pairs(&got, bodies, near, k, &f);
+        plain_orca_pairs(&plain, bodies, near, k, &f);
+        compared += k;
+        differ += pairs_differ(&want, &got, k);
+        plain_differ += pairs_differ(&want, &plain, k);
+    }
+    CHECK(compared > 60000);
+    CHECK(differ == 0);
+    CHECK(plain_differ == 0);
+    if (differ || plain_differ)
+        fprintf(stderr, "  level %d: %d (plain build: %d) of %d pairs differ from the neighbour loop's\n", level, differ,
+                plain_differ, compared);
+    // (and the comparison sees one bit of any field)
+    orca_pairs flipped = want;
+    uint32_t bits;
+    memcpy(&bits, &flipped.avoids[0], sizeof bits);
+    bits ^= 1u;
+    memcpy(&flipped.avoids[0], &bits, sizeof bits);
+    CHECK(pairs_differ(&want, &flipped, 1) == 1);
+}
+
+static void orca_pairs_paths_agree(void)
+{
+    for (int level = 2; level >= 0; --level) {
+        steer__orca_lines_limit(level);
+        pairs_agree(level);
+    }
+    steer__orca_lines_limit(2);
+}
+
 int main(void)
 {
+    RUN(orca_pairs_paths_agree);
     RUN(vector_and_plain_paths_agree);
     RUN(orca_lines_paths_agree);
     RUN(orca_shares_paths_agree);

@@ -412,6 +412,56 @@ static void large_agents_seen_after_limits_change_and_restore(void)
     steer_world_destroy(w);
 }
 
+static bool same_steering(steer_steering x, steer_steering y)
+{
+    return memcmp(&x.linear, &y.linear, sizeof x.linear) == 0 && memcmp(&x.angular, &y.angular, sizeof x.angular) == 0;
+}
+
+// The grid keeps each neighbour's radius, max speed and whether it avoids in
+// its records (grid.h, grid_body, read by steer__orca_pairs): a preview
+// after steer_agent_set_limits or steer_agent_set_behaviour, with the grid
+// built before, sees the new values, as a grid built anew does, and as a
+// grid without the records does (reciprocal.c, pairs_from_columns).
+static void grid_records_follow_limits_and_behaviour(void)
+{
+    steer_world *w = make_world(1);
+    steer_behaviour *ba = avoid_to(10, 0, 2), *bb = avoid_to(-10, 0, 2);
+    steer_agent_id a = walker(w, -1.2f, 0.1f, ba, 1), b = walker(w, 1.2f, 0, bb, 2);
+    steer_world_step(w, 0.1f);
+    steer_steering before, after, fresh;
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &before)); // the grid built
+    CHECK(!w->grid.dirty && w->grid.has_bodies);
+    steer_limits l = steer_agent_get_limits(w, b);
+    l.radius = 1.5f;
+    l.max_speed = 0.5f;
+    steer_agent_set_limits(w, b, &l);
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &after));
+    w->grid.dirty = true;
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &fresh));
+    CHECK(same_steering(after, fresh));
+    CHECK(!same_steering(after, before));
+    // b no longer avoids (the grid is not rebuilt for it): a takes all of it
+    steer_behaviour *seek = make(def_at(STEER_ARRIVE, -10, 0));
+    steer_agent_set_behaviour(w, b, seek, false);
+    CHECK(!w->grid.dirty);
+    before = fresh;
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &after));
+    w->grid.dirty = true;
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &fresh));
+    CHECK(same_steering(after, fresh));
+    CHECK(!same_steering(after, before));
+    // a grid without the records (none avoided in the step before): the same
+    w->grid.want_bodies = false;
+    w->grid.dirty = true;
+    CHECK(steer_behaviour_get_steering(ba, w, a, 0.1f, &after));
+    CHECK(!w->grid.has_bodies);
+    CHECK(same_steering(after, fresh));
+    steer_behaviour_release(ba);
+    steer_behaviour_release(bb);
+    steer_behaviour_release(seek);
+    steer_world_destroy(w);
+}
+
 // Two agents of radius 2 sent to one point come to rest side by side with
 // the clearance between them, ORCA_CLEARANCE_MAX (0.1 m) and a little, as two
 // of radius 0.5 do (a tenth of the two radii, 0.4 m, before: issue 21).
@@ -783,6 +833,7 @@ int main(void)
     RUN(large_agents_see_each_other_among_small_ones);
     RUN(large_agents_seen_after_limits_change_and_restore);
     RUN(large_agents_rest_as_close_as_small_ones);
+    RUN(grid_records_follow_limits_and_behaviour);
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
     RUN(a_yield_ends_with_the_one_yielded_to);
