@@ -1,25 +1,28 @@
 -- matrix.lua: the crowd matrix (docs/crowds.md, "The matrix (issue 21)"), run by
 -- `run.lua --matrix`. Every layout of scripts/scenarios/matrix/ over world
 -- seeds, preferred behaviours (arrive, seek), time horizons, max
--- accelerations (times max speed) and steps, each with contact resolution
--- off and on; one table row per setting (worst case over seeds and the two
+-- accelerations (times max speed), steps and obstacle time horizons (1 s
+-- unless --tau-obst says otherwise; `tau`: the agents' time horizon), each
+-- with contact resolution off and on; one table row per setting (worst case over seeds and the two
 -- contact settings) and a summary per layout; with --markdown the summaries
 -- again as a Markdown table (the same cells).
 local steer = require "steer"
 
 local SPEED, CONTACT, ARRIVED = 1.5, 1e-3, 0.5
 local FULL = { seeds = { 1, 2, 3, 4, 5 }, prefs = { "arrive", "seek" }, taus = { 1, 2, 5 },
-  accels = { 3, 10, 100 }, dts = { 0.05, 0.1 } }
+  accels = { 3, 10, 100 }, dts = { 0.05, 0.1 }, tobs = { 1 } }
 local SMALL = { "contend_2", "contend_3", "hallway_shared_20", "junction_20", "exit_12", "gather_12",
-  "kinematic", "random_12" }
-local LARGE = { "hallway_shared", "junction", "exit", "gather_100", "gather_r2", "random_60" }
+  "kinematic", "random_12", "corridor_16" }
+local LARGE = { "hallway_shared", "junction", "exit", "gather_100", "gather_r2", "random_60", "corridor" }
 
 local function load_layout(dir, name, seed)
   local c = assert(loadfile(dir .. "matrix/" .. name .. ".lua"))(dir)
+  -- a generator from the world seed for the layouts drawn at random
+  local s = seed * 7919 + 17
+  local function rnd() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
+  if c.generate then c.agents = c.generate(rnd) end
   if c.random then
     -- starts and goals from the world seed, at least 2.5 m apart
-    local s = seed * 7919 + 17
-    local function rnd() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
     local function draw(list)
       while true do
         local x, y = (rnd() - 0.5) * c.random.side, (rnd() - 0.5) * c.random.side
@@ -64,7 +67,7 @@ local function run_one(c, s)
     local brain = pref
     if not d.player then
       brain = steer.reciprocal_avoidance{ preferred = pref, radius = math.max(6, 2 * SPEED * s.tau + 2 * maxr),
-        time_horizon = s.tau, obstacle_time_horizon = 1, max_neighbours = 10 }
+        time_horizon = s.tau, obstacle_time_horizon = s.tobs == "tau" and s.tau or s.tobs, max_neighbours = 10 }
     end
     local agent = world:spawn{ x = d.x, y = d.y, radius = r, max_speed = d.player and 1 or SPEED,
       max_acceleration = s.accel * SPEED, kinematic = d.kinematic or false, steering = brain, key = k }
@@ -257,6 +260,8 @@ local NOT_YET = {
   exit = set("home", "wait", "jam", "overlap"),
   gather_100 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
   gather_r2 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
+  corridor = set("home", "wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
+                                              -- --quick corners); with --tau-obst 5 at every agent horizon
 }
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
@@ -293,8 +298,9 @@ local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
 local function markdown(sel, rows)
   print("")
   print(string.format("Matrix: world seeds %s; preferred %s; time horizon %s s; max acceleration %s x max speed; "
-    .. "dt %s s; contact resolution off and on.", table.concat(sel.seeds, ", "), table.concat(sel.prefs, ", "),
-    table.concat(sel.taus, ", "), table.concat(sel.accels, ", "), table.concat(sel.dts, ", ")))
+    .. "dt %s s; obstacle time horizon %s s; contact resolution off and on.", table.concat(sel.seeds, ", "),
+    table.concat(sel.prefs, ", "), table.concat(sel.taus, ", "), table.concat(sel.accels, ", "),
+    table.concat(sel.dts, ", "), table.concat(sel.tobs, ", ")))
   print("")
   print("| layout | ok (runs meeting every target) | home (worst) | contacts (most) | overlap off / on m | "
     .. "wait s | jam | extras (worst; settling: the `arrive` runs) | targets missed (runs) | all missed in NOT_YET |")
@@ -310,7 +316,8 @@ local function markdown(sel, rows)
 end
 
 return function(args, dir)
-  local sel = { seeds = FULL.seeds, prefs = FULL.prefs, taus = FULL.taus, accels = FULL.accels, dts = FULL.dts }
+  local sel = { seeds = FULL.seeds, prefs = FULL.prefs, taus = FULL.taus, accels = FULL.accels, dts = FULL.dts,
+    tobs = FULL.tobs }
   local names, check, detail, quick, md = {}, false, false, false, false
   local i = 1
   local function list_of(s, f)
@@ -325,6 +332,16 @@ return function(args, dir)
     elseif a == "--tau" then sel.taus = list_of(args[i + 1], tonumber); i = i + 1
     elseif a == "--accel" then sel.accels = list_of(args[i + 1], tonumber); i = i + 1
     elseif a == "--dt" then sel.dts = list_of(args[i + 1], tonumber); i = i + 1
+    elseif a == "--tau-obst" then
+      -- a number of seconds, or `tau`: the agents' time horizon
+      sel.tobs = list_of(args[i + 1], function(v)
+        local t = v == "tau" and v or tonumber(v)
+        if not t or (t ~= "tau" and t <= 0) then
+          error("--tau-obst: '" .. v .. "' is not a positive number or tau", 0)
+        end
+        return t
+      end)
+      i = i + 1
     elseif a == "--small" then for _, n in ipairs(SMALL) do names[#names + 1] = n end
     elseif a == "--large" then for _, n in ipairs(LARGE) do names[#names + 1] = n end
     elseif a == "--quick" then quick = true
@@ -345,14 +362,15 @@ return function(args, dir)
     -- the corners of the matrix: extremes of each setting, one seed
     sel.seeds, sel.taus, sel.accels = { sel.seeds[1] }, { 1, 5 }, { 3, 100 }
   end
-  print(string.format("matrix: seeds %s; preferred %s; time horizon %s s; max acceleration %s x max speed; dt %s s",
-    table.concat(sel.seeds, ","), table.concat(sel.prefs, ","), table.concat(sel.taus, ","),
-    table.concat(sel.accels, ","), table.concat(sel.dts, ",")))
+  print(string.format("matrix: seeds %s; preferred %s; time horizon %s s; max acceleration %s x max speed; dt %s s; "
+    .. "obstacle time horizon %s s", table.concat(sel.seeds, ","), table.concat(sel.prefs, ","),
+    table.concat(sel.taus, ","), table.concat(sel.accels, ","), table.concat(sel.dts, ","),
+    table.concat(sel.tobs, ",")))
   print("columns: home (worst run) / agents; contact episodes (most); deepest overlap m, contact resolution off / on;")
   print("longest wait for an arrival s; jam velocity change per step over mean speed; ok: runs meeting every target")
   local bad, rows = {}, {}
-  print(string.format("%-18s %-6s %4s %4s %5s | %9s %5s %13s %6s %5s %s", "layout", "pref", "tau", "acc", "dt",
-    "home", "cont", "overlap", "wait", "jam", "ok   extra"))
+  print(string.format("%-18s %-6s %4s %4s %5s %4s | %9s %5s %13s %6s %5s %s", "layout", "pref", "tau", "acc", "dt",
+    "tobs", "home", "cont", "overlap", "wait", "jam", "ok   extra"))
   for _, name in ipairs(names) do
     local sum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, agents = 0,
       extra = {}, fails = {} }
@@ -361,57 +379,60 @@ return function(args, dir)
       for _, tau in ipairs(sel.taus) do
         for _, accel in ipairs(sel.accels) do
           for _, dt in ipairs(sel.dts) do
-            local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0,
-              extra = {} }
-            local agents = 0
-            for _, seed in ipairs(sel.seeds) do
-              for _, contacts in ipairs({ false, true }) do
-                local c = load_layout(dir, name, seed)
-                local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt,
-                  contacts = contacts })
-                agents = m.agents
-                local f = failures(name, c, m, contacts, pref)
-                row.runs = row.runs + 1
-                if #f == 0 then row.ok = row.ok + 1 end
-                for _, w in ipairs(f) do sum.fails[w] = (sum.fails[w] or 0) + 1 end
-                row.home = math.min(row.home, m.home)
-                row.contacts = math.max(row.contacts, m.contacts)
-                if contacts then row.on = math.max(row.on, m.overlap) else row.off = math.max(row.off, m.overlap) end
-                row.wait = math.max(row.wait, m.wait)
-                row.jam = math.max(row.jam, m.jam)
-                local function worst(k, v) if v then row.extra[k] = math.max(row.extra[k] or -math.huge, v) end end
-                worst("first", m.first); worst("settle", m.settle); worst("mean_v", m.mean_speed)
-                worst("max_v", m.max_speed); worst("spread", m.spread); worst("gap", m.gap)
-                worst("restart", m.restart)
-              end
-            end
-            sum.agents = agents
-            local extra = {}
-            for _, k in ipairs(EXTRAS) do
-              if row.extra[k] then
-                extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
-              end
-            end
-            if detail then
-              print(string.format("%-18s %-6s %4g %4g %5g | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
-                name, pref, tau, accel, dt, row.home, agents, row.contacts, row.off, row.on, row.wait, row.jam, row.ok,
-                row.runs, table.concat(extra, " ")))
-            end
-            for _, t in ipairs({ sum, psum }) do
-              t.home = math.min(t.home, row.home)
-              t.contacts = math.max(t.contacts, row.contacts)
-              t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
-              t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
-              t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
-              for k, v in pairs(row.extra) do
-                -- a layout's summary keeps the settling figures of the runs whose targets
-                -- apply to them (`arrive`, see failures); the rows per behaviour keep all
-                if t == psum or k == "first" or pref == "arrive" then
-                  t.extra[k] = math.max(t.extra[k] or -math.huge, v)
+            for _, tobs in ipairs(sel.tobs) do
+              local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0,
+                extra = {} }
+              local agents = 0
+              for _, seed in ipairs(sel.seeds) do
+                for _, contacts in ipairs({ false, true }) do
+                  local c = load_layout(dir, name, seed)
+                  local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt, tobs = tobs,
+                    contacts = contacts })
+                  agents = m.agents
+                  local f = failures(name, c, m, contacts, pref)
+                  row.runs = row.runs + 1
+                  if #f == 0 then row.ok = row.ok + 1 end
+                  for _, w in ipairs(f) do sum.fails[w] = (sum.fails[w] or 0) + 1 end
+                  row.home = math.min(row.home, m.home)
+                  row.contacts = math.max(row.contacts, m.contacts)
+                  if contacts then row.on = math.max(row.on, m.overlap) else row.off = math.max(row.off, m.overlap) end
+                  row.wait = math.max(row.wait, m.wait)
+                  row.jam = math.max(row.jam, m.jam)
+                  local function worst(k, v) if v then row.extra[k] = math.max(row.extra[k] or -math.huge, v) end end
+                  worst("first", m.first); worst("settle", m.settle); worst("mean_v", m.mean_speed)
+                  worst("max_v", m.max_speed); worst("spread", m.spread); worst("gap", m.gap)
+                  worst("restart", m.restart)
                 end
               end
+              sum.agents = agents
+              local extra = {}
+              for _, k in ipairs(EXTRAS) do
+                if row.extra[k] then
+                  extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
+                end
+              end
+              if detail then
+                print(string.format("%-18s %-6s %4g %4g %5g %4s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
+                  name, pref, tau, accel, dt, tostring(tobs), row.home, agents, row.contacts, row.off, row.on, row.wait,
+                  row.jam, row.ok,
+                  row.runs, table.concat(extra, " ")))
+              end
+              for _, t in ipairs({ sum, psum }) do
+                t.home = math.min(t.home, row.home)
+                t.contacts = math.max(t.contacts, row.contacts)
+                t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
+                t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
+                t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
+                for k, v in pairs(row.extra) do
+                  -- a layout's summary keeps the settling figures of the runs whose targets
+                  -- apply to them (`arrive`, see failures); the rows per behaviour keep all
+                  if t == psum or k == "first" or pref == "arrive" then
+                    t.extra[k] = math.max(t.extra[k] or -math.huge, v)
+                  end
+                end
+              end
+              io.stdout:flush()
             end
-            io.stdout:flush()
           end
         end
       end
@@ -419,15 +440,15 @@ return function(args, dir)
       for _, k in ipairs(EXTRAS) do
         if psum.extra[k] then pextra[#pextra + 1] = k .. "=" .. fmt(psum.extra[k]) end
       end
-      print(string.format("%-18s %-6s %4s %4s %5s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
-        name, pref, "all", "", "",
+      print(string.format("%-18s %-6s %4s %4s %5s %4s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
+        name, pref, "all", "", "", "",
         psum.home, sum.agents, psum.contacts, psum.off, psum.on, psum.wait, psum.jam, psum.ok, psum.runs,
         table.concat(pextra, " ")))
     end
     local cells = summary_cells(name, sum)
     rows[#rows + 1] = cells
-    print(string.format("%-18s %-6s %4s %4s %5s | %s / %s %s %s/%s %s %s %s %s%s",
-      name, "all", "", "", "", cells.home, cells.agents, cells.contacts, cells.off, cells.on, cells.wait, cells.jam,
+    print(string.format("%-18s %-6s %4s %4s %5s %4s | %s / %s %s %s/%s %s %s %s %s%s",
+      name, "all", "", "", "", "", cells.home, cells.agents, cells.contacts, cells.off, cells.on, cells.wait, cells.jam,
       cells.ok, cells.extra, #cells.missed > 0 and ("  failed " .. table.concat(cells.missed, " ")) or ""))
     io.stdout:flush()
     for _, k in ipairs(cells.held) do bad[#bad + 1] = name .. ":" .. k end

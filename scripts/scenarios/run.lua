@@ -4,9 +4,10 @@
 --   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [case ...]
 --   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
 --     [--markdown] [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
---     [layout ...]
+--     [--tau-obst 1,5,tau] [layout ...]
 --
 -- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua);
+-- --tau-obst sets the obstacle time horizons (default 1 s; `tau`: the agents' horizon);
 -- --markdown prints, after the text table, its summary rows as a Markdown table.
 --
 -- Brains: `notes` is the notes' behaviours alone (priority of obstacle
