@@ -18,89 +18,21 @@ void steer__trace_begin(agent_trace *t)
     t->pending_child = 0;
 }
 
-static void add_mark(agent_trace *t, int kind, steer_vec2 a, steer_vec2 b, float radius)
-{
-    if (t->mark_count >= TRACE_MAX_MARKS) {
-        t->truncated = true;
-        return;
-    }
-    trace_mark *m = &t->marks[t->mark_count++];
-    m->kind = kind, m->a = a, m->b = b, m->radius = radius;
-}
-
 // The marks that need a call (a heading, a point of a path): out of line,
 // so that recording the common nodes saves no registers (a flock's
 // trace_leave pushed six for them).
-STEER_NOINLINE static void record_computed_marks(eval_ctx *ctx, const steer_behaviour_def *d)
+STEER_NOINLINE void steer__trace_computed_marks(eval_ctx *ctx, const steer_behaviour_def *d)
 {
     agent_trace *t = ctx->trace;
     const float *mem = ctx->mem + ctx->mem_base;
     if (d->type == STEER_WANDER) {
         steer_vec2 centre = steer_mul_add(ctx->me.position, steer_heading(ctx->me.orientation), d->wander_offset);
         steer_vec2 target = steer_mul_add(centre, steer_heading(mem[0] + ctx->me.orientation), d->wander_radius);
-        add_mark(t, MARK_WANDER, centre, target, d->wander_radius);
+        steer__trace_add_mark(t, MARK_WANDER, centre, target, d->wander_radius);
     } else if (d->path != NULL && mem[0] > 0.0f) {
         steer_vec2 target = steer_path_position(d->path, mem[0] - 1.0f + d->path_offset);
-        add_mark(t, MARK_PATH_TARGET, target, target, 0.0f);
+        steer__trace_add_mark(t, MARK_PATH_TARGET, target, target, 0.0f);
     }
-}
-
-// What a node looked at, recomputed from its parameters and the memory it
-// just wrote, so the family files need no tracing code of their own.
-static void record_marks(eval_ctx *ctx, const steer_behaviour_def *d)
-{
-    agent_trace *t = ctx->trace;
-    switch (d->type) {
-    case STEER_WANDER:
-    case STEER_FOLLOW_PATH:
-        record_computed_marks(ctx, d);
-        break;
-    case STEER_SEPARATION:
-    case STEER_COHESION:
-    case STEER_ALIGNMENT:
-    case STEER_COLLISION_AVOIDANCE:
-        add_mark(t, MARK_NEIGHBOURS, ctx->me.position, ctx->me.position, d->radius);
-        break;
-    default: break;
-    }
-}
-
-int steer__trace_enter(agent_trace *t, const steer_behaviour *b)
-{
-    const int parent = t->current;
-    int n = -1;
-    if (t->node_count < STEER_TRACE_MAX_NODES) {
-        n = t->node_count++;
-        trace_node *node = &t->nodes[n];
-        node->behaviour = b;
-        node->type = (uint8_t)b->def.type;
-        node->parent = (int16_t)parent;
-        // depth and child index saturate: only the first 32 nodes are kept anyway
-        int depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
-        node->depth = (uint8_t)(depth > 255 ? 255 : depth);
-        node->child_index = (uint8_t)(parent < 0 ? 0 : (t->pending_child > 255 ? 255 : t->pending_child));
-        node->weight = parent < 0 ? 1.0f : t->pending_weight;
-        node->winner_linear = node->winner_angular = -1;
-        node->bits = 0;
-        t->current = n;
-    } else {
-        t->truncated = true;
-    }
-    t->pending_weight = 1.0f;
-    t->pending_child = 0;
-    return n;
-}
-
-void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
-                        const steer_steering *out)
-{
-    agent_trace *t = ctx->trace;
-    t->current = parent;
-    if (n >= 0) {
-        t->nodes[n].bits |= has ? TRACE_HAS_OUTPUT : 0;
-        t->nodes[n].output = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
-    }
-    record_marks(ctx, &b->def);
 }
 
 void steer__trace_priority(eval_ctx *ctx, int win_lin, int win_ang, bool fb_lin, bool fb_ang)

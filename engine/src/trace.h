@@ -5,6 +5,7 @@
 #ifndef STEER_TRACE_H
 #define STEER_TRACE_H
 
+#include "behaviour.h"
 #include "eval.h"
 
 enum { TRACE_MAX_RAYS = 12, TRACE_MAX_MARKS = 8 };
@@ -79,9 +80,68 @@ void steer__trace_begin(agent_trace *t);
 /// enter before (the node's index, or -1 when the trace is full; the
 /// parent is t->current before the call), leave after, with its output and
 /// what it looked at (wander circle, path target, neighbour radius).
-int steer__trace_enter(agent_trace *t, const steer_behaviour *b);
-void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
-                        const steer_steering *out);
+/// (Inline: called around every traced node; a call each cost the traced
+/// flock about 10% of its instructions.)
+static inline int steer__trace_enter(agent_trace *t, const steer_behaviour *b)
+{
+    const int parent = t->current;
+    int n = -1;
+    if (t->node_count < STEER_TRACE_MAX_NODES) {
+        n = t->node_count++;
+        trace_node *node = &t->nodes[n];
+        node->behaviour = b;
+        node->type = (uint8_t)b->def.type;
+        node->parent = (int16_t)parent;
+        // depth and child index saturate: only the first 32 nodes are kept anyway
+        int depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
+        node->depth = (uint8_t)(depth > 255 ? 255 : depth);
+        node->child_index = (uint8_t)(parent < 0 ? 0 : (t->pending_child > 255 ? 255 : t->pending_child));
+        node->weight = parent < 0 ? 1.0f : t->pending_weight;
+        node->winner_linear = node->winner_angular = -1;
+        node->bits = 0;
+        t->current = n;
+    } else {
+        t->truncated = true;
+    }
+    t->pending_weight = 1.0f;
+    t->pending_child = 0;
+    return n;
+}
+static inline void steer__trace_add_mark(agent_trace *t, int kind, steer_vec2 a, steer_vec2 b, float radius)
+{
+    if (t->mark_count >= TRACE_MAX_MARKS) {
+        t->truncated = true;
+        return;
+    }
+    trace_mark *m = &t->marks[t->mark_count++];
+    m->kind = kind, m->a = a, m->b = b, m->radius = radius;
+}
+/// The marks that need a call (a heading, a point of a path): out of line,
+/// so that recording the common nodes saves no registers.
+void steer__trace_computed_marks(eval_ctx *ctx, const steer_behaviour_def *d);
+static inline void steer__trace_leave(eval_ctx *ctx, const steer_behaviour *b, int parent, int n, bool has,
+                                      const steer_steering *out)
+{
+    agent_trace *t = ctx->trace;
+    t->current = parent;
+    if (n >= 0) {
+        t->nodes[n].bits |= has ? TRACE_HAS_OUTPUT : 0;
+        t->nodes[n].output = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
+    }
+    // what the node looked at, recomputed from its parameters and the
+    // memory it just wrote, so the family files need no tracing code
+    switch (b->def.type) {
+    case STEER_WANDER:
+    case STEER_FOLLOW_PATH: steer__trace_computed_marks(ctx, &b->def); break;
+    case STEER_SEPARATION:
+    case STEER_COHESION:
+    case STEER_ALIGNMENT:
+    case STEER_COLLISION_AVOIDANCE:
+        steer__trace_add_mark(t, MARK_NEIGHBOURS, ctx->me.position, ctx->me.position, b->def.radius);
+        break;
+    default: break;
+    }
+}
 /// A combinator announces the weight and index of the child it evaluates next.
 static inline void steer__trace_child(eval_ctx *ctx, int index, float weight)
 {
