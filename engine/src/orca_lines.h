@@ -233,7 +233,9 @@ void steer__orca_lines_limit(int level);
 
 /// Whether reciprocal.c's gather first tries the distance its last agent's
 /// neighbours suggest (the default) or always gathers within the full
-/// radius (tests/c/test_reciprocal.c: the same bits either way).
+/// radius (tests/c/test_reciprocal.c: the same bits either way). For
+/// tests, like steer__orca_lines_limit: not thread-safe, call it with no
+/// step running.
 void steer__orca_gather_guess(bool on);
 
 #endif

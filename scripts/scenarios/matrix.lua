@@ -268,16 +268,22 @@ local function fmt(x) if x == math.huge then return "inf" end return string.form
 
 local EXTRAS = { "first", "settle", "mean_v", "max_v", "spread", "gap", "restart" }
 
+-- The extras (first, settle, ...) that a tally has, as "k=v" words.
+local function extras_text(extra)
+  local words = {}
+  for _, k in ipairs(EXTRAS) do
+    if extra[k] then words[#words + 1] = k .. "=" .. fmt(extra[k]) end
+  end
+  return table.concat(words, " ")
+end
+
 -- The cells of a layout's summary (one row a layout), formatted once: the
 -- text table and the Markdown table (--markdown) print these same strings,
 -- so the two cannot disagree. `missed` lists each target missed with the
 -- number of runs that missed it; `held` those of them not in NOT_YET (a
 -- regression: --check fails on them).
 local function summary_cells(name, sum)
-  local extra, missed, held = {}, {}, {}
-  for _, k in ipairs(EXTRAS) do
-    if sum.extra[k] then extra[#extra + 1] = k .. "=" .. fmt(sum.extra[k]) end
-  end
+  local missed, held = {}, {}
   local keys = {}
   for k in pairs(sum.fails) do keys[#keys + 1] = k end
   table.sort(keys)
@@ -288,7 +294,7 @@ local function summary_cells(name, sum)
   return { layout = name, home = string.format("%4d", sum.home), agents = string.format("%-4d", sum.agents),
     contacts = string.format("%5d", sum.contacts), off = string.format("%6.3f", sum.off),
     on = string.format("%6.3f", sum.on), wait = string.format("%6.1f", sum.wait), jam = string.format("%5.2f", sum.jam),
-    ok = string.format("%d/%d", sum.ok, sum.runs), extra = table.concat(extra, " "), missed = missed, held = held }
+    ok = string.format("%d/%d", sum.ok, sum.runs), extra = extras_text(sum.extra), missed = missed, held = held }
 end
 
 local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
@@ -313,6 +319,67 @@ local function markdown(sel, rows)
       c.extra ~= "" and c.extra or "-", #c.missed > 0 and table.concat(c.missed, " ") or "-",
       not_yet))
   end
+end
+
+-- Worst cases over runs: a setting's row, a behaviour's and a layout's summary.
+local function new_tally()
+  return { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, extra = {} }
+end
+
+-- Tally t takes row's worst cases; its settling extras only when `settling`
+-- (the first arrival always).
+local function merge(t, row, settling)
+  t.home = math.min(t.home, row.home)
+  t.contacts = math.max(t.contacts, row.contacts)
+  t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
+  t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
+  t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
+  for k, v in pairs(row.extra) do
+    if settling or k == "first" then t.extra[k] = math.max(t.extra[k] or -math.huge, v) end
+  end
+end
+
+-- Every combination of the selected horizons, accelerations, steps and
+-- obstacle horizons, in the table's order.
+local function settings(sel)
+  local list = {}
+  for _, tau in ipairs(sel.taus) do
+    for _, accel in ipairs(sel.accels) do
+      for _, dt in ipairs(sel.dts) do
+        for _, tobs in ipairs(sel.tobs) do list[#list + 1] = { tau = tau, accel = accel, dt = dt, tobs = tobs } end
+      end
+    end
+  end
+  return list
+end
+
+-- One setting of one layout over the seeds, contact resolution off and on:
+-- its row (worst cases) and the number of agents; each target missed is
+-- counted into `fails`.
+local function run_setting(dir, name, pref, s, seeds, fails)
+  local row, agents = new_tally(), 0
+  local function worst(k, v) if v then row.extra[k] = math.max(row.extra[k] or -math.huge, v) end end
+  for _, seed in ipairs(seeds) do
+    for _, contacts in ipairs({ false, true }) do
+      local c = load_layout(dir, name, seed)
+      local m = run_one(c, { seed = seed, pref = pref, tau = s.tau, accel = s.accel, dt = s.dt, tobs = s.tobs,
+        contacts = contacts })
+      agents = m.agents
+      local f = failures(name, c, m, contacts, pref)
+      row.runs = row.runs + 1
+      if #f == 0 then row.ok = row.ok + 1 end
+      for _, w in ipairs(f) do fails[w] = (fails[w] or 0) + 1 end
+      row.home = math.min(row.home, m.home)
+      row.contacts = math.max(row.contacts, m.contacts)
+      if contacts then row.on = math.max(row.on, m.overlap) else row.off = math.max(row.off, m.overlap) end
+      row.wait = math.max(row.wait, m.wait)
+      row.jam = math.max(row.jam, m.jam)
+      worst("first", m.first); worst("settle", m.settle); worst("mean_v", m.mean_speed)
+      worst("max_v", m.max_speed); worst("spread", m.spread); worst("gap", m.gap)
+      worst("restart", m.restart)
+    end
+  end
+  return row, agents
 end
 
 return function(args, dir)
@@ -372,78 +439,29 @@ return function(args, dir)
   print(string.format("%-18s %-6s %4s %4s %5s %4s | %9s %5s %13s %6s %5s %s", "layout", "pref", "tau", "acc", "dt",
     "tobs", "home", "cont", "overlap", "wait", "jam", "ok   extra"))
   for _, name in ipairs(names) do
-    local sum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, agents = 0,
-      extra = {}, fails = {} }
+    local sum = new_tally()
+    sum.fails, sum.agents = {}, 0
     for _, pref in ipairs(sel.prefs) do
-      local psum = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0, extra = {} }
-      for _, tau in ipairs(sel.taus) do
-        for _, accel in ipairs(sel.accels) do
-          for _, dt in ipairs(sel.dts) do
-            for _, tobs in ipairs(sel.tobs) do
-              local row = { home = math.huge, contacts = 0, off = 0, on = 0, wait = 0, jam = 0, ok = 0, runs = 0,
-                extra = {} }
-              local agents = 0
-              for _, seed in ipairs(sel.seeds) do
-                for _, contacts in ipairs({ false, true }) do
-                  local c = load_layout(dir, name, seed)
-                  local m = run_one(c, { seed = seed, pref = pref, tau = tau, accel = accel, dt = dt, tobs = tobs,
-                    contacts = contacts })
-                  agents = m.agents
-                  local f = failures(name, c, m, contacts, pref)
-                  row.runs = row.runs + 1
-                  if #f == 0 then row.ok = row.ok + 1 end
-                  for _, w in ipairs(f) do sum.fails[w] = (sum.fails[w] or 0) + 1 end
-                  row.home = math.min(row.home, m.home)
-                  row.contacts = math.max(row.contacts, m.contacts)
-                  if contacts then row.on = math.max(row.on, m.overlap) else row.off = math.max(row.off, m.overlap) end
-                  row.wait = math.max(row.wait, m.wait)
-                  row.jam = math.max(row.jam, m.jam)
-                  local function worst(k, v) if v then row.extra[k] = math.max(row.extra[k] or -math.huge, v) end end
-                  worst("first", m.first); worst("settle", m.settle); worst("mean_v", m.mean_speed)
-                  worst("max_v", m.max_speed); worst("spread", m.spread); worst("gap", m.gap)
-                  worst("restart", m.restart)
-                end
-              end
-              sum.agents = agents
-              local extra = {}
-              for _, k in ipairs(EXTRAS) do
-                if row.extra[k] then
-                  extra[#extra + 1] = k .. "=" .. fmt(row.extra[k])
-                end
-              end
-              if detail then
-                print(string.format("%-18s %-6s %4g %4g %5g %4s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
-                  name, pref, tau, accel, dt, tostring(tobs), row.home, agents, row.contacts, row.off, row.on, row.wait,
-                  row.jam, row.ok,
-                  row.runs, table.concat(extra, " ")))
-              end
-              for _, t in ipairs({ sum, psum }) do
-                t.home = math.min(t.home, row.home)
-                t.contacts = math.max(t.contacts, row.contacts)
-                t.off, t.on = math.max(t.off, row.off), math.max(t.on, row.on)
-                t.wait, t.jam = math.max(t.wait, row.wait), math.max(t.jam, row.jam)
-                t.ok, t.runs = t.ok + row.ok, t.runs + row.runs
-                for k, v in pairs(row.extra) do
-                  -- a layout's summary keeps the settling figures of the runs whose targets
-                  -- apply to them (`arrive`, see failures); the rows per behaviour keep all
-                  if t == psum or k == "first" or pref == "arrive" then
-                    t.extra[k] = math.max(t.extra[k] or -math.huge, v)
-                  end
-                end
-              end
-              io.stdout:flush()
-            end
-          end
+      local psum = new_tally()
+      for _, s in ipairs(settings(sel)) do
+        local row, agents = run_setting(dir, name, pref, s, sel.seeds, sum.fails)
+        sum.agents = agents
+        if detail then
+          print(string.format("%-18s %-6s %4g %4g %5g %4s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %2d/%-2d %s",
+            name, pref, s.tau, s.accel, s.dt, tostring(s.tobs), row.home, agents, row.contacts, row.off, row.on,
+            row.wait, row.jam, row.ok, row.runs, extras_text(row.extra)))
         end
-      end
-      local pextra = {}
-      for _, k in ipairs(EXTRAS) do
-        if psum.extra[k] then pextra[#pextra + 1] = k .. "=" .. fmt(psum.extra[k]) end
+        -- a layout's summary keeps the settling figures of the runs whose
+        -- targets apply to them (`arrive`, see failures); the rows per
+        -- behaviour keep all
+        merge(psum, row, true)
+        merge(sum, row, pref == "arrive")
+        io.stdout:flush()
       end
       print(string.format("%-18s %-6s %4s %4s %5s %4s | %4d / %-4d %5d %6.3f/%6.3f %6.1f %5.2f %d/%d %s",
         name, pref, "all", "", "", "",
         psum.home, sum.agents, psum.contacts, psum.off, psum.on, psum.wait, psum.jam, psum.ok, psum.runs,
-        table.concat(pextra, " ")))
+        extras_text(psum.extra)))
     end
     local cells = summary_cells(name, sum)
     rows[#rows + 1] = cells

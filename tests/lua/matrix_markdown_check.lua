@@ -5,13 +5,7 @@
 local exe, runner = arg[1], arg[2]
 assert(exe and runner, "usage: matrix_markdown_check.lua <steer-lua> <run.lua>")
 
-local failures = 0
-local function check(ok, fmt, ...)
-  if not ok then
-    failures = failures + 1
-    io.stderr:write(string.format(fmt, ...), "\n")
-  end
-end
+local check, failures = require("support").checker()
 
 local layouts = { "gather_12", "contend_3", "random_12" }
 local cmd = string.format("%q %q --matrix --seeds 1 --pref arrive --tau 2 --accel 10 --dt 0.1 --check --markdown %s",
@@ -82,7 +76,7 @@ check(md[1] and md[1][8]:match("^mean_v=%d") ~= nil, "gather_12 without its sett
   md[1] and md[1][8] or "")
 check(md[2] and md[2][8]:match("^first=%d") ~= nil, "contend_3 without its first arrival: %s", md[2] and md[2][8] or "")
 
-if failures > 0 then
+if failures() > 0 then
   io.stderr:write(out, "\n")
   os.exit(1)
 end

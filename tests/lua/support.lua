@@ -40,4 +40,17 @@ function support.spawn(world, x, y, vx, vy, extra)
   return world:spawn(t)
 end
 
+--- For the check scripts (not specs): check(ok, fmt, ...) writes the
+--- message to stderr when ok is false, and failures() counts them.
+function support.checker()
+  local count = 0
+  local function check(ok, fmt, ...)
+    if not ok then
+      count = count + 1
+      io.stderr:write(string.format(fmt, ...), "\n")
+    end
+  end
+  return check, function() return count end
+end
+
 return support

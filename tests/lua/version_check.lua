@@ -7,13 +7,7 @@ local project, pc_path, changelog_path = arg[1], arg[2], arg[3]
 assert(project and pc_path and changelog_path and arg[4],
   "usage: version_check.lua <version> <steer.pc> <CHANGELOG.md> <rockspec>...")
 
-local failures = 0
-local function check(ok, fmt, ...)
-  if not ok then
-    failures = failures + 1
-    io.stderr:write(string.format(fmt, ...), "\n")
-  end
-end
+local check, failures = require("support").checker()
 
 local function read(path) return assert(io.open(path)):read("a") end
 
@@ -68,5 +62,5 @@ local log = read(changelog_path)
 check(log:find("\n## %[Unreleased%]") or log:find("\n## %[" .. project:gsub("%.", "%%.") .. "%]"),
   "%s has neither an [Unreleased] section nor one for %s", changelog_path, project)
 
-print(string.format("version %s: steer.version, steer.pc, %d rockspecs; %d failures", project, #arg - 3, failures))
-os.exit(failures == 0 and 0 or 1)
+print(string.format("version %s: steer.version, steer.pc, %d rockspecs; %d failures", project, #arg - 3, failures()))
+os.exit(failures() == 0 and 0 or 1)
