@@ -10,6 +10,7 @@
 // Each prints one line of figures. Build with CMAKE_BUILD_TYPE=Release.
 #include "bench.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,23 @@
 
 #include "steer/steer.h"
 
+// The value of option `name` (a whole number >= 0), or `fallback` when the
+// option is absent. Anything else ("abc", "3x", "-3", the option given last
+// with no value) ends the program with status 2 and a message naming it:
+// a benchmark that silently ran on 0 agents would print a figure of nothing.
 long bench_arg_long(int argc, char **argv, const char *name, long fallback)
 {
-    for (int i = 2; i + 1 < argc; ++i) {
-        if (strcmp(argv[i], name) == 0) return strtol(argv[i + 1], NULL, 10);
+    for (int i = 2; i < argc; ++i) {
+        if (strcmp(argv[i], name) != 0) continue;
+        const char *text = i + 1 < argc ? argv[i + 1] : "";
+        char *end = NULL;
+        errno = 0;
+        long value = strtol(text, &end, 10);
+        if (end == text || *end != '\0' || errno == ERANGE || value < 0) {
+            fprintf(stderr, "steer-bench %s: %s takes a whole number >= 0, got '%s'\n", argv[1], name, text);
+            exit(2);
+        }
+        return value;
     }
     return fallback;
 }
