@@ -136,7 +136,8 @@ static void flag_range(int start, int end, int worker, void *context)
     // the grid's records of the flag, when it has them (grid.h, grid_body)
     if (!w->grid.has_bodies || w->grid.dirty) return;
     for (int i = start; i < end; ++i)
-        w->grid.bodies[w->grid.proxy_of[i]].avoids = (w->flags[i] & AGENT_AVOIDS) ? 1.0f : 0.0f;
+        w->grid.bodies[w->grid.proxy_of[i]].max_speed =
+            steer__grid_body_speed(w->limits[i].max_speed, (w->flags[i] & AGENT_AVOIDS) != 0);
 }
 
 // Returns how many agents navigate.
