@@ -703,15 +703,21 @@ static void extreme_settings_stay_finite(void)
     }
 }
 
+// A blend of one child, weight 1.
+static steer_behaviour *blend_of(steer_behaviour *child)
+{
+    steer_child one = {child, 1.0f};
+    steer_behaviour_def bd = def_of(STEER_BLEND);
+    bd.children = &one;
+    bd.child_count = 1;
+    return make(bd);
+}
+
 static void tree_shape_knows_it_avoids(void)
 {
     steer_behaviour *r = avoid_to(1, 1, 2);
     steer_behaviour *seek = make(def_at(STEER_SEEK, 1, 1));
-    steer_child one = {seek, 1.0f};
-    steer_behaviour_def bd = def_of(STEER_BLEND);
-    bd.children = &one;
-    bd.child_count = 1;
-    steer_behaviour *blend = make(bd);
+    steer_behaviour *blend = blend_of(seek);
     CHECK(r->avoids && !seek->avoids && !blend->avoids);
     steer_child c[2] = {{seek, 1.0f}, {r, 1.0f}};
     CHECK(steer_behaviour_set_children(blend, c, 2));
@@ -747,11 +753,7 @@ static void flags_follow_trees_between_steps(void)
     steer_world *w = make_world(1);
     steer_behaviour *r = avoid_to(10, 0, 2);
     steer_behaviour *seek = make(def_at(STEER_SEEK, 10, 0));
-    steer_child one = {seek, 1.0f};
-    steer_behaviour_def bd = def_of(STEER_BLEND);
-    bd.children = &one;
-    bd.child_count = 1;
-    steer_behaviour *blend = make(bd);
+    steer_behaviour *blend = blend_of(seek);
     steer_agent_id a = walker(w, 0, 0, blend, 1), b = walker(w, 20, 0, seek, 2);
     for (int i = 0; i < 3; ++i) steer_world_step(w, 0.1f);
     CHECK(!flagged(w, a, AGENT_AVOIDS) && !w->grid.want_bodies);
