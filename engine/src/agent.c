@@ -84,6 +84,7 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     w->limits[i] = def->limits;
     ++w->limits_version;
     w->behaviour[i] = steer_behaviour_retain(def->behaviour);
+    ++w->trees_version;
     w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
     memset(&w->memory[i], 0, sizeof w->memory[i]);
     w->intent[i] = (orca_intent){0.0f, 0.0f, 0u, 0u, 0.0f, 0.0f};
@@ -276,6 +277,7 @@ void steer_agent_set_behaviour(steer_world *w, steer_agent_id id, steer_behaviou
     steer_behaviour_retain(b);
     steer_behaviour_release(w->behaviour[i]);
     w->behaviour[i] = b;
+    ++w->trees_version;
     w->memory[i] = kept;
 }
 

@@ -2,6 +2,7 @@
 // parameters, validation, and combinator children.
 #include "behaviour.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 #define T(x) (1ull << (x))
@@ -419,6 +420,12 @@ int steer_behaviour_tree_depth(const steer_behaviour *b) { return b->height; }
 int steer_behaviour_tree_nodes(const steer_behaviour *b) { return b->nodes; }
 int steer_behaviour_tree_memory(const steer_behaviour *b) { return b->memory; }
 
+// The count steer__behaviour_shape_epoch returns (worlds stepping on other
+// threads read it: relaxed atomics, a counter, not a synchronisation).
+static atomic_uint shape_epoch;
+
+uint32_t steer__behaviour_shape_epoch(void) { return atomic_load_explicit(&shape_epoch, memory_order_relaxed); }
+
 // Marks of graph walks: a node is visited in the current walk when its mark
 // equals the epoch. Behaviours are changed from one thread at a time.
 static uint32_t walk_epoch = 0;
@@ -690,6 +697,7 @@ static bool set_children(steer_behaviour *b, const steer_child *children, int co
         r.up[k]->nav = r.shape[k].nav;
         r.up[k]->navs = r.shape[k].navs;
     }
+    atomic_fetch_add_explicit(&shape_epoch, 1u, memory_order_relaxed);
     reshape_free(&r);
     for (int i = 0; i < old_count; ++i) steer_behaviour_release(old[i].behaviour);
     steer__free(old);

@@ -62,6 +62,13 @@ struct steer_behaviour {
 const char *steer__behaviour_rule_phrase(steer_param_rule rule, double v);
 int steer__behaviour_type_memory(steer_behaviour_type type);
 
+/// Counts the changes of a combinator's children (steer_behaviour_set_children,
+/// and the children a new combinator is made with), the only changes that
+/// move a tree's `avoids`, `nav` or `has_callback`: a world whose agents
+/// kept their behaviours since it last read those from their trees, at the
+/// same count, need not read them again (step.c, flag_avoiders).
+uint32_t steer__behaviour_shape_epoch(void);
+
 /// Copy the memory of the tree `from` (at from_mem) into the tree `to` (at
 /// to_mem) node by node: a node at the same place with the same type keeps
 /// its memory; every other node is left as it is in to_mem (zero it

@@ -30,31 +30,36 @@ static int ceil_log2(uint32_t n)
     return b;
 }
 
-// The proxies' nine arrays in one block. Arrays of a few hundred kB each
-// come from the system page-aligned, so nine separate ones start at the
+// The proxies' ten arrays in one block. Arrays of a few hundred kB each
+// come from the system page-aligned, so ten separate ones start at the
 // same offset in their pages: element k of every array falls in the same
-// set of an 8-way L1 cache, and the fill, which writes all nine (and reads
-// the agents' columns), evicted its own lines: 8.9 write misses an
+// set of an 8-way L1 cache, and the fill, which writes all of them (and
+// reads the agents' columns), evicted its own lines: 8.9 write misses an
 // agent-step at 100k in callgrind's simulation. Here each array starts
-// STAGGER bytes further into its page than the one before. Their contents
-// are not kept (reserve marks the grid dirty: the next update refills them).
-enum { PAGE = 4096, STAGGER = 3 * 64 };
+// STAGGER bytes further into its page than the one before, and the first
+// at a cache line (the records, 32 bytes, then never straddle two lines).
+// Their contents are not kept (reserve marks the grid dirty: the next
+// update refills them).
+enum { PAGE = 4096, STAGGER = 3 * 64, LINE = 64 };
 
 static size_t page_round(size_t bytes) { return (bytes + PAGE - 1) / PAGE * PAGE + STAGGER; }
 
 static bool reserve_proxies(neighbour_grid *g, size_t n)
 {
     if (n <= g->proxy_capacity) return true;
-    if (n > SIZE_MAX / 16 / sizeof(uint64_t)) return false;
+    if (n > SIZE_MAX / 16 / sizeof(grid_body)) return false;
     const size_t f = page_round(n * sizeof(float)), u = page_round(n * sizeof(uint64_t));
-    char *block = steer__alloc(8 * f + u);
+    const size_t b = page_round(n * sizeof(grid_body));
+    char *block = steer__alloc(8 * f + u + b + LINE);
     if (block == NULL) return false;
     steer__free(g->proxies);
     g->proxies = block;
     g->proxy_capacity = n;
+    char *first = block + (LINE - (uintptr_t)block % LINE) % LINE;
     float **arrays[8] = {&g->x, &g->y, &g->vx, &g->vy, &g->ix, &g->iy, &g->px, &g->py};
-    for (int j = 0; j < 8; ++j) *arrays[j] = (float *)(block + (size_t)j * f);
-    g->yield_to = (uint64_t *)(block + 8 * f);
+    for (int j = 0; j < 8; ++j) *arrays[j] = (float *)(first + (size_t)j * f);
+    g->yield_to = (uint64_t *)(first + 8 * f);
+    g->bodies = (grid_body *)(first + 8 * f + u);
     return true;
 }
 
@@ -62,7 +67,7 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
 {
     // + STEER_GRID_PAD: the neighbour scan reads whole 8-wide groups past a range's end
     size_t n = (size_t)capacity + STEER_GRID_PAD;
-    if (!reserve_proxies(g, n) || !STEER_GROW(g->bodies, n) ||
+    if (!reserve_proxies(g, n) ||
         !STEER_GROW(g->agent, n) || !STEER_GROW(g->proxy_of, n) || !STEER_GROW(g->bucket_of, n) ||
         !STEER_GROW(g->order_key, n))
         return false;
@@ -82,7 +87,6 @@ bool steer__grid_reserve(neighbour_grid *g, int capacity)
 void steer__grid_free(neighbour_grid *g)
 {
     steer__free(g->proxies);
-    steer__free(g->bodies);
     steer__free(g->agent);
     steer__free(g->proxy_of);
     steer__free(g->bucket_of);

@@ -11,27 +11,38 @@
 /// What reciprocal avoidance reads of a neighbour (orca_lines.c,
 /// steer__orca_pairs), one record a proxy so that its neighbours' are read
 /// from a few cache lines, four fields at a time: the proxy columns'
-/// position, velocity and preferred direction, the agent's radius and max
-/// speed and 1 when it avoids reciprocally (AGENT_AVOIDS), else 0. Filled
+/// position, velocity and preferred direction, the agent's radius, and its
+/// max speed when it avoids reciprocally (AGENT_AVOIDS), else
+/// GRID_BODY_NOT_AVOIDING (a max speed is never negative: it tells the two
+/// apart, and only an avoiding neighbour's max speed is used). 32 bytes,
+/// two a cache line, the array aligned to cache lines (grid.c): a record
+/// never straddles two lines. Filled
 /// with the columns when the step before had agents that avoid
 /// (want_bodies; reciprocal.c builds the records of its neighbours from the
 /// columns otherwise, with the same values); the limits are the world's
 /// when the grid was filled (steer_agent_set_limits marks the grid dirty)
-/// and `avoids` follows the flags (step.c, flag_range).
+/// and whether it avoids follows the flags (step.c, flag_range).
 typedef struct grid_body {
     float x, y, vx, vy;
     float px, py, radius, max_speed;
-    float avoids, spare[3];
 } grid_body;
-_Static_assert(sizeof(grid_body) == 12 * sizeof(float), "grid_body: three groups of four floats (orca_lines.c)");
+_Static_assert(sizeof(grid_body) == 8 * sizeof(float), "grid_body: two groups of four floats (orca_lines.c)");
+#define GRID_BODY_NOT_AVOIDING (-1.0f)
+
+/// The record's max_speed field for an agent with this max speed that
+/// avoids or not.
+static inline float steer__grid_body_speed(float max_speed, bool avoids)
+{
+    return avoids ? max_speed : GRID_BODY_NOT_AVOIDING;
+}
 
 /// The record of a proxy (position, velocity, preferred direction) whose
 /// agent has these limits and flags.
 static inline grid_body steer__grid_body(float x, float y, float vx, float vy, float px, float py,
                                          const steer_limits *limits, uint8_t flags, uint8_t avoids_flag)
 {
-    return (grid_body){x, y, vx, vy, px, py, limits->radius, limits->max_speed,
-                       (flags & avoids_flag) ? 1.0f : 0.0f, {0.0f, 0.0f, 0.0f}};
+    return (grid_body){x, y, vx, vy, px, py, limits->radius,
+                       steer__grid_body_speed(limits->max_speed, (flags & avoids_flag) != 0)};
 }
 
 /// Spatial hash rebuilt every step: agents sorted by bucket with a counting
@@ -47,10 +58,11 @@ typedef struct neighbour_grid {
     float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
     uint64_t *yield_to; ///< and the key each yielded to (0: none)
     float *px, *py;     ///< and their preferred directions (orca_intent)
-    /// the nine arrays above share this block, each a few cache lines
-    /// further into its page than the one before (grid.c, reserve_proxies)
+    /// the nine arrays above and `bodies` share this block, each a few cache
+    /// lines further into its page than the one before, all aligned to
+    /// cache lines (grid.c, reserve_proxies)
     void *proxies;
-    size_t proxy_capacity; ///< elements each of the nine has room for
+    size_t proxy_capacity; ///< elements each of the ten has room for
     grid_body *bodies;  ///< per proxy (STEER_GRID_PAD past the end), when has_bodies
     bool has_bodies;    ///< the last fill wrote the records
     bool want_bodies;   ///< the next fill writes them (some agent avoided in the last step)

@@ -69,10 +69,13 @@ STEER_NOINLINE static int pack_plain(const neighbour_grid *g, const uint32_t ran
 #if defined(STEER_X86_DISPATCH)
 
 // Byte shuffles that move the lanes set in a 4-bit mask to the front
-// (SSSE3), and lane permutations that do it for an 8-bit mask (AVX2).
+// (SSSE3), and lane permutations that do it for an 8-bit mask (AVX2), a
+// byte a lane (pack_perm widens them): 2 kB, where lanes of 32 bits took
+// 8 kB, a quarter of the L1 data cache, from which the gathers' loads of
+// it missed (the crowd's gather stalled on them).
 static __m128i left_pack[16];
 static int left_pack_count[16];
-static int32_t left_pack8[256][8] __attribute__((aligned(32)));
+static uint8_t left_pack8[256][8] __attribute__((aligned(8)));
 static bool has_ssse3, has_avx2;
 
 // Before main: the tables and the CPU checks are written once, before any
@@ -96,7 +99,7 @@ __attribute__((constructor)) static void init_left_pack(void)
     for (int m = 0; m < 256; ++m) {
         int n = 0;
         for (int lane = 0; lane < 8; ++lane) {
-            if (m & (1 << lane)) left_pack8[m][n++] = lane;
+            if (m & (1 << lane)) left_pack8[m][n++] = (uint8_t)lane;
         }
         while (n < 8) left_pack8[m][n++] = 0; // past the count: never summed
     }
@@ -160,6 +163,12 @@ typedef struct group8 {
     __m256 dx, dy, d2;
     int bits;
 } group8;
+
+// The lane permutation of left_pack8 for an 8-bit mask (one load that widens it).
+__attribute__((target("avx2"), always_inline)) static inline __m256i pack_perm(int mask)
+{
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)left_pack8[mask]));
+}
 __attribute__((target("avx2,popcnt"), always_inline)) static inline group8
 group8_at(const float *gx, const float *gy, uint32_t k, __m256 cx, __m256 cy, __m256 r2, __m256i idx, __m256i self,
           __m256i last)
@@ -255,7 +264,7 @@ __attribute__((target("avx2,popcnt"))) static int gather_avx2(const neighbour_gr
         __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int32_t)begin), lanes);
         for (uint32_t k = begin; k < end; k += 8) {
             const group8 c8 = group8_at(gx, gy, k, vcx, vcy, vr2, idx, own, last);
-            const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[c8.bits]);
+            const __m256i perm = pack_perm(c8.bits);
             _mm256_storeu_ps(dist + n, _mm256_permutevar8x32_ps(c8.d2, perm));
             _mm256_storeu_si256((__m256i *)(list + n), _mm256_permutevar8x32_epi32(idx, perm));
             idx = _mm256_add_epi32(idx, eight);
@@ -313,7 +322,7 @@ __attribute__((target("avx2,popcnt"))) static int shortlist_avx2(const float *di
         __m256i bits = _mm256_xor_si256(raw, flip);
         __m256i keep = _mm256_andnot_si256(_mm256_cmpgt_epi32(bits, limit), _mm256_cmpgt_epi32(end, idx));
         int mask = _mm256_movemask_ps(_mm256_castsi256_ps(keep));
-        const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[mask]);
+        const __m256i perm = pack_perm(mask);
         _mm256_storeu_si256((__m256i *)(pick + n), _mm256_permutevar8x32_epi32(idx, perm));
         _mm256_storeu_si256((__m256i *)(keys + n), _mm256_permutevar8x32_epi32(raw, perm));
         idx = _mm256_add_epi32(idx, eight);
@@ -492,7 +501,7 @@ sums_avx2(const neighbour_grid *g, const uint32_t ranges[][2], int count, const 
             for (uint32_t k = begin; k < end; k += 8) {
                 const group8 c8 = group8_at(gx, gy, k, cx, cy, r2, idx, self, last);
                 idx = _mm256_add_epi32(idx, eight);
-                const __m256i perm = _mm256_load_si256((const __m256i *)left_pack8[c8.bits]);
+                const __m256i perm = pack_perm(c8.bits);
                 _mm256_storeu_ps(odx + n, _mm256_permutevar8x32_ps(c8.dx, perm));
                 _mm256_storeu_ps(ody + n, _mm256_permutevar8x32_ps(c8.dy, perm));
                 _mm256_storeu_ps(ovx + n, _mm256_permutevar8x32_ps(_mm256_loadu_ps(gvx + k), perm));

@@ -43,7 +43,7 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->tx[i] = b->px;
     in->ty[i] = b->py;
     in->mean[i] = 0.5f * (f->max_speed + b->max_speed);
-    in->avoids[i] = b->avoids;
+    in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f;
 }
 
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
@@ -410,6 +410,7 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs
     const __m256 r_self = _mm256_set1_ps(f->r_self), r_cap = _mm256_set1_ps(f->r_cap);
     const __m256 max_speed = _mm256_set1_ps(f->max_speed), half = _mm256_set1_ps(0.5f);
     const __m256 clearance = _mm256_set1_ps(ORCA_CLEARANCE);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); // the proxies of four orca_neighbour
     const float *base = (const float *)bodies;
@@ -424,10 +425,9 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs
         // each record's place in floats
         uint32_t off[8];
         _mm256_storeu_si256((__m256i *)off, _mm256_mullo_epi32(q, scale));
-        __m256 a[4], b[4], c[4];
+        __m256 a[4], b[4];
         fields8(base, off, 0, a); // x, y, vx, vy
-        fields8(base, off, 4, b); // px, py, radius, max_speed
-        fields8(base, off, 8, c); // avoids
+        fields8(base, off, 4, b); // px, py, radius, max_speed (GRID_BODY_NOT_AVOIDING: does not avoid)
         const __m256 rx = _mm256_sub_ps(_mm256_add_ps(a[0], _mm256_mul_ps(a[2], lead)), px);
         const __m256 ry = _mm256_sub_ps(_mm256_add_ps(a[1], _mm256_mul_ps(a[3], lead)), py);
         _mm256_storeu_ps(in->rx + i, rx);
@@ -442,7 +442,7 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs
         _mm256_storeu_ps(in->tx + i, b[0]);
         _mm256_storeu_ps(in->ty + i, b[1]);
         _mm256_storeu_ps(in->mean + i, _mm256_mul_ps(half, _mm256_add_ps(max_speed, b[3])));
-        _mm256_storeu_ps(in->avoids + i, c[0]);
+        _mm256_storeu_ps(in->avoids + i, _mm256_and_ps(_mm256_cmp_ps(b[3], zero, _CMP_GE_OQ), one));
     }
 }
 

@@ -202,7 +202,8 @@ typedef struct orca_pair_frame {
 /// for pair i, with b = bodies[near[i].proxy] and vj = (b.vx, b.vy),
 ///   rel = (b.x, b.y) + vj * lead - p, rx, ry = rel, vx, vy = v - vj,
 ///   r = pair_radius(r_self, r_cap, b.radius), jx, jy = vj, tx, ty = (b.px, b.py),
-///   mean = 0.5 (max_speed + b.max_speed), avoids = b.avoids,
+///   mean = 0.5 (max_speed + b.max_speed), avoids = 1 when b.max_speed >= 0 (the
+///   neighbour avoids: grid_body), else 0 (and then mean is not used),
 /// eight at a time with AVX2 (four records' fields a load), else one by one:
 /// the same IEEE operations in the same order, so the same bits
 /// (tests/c/test_kernel.c). The pairs past k in the last group of eight may

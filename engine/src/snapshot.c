@@ -536,6 +536,7 @@ static bool read_agents(snap_reader *r, steer_world *w, const snap_refs *refs)
     memset(w->plan, 0, sizeof *w->plan * (size_t)n); // read after the columns (read_plans)
     memset(w->user_data, 0, sizeof *w->user_data * (size_t)n); // the embedder's, not saved: NULL
     w->count = n; // from here on the world releases the behaviours read
+    ++w->trees_version;
     int ncol = snap_rcount(r, 9, 64);
     bool seen[64] = {false};
     char name[64];

@@ -67,6 +67,22 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 #if defined(__GNUC__)
     const int n = w->count;
     const steer_behaviour *here = w->behaviour[order[k]];
+    if (k + 8 < n) {
+        // the agent's own columns too: grid order is storage order with up
+        // to a quarter of breaks (prepare_step), and evaluation's other
+        // traffic drives them out of the cache before the hardware's
+        // prefetcher brings them (loads of state, key and proxy_of stalled
+        // for about 5% of steer-bench crowd --scene disc's time)
+        const uint32_t a = order[k + 8];
+        __builtin_prefetch(&w->state[a]);
+        __builtin_prefetch(&w->limits[a]);
+        __builtin_prefetch(&w->key[a]);
+        __builtin_prefetch(&w->memory[a]);
+        __builtin_prefetch(&w->rng[a]);
+        __builtin_prefetch(&w->intent[a]);
+        __builtin_prefetch(&w->grid.proxy_of[a]);
+        __builtin_prefetch(&w->out[a], 1);
+    }
     const steer_behaviour *b8 = k + 8 < n ? w->behaviour[order[k + 8]] : NULL;
     if (b8 != here) prefetch_node(b8);
     const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
@@ -80,6 +96,8 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
 
 typedef struct flag_pass {
     steer_world *w;
+    /// read AGENT_AVOIDS and AGENT_NAVIGATES from the trees (else they stand: see flag_avoiders)
+    bool read_trees;
     int navigating[STEER_MAX_WORKERS]; ///< agents that navigate, by worker
     int avoiding[STEER_MAX_WORKERS];   ///< agents that avoid reciprocally, by worker
 } flag_pass;
@@ -89,6 +107,17 @@ static void flag_range(int start, int end, int worker, void *context)
     flag_pass *p = context;
     steer_world *w = p->w;
     int navigating = 0, avoiding = 0;
+    if (!p->read_trees) {
+        // the flags stand: only the outputs of the step before and the counts
+        for (int i = start; i < end; ++i) {
+            w->last_out[i] = w->out[i];
+            navigating += (w->flags[i] & AGENT_NAVIGATES) != 0;
+            avoiding += (w->flags[i] & AGENT_AVOIDS) != 0;
+        }
+        p->navigating[worker] += navigating;
+        p->avoiding[worker] += avoiding;
+        return;
+    }
     for (int i = start; i < end; ++i) {
         const steer_behaviour *b = w->behaviour[i];
         // a kinematic agent that runs reciprocal avoidance shares it too: two
@@ -107,16 +136,30 @@ static void flag_range(int start, int end, int worker, void *context)
     // the grid's records of the flag, when it has them (grid.h, grid_body)
     if (!w->grid.has_bodies || w->grid.dirty) return;
     for (int i = start; i < end; ++i)
-        w->grid.bodies[w->grid.proxy_of[i]].avoids = (w->flags[i] & AGENT_AVOIDS) ? 1.0f : 0.0f;
+        w->grid.bodies[w->grid.proxy_of[i]].max_speed =
+            steer__grid_body_speed(w->limits[i].max_speed, (w->flags[i] & AGENT_AVOIDS) != 0);
 }
 
 // Returns how many agents navigate.
+// The flags come from the cached tree shape of each root: O(1) an agent,
+// and no evaluation ever looks into another agent's tree. Each root is
+// elsewhere in the heap, so reading them was a cache miss (and, with many
+// trees, a TLB miss) an agent: 7% of `steer-bench crowd --scene disc`'s
+// time (perf, cpu-clock samples). They are read again only when they can
+// have changed: an agent given a behaviour (trees_version: spawn,
+// set_behaviour, a snapshot read) or a tree's children changed anywhere
+// (steer__behaviour_shape_epoch). Removal and the storage reorder move the
+// flags with the behaviours; the bodies' copies were filled from the flags
+// as they stand.
 static int flag_avoiders(steer_world *w)
 {
-    // from the cached tree shape of each root: O(1) an agent, and no
-    // evaluation ever looks into another agent's tree
-    flag_pass p = {w, {0}, {0}};
+    const uint32_t epoch = steer__behaviour_shape_epoch();
+    const bool stand = w->flags_read && w->flagged_trees == w->trees_version && w->flagged_epoch == epoch;
+    flag_pass p = {w, !stand, {0}, {0}};
     steer__tasks_parallel_for(w, flag_range, w->count, 4096, &p);
+    w->flags_read = true;
+    w->flagged_trees = w->trees_version;
+    w->flagged_epoch = epoch;
     int navigating = 0, avoiding = 0;
     for (int k = 0; k < STEER_MAX_WORKERS; ++k) navigating += p.navigating[k], avoiding += p.avoiding[k];
     // the grid's records for reciprocal avoidance from the next fill on, while some agent avoids (grid.h)
@@ -264,7 +307,7 @@ static bool preview(const steer_behaviour *b, steer_world *w, int i, float dt, s
     // (inside a step the flags are already those of the step; a preview
     // sets them on the calling thread, without the task system)
     if (!was_stepping && b->avoids) {
-        flag_pass p = {w, {0}, {0}};
+        flag_pass p = {w, true, {0}, {0}};
         flag_range(0, w->count, 0, &p);
     }
     w->stepping = true;

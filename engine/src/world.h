@@ -84,6 +84,13 @@ struct steer_world {
     /// Counts the writes of agents' limits (spawn, set_limits, a snapshot
     /// read): the grid looks at the radii again only when it moved.
     uint32_t limits_version;
+    /// Counts the writes of agents' behaviours (spawn, set_behaviour, a
+    /// snapshot read). With steer__behaviour_shape_epoch, what the step's
+    /// flag pass compares to know whether AGENT_AVOIDS and AGENT_NAVIGATES
+    /// can have changed since it last read the trees (step.c, flag_avoiders).
+    uint32_t trees_version;
+    uint32_t flagged_trees, flagged_epoch; ///< trees_version and the shape epoch at the last reading
+    bool flags_read;                       ///< the flags were read from the trees at least once
     /// The id the next move_group order gives its units (navigate.h's
     /// nav_plan.group): 1, 2, 3, ... (never 0: no group), saved in snapshots.
     uint32_t next_group;

@@ -512,7 +512,7 @@ static void want_pair(orca_pairs *in, const grid_body *b, int i, const orca_pair
     in->tx[i] = b->px;
     in->ty[i] = b->py;
     in->mean[i] = 0.5f * (f->max_speed + b->max_speed);
-    in->avoids[i] = b->avoids;
+    in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f; // (grid_body: a negative max speed does not avoid)
 }
 
 // The pairs of the first k of `a` and `b` that differ in any field.
@@ -548,8 +548,8 @@ static void pairs_agree(int level)
             *r = (grid_body){random_field(&rng, -100.0f, 100.0f), random_field(&rng, -100.0f, 100.0f),
                              random_field(&rng, -3.0f, 3.0f), random_field(&rng, -3.0f, 3.0f),
                              random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f),
-                             random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f),
-                             steer__rng_float(&rng) < 0.8f ? 1.0f : 0.0f, {0.0f, 0.0f, 0.0f}};
+                             random_field(&rng, 0.0f, 4.0f),
+                             steer__rng_float(&rng) < 0.8f ? random_field(&rng, 0.0f, 5.0f) : GRID_BODY_NOT_AVOIDING};
         }
         orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
         for (int i = 0; i < STEER_MAX_AVOID_NEIGHBOURS; ++i)

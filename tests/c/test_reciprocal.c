@@ -703,15 +703,21 @@ static void extreme_settings_stay_finite(void)
     }
 }
 
+// A blend of one child, weight 1.
+static steer_behaviour *blend_of(steer_behaviour *child)
+{
+    steer_child one = {child, 1.0f};
+    steer_behaviour_def bd = def_of(STEER_BLEND);
+    bd.children = &one;
+    bd.child_count = 1;
+    return make(bd);
+}
+
 static void tree_shape_knows_it_avoids(void)
 {
     steer_behaviour *r = avoid_to(1, 1, 2);
     steer_behaviour *seek = make(def_at(STEER_SEEK, 1, 1));
-    steer_child one = {seek, 1.0f};
-    steer_behaviour_def bd = def_of(STEER_BLEND);
-    bd.children = &one;
-    bd.child_count = 1;
-    steer_behaviour *blend = make(bd);
+    steer_behaviour *blend = blend_of(seek);
     CHECK(r->avoids && !seek->avoids && !blend->avoids);
     steer_child c[2] = {{seek, 1.0f}, {r, 1.0f}};
     CHECK(steer_behaviour_set_children(blend, c, 2));
@@ -730,6 +736,62 @@ static void tree_shape_knows_it_avoids(void)
     steer_behaviour_release(blend);
     steer_behaviour_release(seek);
     steer_behaviour_release(r);
+}
+
+// The step reads each agent's AGENT_AVOIDS and AGENT_NAVIGATES from its tree
+// only when they can have changed (step.c, flag_avoiders): a tree's children
+// changed (anywhere), an agent given a behaviour or spawned. Each change
+// between steps shows in the flags of the next step, and in whether the grid
+// keeps the records reciprocal avoidance reads (want_bodies).
+static bool flagged(steer_world *w, steer_agent_id a, uint8_t flag)
+{
+    return (w->flags[steer__store_dense(w, a)] & flag) != 0;
+}
+
+static void flags_follow_trees_between_steps(void)
+{
+    steer_world *w = make_world(1);
+    steer_behaviour *r = avoid_to(10, 0, 2);
+    steer_behaviour *seek = make(def_at(STEER_SEEK, 10, 0));
+    steer_behaviour *blend = blend_of(seek);
+    steer_agent_id a = walker(w, 0, 0, blend, 1), b = walker(w, 20, 0, seek, 2);
+    for (int i = 0; i < 3; ++i) steer_world_step(w, 0.1f);
+    CHECK(!flagged(w, a, AGENT_AVOIDS) && !w->grid.want_bodies);
+    // the tree a runs gains reciprocal avoidance: a avoids from the next step
+    steer_child two[2] = {{seek, 1.0f}, {r, 1.0f}};
+    CHECK(steer_behaviour_set_children(blend, two, 2));
+    steer_world_step(w, 0.1f);
+    CHECK(flagged(w, a, AGENT_AVOIDS) && !flagged(w, b, AGENT_AVOIDS) && w->grid.want_bodies);
+    steer_world_step(w, 0.1f);
+    CHECK(flagged(w, a, AGENT_AVOIDS) && w->grid.want_bodies && w->grid.has_bodies);
+    // ...and loses it
+    CHECK(steer_behaviour_set_children(blend, two, 1));
+    steer_world_step(w, 0.1f);
+    CHECK(!flagged(w, a, AGENT_AVOIDS) && !w->grid.want_bodies);
+    // b given a tree that avoids, then a spawned avoider, then b's removal
+    steer_agent_set_behaviour(w, b, r, false);
+    steer_world_step(w, 0.1f);
+    CHECK(flagged(w, b, AGENT_AVOIDS) && !flagged(w, a, AGENT_AVOIDS) && w->grid.want_bodies);
+    steer_agent_set_behaviour(w, b, seek, false);
+    steer_world_step(w, 0.1f);
+    CHECK(!flagged(w, b, AGENT_AVOIDS) && !w->grid.want_bodies);
+    steer_agent_id c = walker(w, -20, 0, r, 3);
+    steer_world_step(w, 0.1f);
+    CHECK(flagged(w, c, AGENT_AVOIDS) && !flagged(w, b, AGENT_AVOIDS) && w->grid.want_bodies);
+    steer_agent_destroy(w, c);
+    steer_world_step(w, 0.1f);
+    CHECK(!w->grid.want_bodies);
+    // a navigate node put into a's tree between steps: a navigates
+    steer_behaviour *nav = make(def_at(STEER_NAVIGATE, 10, 0));
+    steer_child with_nav[2] = {{seek, 1.0f}, {nav, 1.0f}};
+    CHECK(steer_behaviour_set_children(blend, with_nav, 2));
+    steer_world_step(w, 0.1f);
+    CHECK(flagged(w, a, AGENT_NAVIGATES) && !flagged(w, b, AGENT_NAVIGATES));
+    steer_behaviour_release(nav);
+    steer_behaviour_release(blend);
+    steer_behaviour_release(seek);
+    steer_behaviour_release(r);
+    steer_world_destroy(w);
 }
 
 static void steps_do_not_allocate(void)
@@ -841,6 +903,7 @@ int main(void)
     RUN(the_gather_guess_changes_no_bit);
     RUN(extreme_settings_stay_finite);
     RUN(tree_shape_knows_it_avoids);
+    RUN(flags_follow_trees_between_steps);
     RUN(steps_do_not_allocate);
     RUN(contacts_separate_a_pair);
     RUN(contacts_ignore_order);
