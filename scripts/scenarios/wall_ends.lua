@@ -114,7 +114,8 @@ for _, c in ipairs({ 0.15, 0.3, 0.6, 1.0 }) do
     for _, deg in ipairs({ -30, 0, 30 }) do
       local a, y0 = math.rad(deg * side), side * (R + c)
       local ux, uy = math.cos(a), math.sin(a)
-      cases[#cases + 1] = { name = string.format("pass end on %s c=%.2f %+d deg", side > 0 and "right" or "left", c, deg),
+      local where = side > 0 and "right" or "left"
+      cases[#cases + 1] = { name = string.format("pass end on %s c=%.2f %+d deg", where, c, deg),
         pass = side < 0 or c >= 0.6, walls = { { 0, 0, 0, -20 * side } }, watch = { 0, 0 },
         agents = { { -8 * ux, y0 - 8 * uy, 8 * ux, y0 + 8 * uy } } }
     end
