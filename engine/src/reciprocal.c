@@ -441,9 +441,8 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
 
 typedef struct obstacle_query {
     const struct steer_geometry *g;
-    steer_vec2 p;    ///< the agent's position when its new velocity acts
-    steer_vec2 v;    ///< its current velocity...
-    steer_vec2 pref; ///< ...and its preferred velocity
+    steer_vec2 p; ///< the agent's position when its new velocity acts
+    steer_vec2 v; ///< its current velocity
     float radius, reach, tau, inv_tau, inv_dt, max_push;
     const geo_prim **prim; ///< the nearest parts, nearest first...
     steer_vec2 *normal;    ///< ...the outward normal at each one's closest point...
@@ -508,20 +507,18 @@ static bool cutoff_line(const obstacle_query *q, const geo_prim *prim, steer_vec
 // - at the closest point: do not close in on it faster than the gap closes
 //   in the horizon, v . n >= -gap / tau. For a wall beside the agent this
 //   is exact, and at rest it is the line (as before: the same bits);
-// - the cut-off at the grown part's point nearest where the current, and
-//   where the preferred, velocity lead within the horizon, when the agent
-//   sees that point;
+// - the cut-off at the grown part's point nearest where the current
+//   velocity leads within the horizon, when the agent sees that point;
 // - each leg, through the origin: a velocity passing beside a wall's end
 //   or a corner ahead keeps its speed, where the closest point's line
 //   would hold it to closing in on the end by gap / tau.
-// ORCA (and RVO2) keeps the line through the obstacle's point nearest the
-// current velocity, the one that velocity meets by the most. Here the
-// line kept is the one that the worse of the current and the preferred
-// velocity meets by the most: the current alone lags (leaning into a
-// wall's face below a door, as the side bias leans a walk, it is braked by
-// the face and never takes the door), the preferred alone swings the hard
-// line across the velocity a crowd has (200 units at a gap overlapped by
-// 7 cm; docs/crowds-wallend21.md). Both equal: ORCA's choice.
+// Kept: the one the current velocity meets by the most (or breaks by the
+// least), which is the line through the obstacle's point nearest that
+// velocity, ORCA's (and RVO2's) choice. An agent at rest or stuck keeps
+// the closest point's line, which lets it back away; chosen by the
+// preferred velocity instead, the legs of a door's two jambs left a stuck
+// agent only the way forward, into the one coming the other way
+// (docs/crowds-wallend21.md).
 // Inside the gap (d < radius), leave within the step, at a bounded speed so
 // that the static lines stay satisfiable together. Every line admits the
 // zero velocity, so the static lines together always do.
@@ -531,26 +528,24 @@ static orca_line obstacle_line(const obstacle_query *q, const geo_prim *prim, fl
     float k = gap >= 0.0f ? -gap * q->inv_tau : steer_minf(-gap * q->inv_dt, q->max_push);
     orca_line line = {steer_scale(n, k), steer_v2(n.y, -n.x)};
     if (!(gap > 0.0f) || (q->v.x == 0.0f && q->v.y == 0.0f)) return line;
-    orca_line cand[5];
+    orca_line cand[3];
     int nc = 0;
     if (cutoff_line(q, prim, n, q->v, &cand[nc])) ++nc;
-    if (cutoff_line(q, prim, n, q->pref, &cand[nc])) ++nc;
     steer_vec2 left, right;
     if (steer__geometry_legs(q->g, prim, q->p, q->radius, &left, &right)) {
         // permitted: left of the left leg, right of the right leg
         cand[nc++] = (orca_line){steer_v2(0.0f, 0.0f), left};
         cand[nc++] = (orca_line){steer_v2(0.0f, 0.0f), steer_scale(right, -1.0f)};
     }
-    float most = steer_minf(line_meets(line, q->v), line_meets(line, q->pref));
+    float most = line_meets(line, q->v);
     for (int i = 0; i < nc; ++i) {
-        float meets = steer_minf(line_meets(cand[i], q->v), line_meets(cand[i], q->pref));
+        float meets = line_meets(cand[i], q->v);
         if (meets > most) most = meets, line = cand[i];
     }
     return line;
 }
 
-static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, steer_vec2 preferred,
-                          orca_line *lines)
+static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
 {
     if (ctx->view->geometry == NULL) return 0;
     const geo_prim *prims[ORCA_MAX_OBSTACLE_LINES];
@@ -560,7 +555,6 @@ static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec
     q.g = ctx->view->geometry;
     q.p = p;
     q.v = ctx->me.velocity;
-    q.pref = preferred;
     q.radius = steer_minf(ctx->lim.radius * ORCA_CLEARANCE, ctx->lim.radius + 0.5f * ORCA_CLEARANCE_MAX);
     // what can be reached within the horizon at full speed
     q.reach = q.radius + ctx->lim.max_speed * d->obstacle_time_horizon;
@@ -624,7 +618,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
 
     orca_line lines[ORCA_MAX_LINES];
-    int hard = obstacle_lines(ctx, d, p, preferred, lines);
+    int hard = obstacle_lines(ctx, d, p, lines);
     int count = hard;
 
     const neighbour_grid *g = ctx->view->grid;

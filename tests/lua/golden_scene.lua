@@ -10,7 +10,7 @@ local steer = require "steer"
 local golden = {}
 
 --- the pinned world:hash("hex") after STEPS steps, for any worker count
-golden.HASH = "d79fa26c82ac48f7" -- wallend21: the obstacle lines from the truncated velocity obstacle
+golden.HASH = "dfef183de2639e6a" -- wallend21: the obstacle lines from the truncated velocity obstacle
 golden.STEPS = 240
 golden.AGENTS = 52
 
