@@ -763,12 +763,11 @@ bool steer__geometry_legs(const struct steer_geometry *g, const geo_prim *prim, 
                fold_legs(steer_v2(d[2], d[3]), radius, p, false, left, right);
     case PRIM_CIRCLE:
         return fold_legs(steer_v2(d[0], d[1]), d[2] + radius, p, true, left, right);
-    case PRIM_BOX: {
-        steer_vec2 v[4] = {{d[0], d[1]}, {d[2], d[1]}, {d[2], d[3]}, {d[0], d[3]}};
-        for (int i = 0; i < 4; ++i)
-            if (!fold_legs(v[i], radius, p, i == 0, left, right)) return false;
-        return true;
-    }
+    case PRIM_BOX: // its corners
+        return fold_legs(steer_v2(d[0], d[1]), radius, p, true, left, right) &&
+               fold_legs(steer_v2(d[2], d[1]), radius, p, false, left, right) &&
+               fold_legs(steer_v2(d[2], d[3]), radius, p, false, left, right) &&
+               fold_legs(steer_v2(d[0], d[3]), radius, p, false, left, right);
     default:
         for (int i = 0; i < prim->count; ++i)
             if (!fold_legs(g->verts[prim->first + i], radius, p, i == 0, left, right)) return false;

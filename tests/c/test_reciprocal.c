@@ -345,9 +345,10 @@ static void a_wall_end_ahead_brakes_only_a_path_into_it(void)
 {
     // 3 m before the end, on a line that passes it 0.5 m clear of the body
     // (1.0 from its centre), straight or at 20 degrees towards the wall's
-    // side: the path misses the end, so nothing brakes it. Main's line at
-    // the closest point held it to v . n >= -gap / 5: 0.5-0.6 m/s
-    // (docs/crowds-wallend21.md)
+    // side: the path misses the end, so nothing brakes it. The closest
+    // point's line alone held its approach to the end to gap / 5 = 0.49
+    // m/s, and the slide along it turned it aside (v.y 1.17 m/s before
+    // this change; docs/crowds-wallend21.md)
     const float c = 0.9396926f, s = 0.3420201f; // 20 degrees
     steer_vec2 v = at_a_wall_end(-3.0f, 1.0f, 1.0f, 0.0f);
     CHECK(v.x >= 1.49f);
