@@ -545,9 +545,8 @@ static orca_line obstacle_line(const obstacle_query *q, const geo_prim *prim, fl
     return line;
 }
 
-static int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
+static STEER_NOINLINE int obstacle_lines(eval_ctx *ctx, const steer_behaviour_def *d, steer_vec2 p, orca_line *lines)
 {
-    if (ctx->view->geometry == NULL) return 0;
     const geo_prim *prims[ORCA_MAX_OBSTACLE_LINES];
     steer_vec2 normals[ORCA_MAX_OBSTACLE_LINES];
     float gaps[ORCA_MAX_OBSTACLE_LINES];
@@ -618,7 +617,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
 
     orca_line lines[ORCA_MAX_LINES];
-    int hard = obstacle_lines(ctx, d, p, lines);
+    // (out of line: a crowd without shapes only tests the pointer)
+    int hard = ctx->view->geometry != NULL ? obstacle_lines(ctx, d, p, lines) : 0;
     int count = hard;
 
     const neighbour_grid *g = ctx->view->grid;
