@@ -738,6 +738,43 @@ float steer__geometry_closest(const struct steer_geometry *g, const geo_prim *pr
     }
 }
 
+// The tangents from p to the disc (c, rho), folded into the outermost so
+// far (seen from p, left is counter-clockwise). False when p is inside.
+static bool fold_legs(steer_vec2 c, float rho, steer_vec2 p, bool first, steer_vec2 *left, steer_vec2 *right)
+{
+    double rx = (double)c.x - p.x, ry = (double)c.y - p.y, dd = rx * rx + ry * ry, rr = (double)rho * rho;
+    if (!(dd > rr)) return false;
+    double leg = sqrt(dd - rr);
+    // rotated by +-asin(rho / |c - p|), scaled to unit length
+    steer_vec2 l = steer_v2((float)((rx * leg - ry * rho) / dd), (float)((rx * rho + ry * leg) / dd));
+    steer_vec2 r = steer_v2((float)((rx * leg + ry * rho) / dd), (float)((ry * leg - rx * rho) / dd));
+    if (first || steer_cross(*left, l) > 0.0f) *left = l;
+    if (first || steer_cross(*right, r) < 0.0f) *right = r;
+    return true;
+}
+
+bool steer__geometry_legs(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p, float radius,
+                          steer_vec2 *left, steer_vec2 *right)
+{
+    const float *d = prim->d;
+    switch (prim->type) {
+    case PRIM_SEGMENT:
+        return fold_legs(steer_v2(d[0], d[1]), radius, p, true, left, right) &&
+               fold_legs(steer_v2(d[2], d[3]), radius, p, false, left, right);
+    case PRIM_CIRCLE:
+        return fold_legs(steer_v2(d[0], d[1]), d[2] + radius, p, true, left, right);
+    case PRIM_BOX: // its corners
+        return fold_legs(steer_v2(d[0], d[1]), radius, p, true, left, right) &&
+               fold_legs(steer_v2(d[2], d[1]), radius, p, false, left, right) &&
+               fold_legs(steer_v2(d[2], d[3]), radius, p, false, left, right) &&
+               fold_legs(steer_v2(d[0], d[3]), radius, p, false, left, right);
+    default:
+        for (int i = 0; i < prim->count; ++i)
+            if (!fold_legs(g->verts[prim->first + i], radius, p, i == 0, left, right)) return false;
+        return prim->count > 0;
+    }
+}
+
 /* ---- box queries -------------------------------------------------------------- */
 
 void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, steer_vec2 upper,

@@ -178,4 +178,15 @@ void steer__geometry_overlap(const struct steer_geometry *g, steer_vec2 lower, s
 float steer__geometry_closest(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p,
                               steer_vec2 *point, steer_vec2 *normal);
 
+/// The two tangents ("legs") from p to a part grown by radius, as unit
+/// directions: *left the counter-clockwise-most as seen from p, *right the
+/// clockwise-most. The grown part of a segment, box or polygon is the hull
+/// of discs of that radius round its vertices (a circle's, one disc of its
+/// radius plus radius), so the legs are the outermost tangents to those
+/// discs. p must lie outside the grown part: seen from p the part then
+/// spans less than half a turn, and comparing two tangents by the sign of
+/// their cross product orders them. False when p is within a disc.
+bool steer__geometry_legs(const struct steer_geometry *g, const geo_prim *prim, steer_vec2 p, float radius,
+                          steer_vec2 *left, steer_vec2 *right);
+
 #endif

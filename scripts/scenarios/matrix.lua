@@ -253,8 +253,8 @@ local NOT_YET = {
   contend_2 = set("first"),                   -- seek at acceleration 3: they swing round each other at speed
   hallway_shared_20 = set("wait", "home"),    -- the shared goal point is a slow sink (a few runs); two
                                               -- seekers orbiting it at full speed (seek, horizon 5 s, acceleration 3)
-  junction_20 = set("wait", "home"),         -- one seek run of 360 (seed 2, horizon 2 s, acceleration 3, dt
-                                              -- 0.05): two seekers orbit the shared point, as in hallway_shared_20
+  junction_20 = set("wait"),                  -- a 30 s wait in 22 runs of 360 (18 arrive, 4 seek); every agent
+                                              -- home since wallend21 (the blocks' corners: docs/crowds-wallend21.md)
   gather_12 = set("gap"),                     -- the 10% clearance
   hallway_shared = set("home", "wait", "jam", "overlap"),
   junction = set("home", "wait", "jam", "overlap"),

@@ -302,6 +302,68 @@ static void alone_at_a_block_slides_past_its_corner(void)
     steer_world_destroy(w);
 }
 
+// An agent of radius 0.5 at (x, y), walking at full speed (1.5) along
+// heading (ux, uy) to a goal 20 m ahead, beside the end (0, 0) of the wall
+// (0, 0)-(0, -20), obstacle horizon 5 s; after one step, its velocity.
+static steer_vec2 at_a_wall_end(float x, float y, float ux, float uy)
+{
+    steer_world *w = make_world(1);
+    steer_world_add_segment(w, steer_v2(0, 0), steer_v2(0, -20));
+    steer_child c = {make(def_at(STEER_ARRIVE, x + 20.0f * ux, y + 20.0f * uy)), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &c;
+    r.child_count = 1;
+    r.radius = 6.0f;
+    r.time_horizon = 2.0f;
+    r.obstacle_time_horizon = 5.0f;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(c.behaviour);
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = steer_v2(x, y);
+    d.state.velocity = steer_v2(1.5f * ux, 1.5f * uy);
+    d.limits.max_speed = 1.5f;
+    d.limits.max_acceleration = 100.0f;
+    d.behaviour = b;
+    steer_agent_id a = steer_agent_create(w, &d);
+    steer_world_step(w, 0.1f);
+    steer_vec2 v = steer_agent_get_velocity(w, a);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+    return v;
+}
+
+// The least distance from the end (0, 0) of the straight path from p at v
+// for the obstacle horizon (5 s).
+static float path_clearance(steer_vec2 p, steer_vec2 v)
+{
+    float vv = steer_dot(v, v), t = vv > 0.0f ? -steer_dot(p, v) / vv : 0.0f;
+    t = steer_clampf(t, 0.0f, 5.0f);
+    return steer_length(steer_mul_add(p, v, t));
+}
+
+static void a_wall_end_ahead_brakes_only_a_path_into_it(void)
+{
+    // 3 m before the end, on a line that passes it 0.5 m clear of the body
+    // (1.0 from its centre), straight or at 20 degrees towards the wall's
+    // side: the path misses the end, so nothing brakes it. The closest
+    // point's line alone held its approach to the end to gap / 5 = 0.49
+    // m/s, and the slide along it turned it aside (v.y 1.17 m/s before
+    // this change; docs/crowds-wallend21.md)
+    const float c = 0.9396926f, s = 0.3420201f; // 20 degrees
+    steer_vec2 v = at_a_wall_end(-3.0f, 1.0f, 1.0f, 0.0f);
+    CHECK(v.x >= 1.49f);
+    CHECK_NEAR(v.y, 0.0f, 0.06f); // the side bias turns it 0.03 rad (+- jitter)
+    v = at_a_wall_end(-3.0f * c, 1.0f + 3.0f * s, c, -s);
+    CHECK(steer_length(v) >= 1.49f);
+    // a path into the end (its centre line 0.2 m off it) is braked or
+    // turned: the new velocity's path keeps the body (grown by the
+    // clearance, 0.55) off the end over the horizon
+    steer_vec2 p = steer_v2(-3.0f + 0.15f, 0.2f); // where the step leaves it
+    v = at_a_wall_end(-3.0f, 0.2f, 1.0f, 0.0f);
+    CHECK(path_clearance(p, v) >= 0.55f - 0.02f);
+    CHECK(steer_length(v) < 1.49f || fabsf(v.y) > 0.05f);
+}
+
 static void an_agent_at_rest_makes_room(void)
 {
     // b stands on its goal, a walks at it from behind. By the right of way
@@ -891,6 +953,7 @@ int main(void)
     RUN(circle_resolves_and_ignores_spawn_order);
     RUN(static_geometry_is_not_entered);
     RUN(alone_at_a_block_slides_past_its_corner);
+    RUN(a_wall_end_ahead_brakes_only_a_path_into_it);
     RUN(an_agent_at_rest_makes_room);
     RUN(large_agents_see_each_other_among_small_ones);
     RUN(large_agents_seen_after_limits_change_and_restore);
