@@ -626,16 +626,19 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
 // (its wish, the neighbours' wishes and oppositions are the grid's copies
 // of the step before: every agent order and worker count reads the same).
-// A neighbour ahead whose wish is more than 120 degrees from the agent's
-// opposes it only if it wants to get past it: its destination lies behind
-// the agent (by more than their two bodies), not between them (two agents
-// converging on one point do not oppose: they would orbit it). Its weight:
-// how far beyond 120 degrees, how fast both wish, how much it is ahead. A
-// neighbour ahead wishing the same way passes its own opposition back,
-// scaled by how much it is ahead and the same way, so that the whole
-// group turns, not only its front (docs/crowds-relay21.md).
+// Only neighbours the agent wants to get past count: its own destination
+// lies beyond them (by more than their two bodies; an agent about to stop
+// short of them does not turn). A neighbour ahead whose wish is more than
+// 120 degrees from the agent's opposes it only if it wants to get past the
+// agent too: its destination lies behind the agent (by more than their two
+// bodies), not between them (two agents converging on one point do not
+// oppose: they would orbit it). Its weight: how far beyond 120 degrees, how
+// fast both wish, how much it is ahead. A neighbour ahead wishing the same
+// way passes its own opposition back, scaled by how much it is ahead and
+// the same way, so that the whole group turns, not only its front
+// (docs/crowds-relay21.md).
 static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
-                      steer_vec2 p, steer_vec2 wish)
+                      steer_vec2 p, steer_vec2 wish, steer_vec2 mine)
 {
     const float wl = steer_length(wish);
     float opp = 0.0f;
@@ -644,7 +647,7 @@ static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k
         const float d = steer_length(r), tl = steer_length(t);
         if (!(d > 0.0f && tl > 0.0f)) continue;
         const float ahead = steer_dot(wish, r) / (wl * d), c = steer_dot(wish, t) / (wl * tl);
-        if (!(ahead > 0.0f)) continue;
+        if (!(ahead > 0.0f) || !(steer_dot(steer_sub(mine, p), r) > (d + pairs->r[i]) * d)) continue;
         const uint32_t j = near[i].proxy;
         if (c < -ORCA_ONCOMING_COS) {
             const steer_vec2 dest = steer_v2(g->dx[j], g->dy[j]);
@@ -761,7 +764,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish) : 0.0f;
+        const float opp =
+            listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[ctx->self_proxy], g->dy[ctx->self_proxy])) : 0.0f;
         if (ctx->intent != NULL) ctx->intent->opp = opp;
         if (opp > 0.0f) {
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
