@@ -722,10 +722,30 @@ static const float hallway_groups[16][4] = {
     {5.311f, 0.660f, -16.0f, 0.660f},
 };
 
+// avoid_to with the matrix's neighbour distance (7 m: twice the distance
+// covered in the horizon at full speed, plus two radii)
+static steer_behaviour *avoid_to_far(float gx, float gy)
+{
+    steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
+    a.target_radius = 0.1f;
+    a.slow_radius = 2.0f;
+    a.time_to_target = 0.5f;
+    steer_child c = {make(a), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &c;
+    r.child_count = 1;
+    r.radius = 7.0f;
+    r.time_horizon = 2.0f;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(c.behaviour);
+    return b;
+}
+
 static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
 {
     steer_world_def wd = steer_default_world_def();
     wd.seed = 1;
+    wd.cell_size = 6.0f;
     wd.worker_count = workers;
     steer_world *w = steer_world_create(&wd);
     steer_world_add_segment(w, steer_v2(-12, -1.5f), steer_v2(12, -1.5f));
@@ -735,7 +755,7 @@ static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
     for (int k = 0; k < 16; ++k) {
         int i = reversed ? 15 - k : k;
         const float *a = hallway_groups[i];
-        b[i] = avoid_to(a[2], a[3], 2.0f);
+        b[i] = avoid_to_far(a[2], a[3]);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(a[0], a[1]);
         d.limits.max_speed = 1.5f;
@@ -767,7 +787,7 @@ static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
 static void groups_head_on_in_a_hallway_get_through(void)
 {
     // before, the groups met before the side bias had sorted them into
-    // lanes and locked into one block three across (1 of 16 home in 124 s,
+    // lanes and locked into one block three across (2 of 16 home in 124 s,
     // docs/crowds-twoway21.md); now the whole of each group keeps right as
     // soon as its front sees the other coming, and all get through, the
     // same bits for either spawn order and any worker count
