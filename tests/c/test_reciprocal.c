@@ -72,7 +72,9 @@ static void lp_jam_gives_towards_preferred(void)
 
 /* ---- agents ----------------------------------------------------------------------------- */
 
-static steer_behaviour *avoid_to(float gx, float gy, float horizon)
+// An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
+// round for neighbours (avoid_to: 6 m).
+static steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)
 {
     steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
     a.target_radius = 0.1f;
@@ -82,11 +84,16 @@ static steer_behaviour *avoid_to(float gx, float gy, float horizon)
     steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
     r.children = &c;
     r.child_count = 1;
-    r.radius = 6.0f;
+    r.radius = radius;
     r.time_horizon = horizon;
     steer_behaviour *b = make(r);
     steer_behaviour_release(c.behaviour);
     return b;
+}
+
+static steer_behaviour *avoid_to(float gx, float gy, float horizon)
+{
+    return avoid_to_within(gx, gy, horizon, 6.0f);
 }
 
 static steer_agent_id walker(steer_world *w, float x, float y, steer_behaviour *b, uint64_t key)
@@ -722,25 +729,6 @@ static const float hallway_groups[16][4] = {
     {5.311f, 0.660f, -16.0f, 0.660f},
 };
 
-// avoid_to with the matrix's neighbour distance (7 m: twice the distance
-// covered in the horizon at full speed, plus two radii)
-static steer_behaviour *avoid_to_far(float gx, float gy)
-{
-    steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
-    a.target_radius = 0.1f;
-    a.slow_radius = 2.0f;
-    a.time_to_target = 0.5f;
-    steer_child c = {make(a), 1.0f};
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    r.children = &c;
-    r.child_count = 1;
-    r.radius = 7.0f;
-    r.time_horizon = 2.0f;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(c.behaviour);
-    return b;
-}
-
 static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
 {
     steer_world_def wd = steer_default_world_def();
@@ -755,7 +743,9 @@ static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
     for (int k = 0; k < 16; ++k) {
         int i = reversed ? 15 - k : k;
         const float *a = hallway_groups[i];
-        b[i] = avoid_to_far(a[2], a[3]);
+        // (the matrix's neighbour distance: twice the distance covered in
+        // the horizon at full speed, plus two radii)
+        b[i] = avoid_to_within(a[2], a[3], 2.0f, 7.0f);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(a[0], a[1]);
         d.limits.max_speed = 1.5f;
