@@ -44,7 +44,7 @@
 /// so that groups walking head-on sort into lanes before they meet
 /// (docs/crowds-relay21.md). (A -D of a scratch build measures others.)
 #ifndef ORCA_ONCOMING_TURN
-#define ORCA_ONCOMING_TURN 0.15f
+#define ORCA_ONCOMING_TURN 0.2f
 #endif
 /// Two wishes oppose only when more than acos(-ORCA_ONCOMING_COS) apart
 /// (120 degrees): crossing traffic sorts itself without lanes.
