@@ -39,10 +39,9 @@
 /// ...plus up to this many either way from the agent's random stream, so
 /// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
 #define ORCA_JITTER 0.02f
-/// Two-way traffic (oncoming): as far as the traffic ahead opposes it, the
-/// agent turns right by up to this many radians instead of ORCA_SIDE_BIAS,
-/// so that groups walking head-on sort into lanes before they meet
-/// (docs/crowds-relay21.md). (A -D of a scratch build measures others.)
+/// Two-way traffic (oncoming): as far as the traffic ahead opposes it, the agent
+/// turns right by up to this many radians instead of ORCA_SIDE_BIAS, so that
+/// groups head-on sort into lanes before they meet (docs/crowds-relay21.md).
 #ifndef ORCA_ONCOMING_TURN
 #define ORCA_ONCOMING_TURN 0.2f
 #endif
@@ -644,9 +643,8 @@ static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k
     float opp = 0.0f;
     for (int i = 0; i < k && wl > 0.0f; ++i) {
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
-        // (first what needs no square root: most neighbours are behind, or
-        // walk the same way with no opposition to pass back)
-        // (a little wide of 120 degrees: it only spares work)
+        // (first what needs no square root, a little wide of 120 degrees: most
+        // neighbours are behind, or walk its way with no opposition to pass back)
         const float wt = steer_dot(wish, t);
         const bool against = wt < 0.0f && wt * wt > 0.24f * wl * wl * steer_dot(t, t);
         if (!(steer_dot(wish, r) > 0.0f) || !(against || (wt > 0.0f && g->opp[near[i].proxy] > 0.0f))) continue;
@@ -719,8 +717,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         steer_vec2 dir = steer_scale(preferred, 1.0f / unit);
         if (!steer_vec2_is_finite(dir)) dir = steer_v2(0.0f, 0.0f);
         const steer_vec2 dest = destination(ctx, pref);
-        *ctx->intent =
-            (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32), dir.x, dir.y, dest.x, dest.y, 0.0f};
+        const uint32_t lo = (uint32_t)yielded, hi = (uint32_t)(yielded >> 32);
+        *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y, dest.x, dest.y, 0.0f};
     }
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
@@ -770,8 +768,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        const float opp =
-            listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[ctx->self_proxy], g->dy[ctx->self_proxy])) : 0.0f;
+        const uint32_t me = ctx->self_proxy;
+        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[me], g->dy[me])) : 0.0f;
         if (ctx->intent != NULL) ctx->intent->opp = opp;
         if (opp > 0.0f) {
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;

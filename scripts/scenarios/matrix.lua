@@ -251,8 +251,6 @@ end
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
 local NOT_YET = {
   contend_2 = set("first"),                   -- seek at acceleration 3: they swing round each other at speed
-  hallway_shared_20 = set("wait", "home"),    -- the shared goal point is a slow sink (a few runs); two
-                                              -- seekers orbiting it at full speed (seek, horizon 5 s, acceleration 3)
   junction_20 = set("wait"),                  -- a 30 s wait in 22 runs of 360 (18 arrive, 4 seek); every agent
                                               -- home since wallend21 (the blocks' corners: docs/crowds-wallend21.md)
   gather_12 = set("gap"),                     -- the 10% clearance
@@ -272,7 +270,7 @@ local NOT_YET = {
   -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm)
   twoway_16 = set("home", "wait", "contacts"),
-  goal_line_16 = set("home", "wait"),         -- 300 of 360 runs ok (13 of 16 home at worst; 254 before keeping right)
+  goal_line_16 = set("home", "wait"),         -- 288 of 360 runs ok (14 of 16 home at worst; 254 before keeping right)
   twoway_50 = set("home", "wait", "jam", "overlap"),        -- 0 of 50 home at the centre
   twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 0 of 40
   twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 10 of 20 (RVO2: 8 to 13)
