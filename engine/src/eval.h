@@ -243,9 +243,10 @@ bool steer__avoidance_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_s
 bool steer__formation_slot_steer(eval_ctx *ctx, const steer_behaviour_def *d, steer_steering *out);
 /// reciprocal_avoidance (reciprocal.c): the steering towards the permitted
 /// velocity nearest the preferred one, from the steering of its child
-/// (evaluated by the caller; zero when it gave none, `has` false).
-bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
-                             steer_steering *out);
+/// (evaluated by the caller; zero when it gave none, `has` false); `pref`
+/// is the child's definition (its target is the agent's destination).
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const steer_behaviour_def *pref, bool has,
+                             steer_steering child, steer_steering *out);
 
 /// Building blocks shared by delegating behaviours (steering.c).
 /// flee and evade: true when panic_radius is set and the point is at that

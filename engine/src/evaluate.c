@@ -226,7 +226,7 @@ static bool node_reciprocal(eval_ctx *ctx, const steer_behaviour *b, steer_steer
     // (reciprocal.c), called last, so the call is a jump
     bool has = evaluate(ctx, b->children[0].behaviour, out);
     const steer_steering child = has ? *out : (steer_steering){{0.0f, 0.0f}, 0.0f};
-    return steer__reciprocal_steer(ctx, &b->def, has, child, out);
+    return steer__reciprocal_steer(ctx, &b->def, &b->children[0].behaviour->def, has, child, out);
 }
 
 static bool node_formation_slot(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)

@@ -58,11 +58,12 @@ typedef struct neighbour_grid {
     float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
     uint64_t *yield_to; ///< and the key each yielded to (0: none)
     float *px, *py;     ///< and their preferred directions (orca_intent)
-    /// the nine arrays above and `bodies` share this block, each a few cache
-    /// lines further into its page than the one before, all aligned to
-    /// cache lines (grid.c, reserve_proxies)
+    float *dx, *dy, *opp; ///< and their destinations and oppositions (orca_intent)
+    /// the twelve arrays above and `bodies` share this block, each a few
+    /// cache lines further into its page than the one before, all aligned
+    /// to cache lines (grid.c, reserve_proxies)
     void *proxies;
-    size_t proxy_capacity; ///< elements each of the ten has room for
+    size_t proxy_capacity; ///< elements each of the thirteen has room for
     grid_body *bodies;  ///< per proxy (STEER_GRID_PAD past the end), when has_bodies
     bool has_bodies;    ///< the last fill wrote the records
     bool want_bodies;   ///< the next fill writes them (some agent avoided in the last step)

@@ -39,6 +39,15 @@
 /// ...plus up to this many either way from the agent's random stream, so
 /// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
 #define ORCA_JITTER 0.02f
+/// Two-way traffic (oncoming): as far as the traffic ahead opposes it, the agent
+/// turns right by up to this many radians instead of ORCA_SIDE_BIAS, so that
+/// groups head-on sort into lanes before they meet (docs/crowds-relay21.md).
+#ifndef ORCA_ONCOMING_TURN
+#define ORCA_ONCOMING_TURN 0.2f
+#endif
+/// Two wishes oppose only when more than acos(-ORCA_ONCOMING_COS) apart
+/// (120 degrees): crossing traffic sorts itself without lanes.
+#define ORCA_ONCOMING_COS 0.5f
 /// Jams: when the half-planes leave nothing, each agent constraint may be
 /// violated this fraction of (max_speed - speed) more than the least
 /// violation requires, for the sake of the preferred velocity (orca_lp.c).
@@ -591,8 +600,73 @@ static steer_vec2 slide_along_shapes(const orca_line *lines, int hard, steer_vec
     return preferred;
 }
 
-bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool has, steer_steering child,
-                             steer_steering *out)
+// The agent's destination as its neighbours read it (oncoming): the target
+// of its preferred behaviour when that has one, else where it is (an agent
+// going nowhere opposes nobody).
+static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+{
+    switch (pref->type) {
+    case STEER_SEEK:
+    case STEER_ARRIVE:
+    case STEER_KINEMATIC_SEEK:
+    case STEER_KINEMATIC_ARRIVE:
+    case STEER_PURSUE:
+    case STEER_NAVIGATE: {
+        target_state t;
+        if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
+        break;
+    }
+    default:
+        break;
+    }
+    return ctx->me.position;
+}
+
+// Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
+// (its wish, the neighbours' wishes and oppositions are the grid's copies
+// of the step before: every agent order and worker count reads the same).
+// Only neighbours the agent wants to get past count: its own destination
+// lies beyond them (by more than their two bodies; an agent about to stop
+// short of them does not turn). A neighbour ahead whose wish is more than
+// 120 degrees from the agent's opposes it only if it wants to get past the
+// agent too: its destination lies behind the agent (by more than their two
+// bodies), not between them (two agents converging on one point do not
+// oppose: they would orbit it). Its weight: how far beyond 120 degrees, how
+// fast both wish, how much it is ahead. A neighbour ahead wishing the same
+// way passes its own opposition back, scaled by how much it is ahead and
+// the same way, so that the whole group turns, not only its front
+// (docs/crowds-relay21.md).
+static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
+                      steer_vec2 p, steer_vec2 wish, steer_vec2 mine)
+{
+    const float wl = steer_length(wish);
+    float opp = 0.0f;
+    for (int i = 0; i < k && wl > 0.0f; ++i) {
+        const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
+        // (first what needs no square root, a little wide of 120 degrees: most
+        // neighbours are behind, or walk its way with no opposition to pass back)
+        const float wt = steer_dot(wish, t);
+        const bool against = wt < 0.0f && wt * wt > 0.24f * wl * wl * steer_dot(t, t);
+        if (!(steer_dot(wish, r) > 0.0f) || !(against || (wt > 0.0f && g->opp[near[i].proxy] > 0.0f))) continue;
+        const float d = steer_length(r), tl = steer_length(t);
+        if (!(d > 0.0f && tl > 0.0f)) continue;
+        const float ahead = steer_dot(wish, r) / (wl * d), c = wt / (wl * tl);
+        if (!(ahead > 0.0f) || !(steer_dot(steer_sub(mine, p), r) > (d + pairs->r[i]) * d)) continue;
+        const uint32_t j = near[i].proxy;
+        if (c < -ORCA_ONCOMING_COS) {
+            const steer_vec2 dest = steer_v2(g->dx[j], g->dy[j]);
+            if (steer_dot(steer_sub(dest, p), r) >= -pairs->r[i] * d) continue;
+            const float beyond = (-c - ORCA_ONCOMING_COS) / (1.0f - ORCA_ONCOMING_COS);
+            opp = steer_maxf(opp, steer_minf(-c * beyond * tl * wl * wl * ahead, 1.0f));
+        } else if (c > 0.0f) {
+            opp = steer_maxf(opp, c * ahead * g->opp[j]);
+        }
+    }
+    return opp;
+}
+
+bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const steer_behaviour_def *pref, bool has,
+                             steer_steering child, steer_steering *out)
 {
     if (ctx->dt <= 0.0f) {
         // nothing moves in a zero step: no constraint to compute
@@ -642,7 +716,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         float unit = steer_maxf(steer_length(preferred), ORCA_SHARE_FLOOR * max_speed);
         steer_vec2 dir = steer_scale(preferred, 1.0f / unit);
         if (!steer_vec2_is_finite(dir)) dir = steer_v2(0.0f, 0.0f);
-        *ctx->intent = (orca_intent){want.x, want.y, (uint32_t)yielded, (uint32_t)(yielded >> 32), dir.x, dir.y};
+        const steer_vec2 dest = destination(ctx, pref);
+        const uint32_t lo = (uint32_t)yielded, hi = (uint32_t)(yielded >> 32);
+        *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y, dest.x, dest.y, 0.0f};
     }
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
@@ -689,10 +765,20 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, bool h
         // symmetric deadlocks (two agents head-on, a circle of them, an agent
         // square on to a wall): keep right, with a little noise of our own
         // stream; nothing to avoid, nothing changed
-        // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7)
+        // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
+        // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        float c = 1.0f - 0.5f * turn * turn;
-        preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
+        const uint32_t me = ctx->self_proxy;
+        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[me], g->dy[me])) : 0.0f;
+        if (ctx->intent != NULL) ctx->intent->opp = opp;
+        if (opp > 0.0f) {
+            turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
+            const float c = cosf(turn), sn = sinf(turn);
+            preferred = steer_v2(preferred.x * c - preferred.y * sn, preferred.x * sn + preferred.y * c);
+        } else {
+            const float c = 1.0f - 0.5f * turn * turn;
+            preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
+        }
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
     steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give);

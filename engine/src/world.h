@@ -22,14 +22,18 @@
 /// its last evaluation, and the key of the agent it yielded to then (0: it
 /// did not yield; keys are never 0), in two 32-bit words; and for the
 /// queue's right of way (flow_share) its preferred velocity, divided by the
-/// larger of its length and a fifth of the max speed. Written by the
-/// agent's own evaluation; the neighbours read the grid's copy, taken
+/// larger of its length and a fifth of the max speed; for keeping right in
+/// two-way traffic (reciprocal.c, oncoming) its destination (its preferred
+/// behaviour's target; none: its own position) and its opposition. Written
+/// by the agent's own evaluation; the neighbours read the grid's copy, taken
 /// before the step's evaluation, so every agent order and worker count
 /// reads the same.
 typedef struct orca_intent {
     float x, y;
     uint32_t to_lo, to_hi;
     float px, py; ///< the preferred velocity's direction (reciprocal.c, flow_share)
+    float dx, dy; ///< the destination (reciprocal.c, oncoming)
+    float opp;    ///< the opposition, relayed (reciprocal.c, oncoming)
 } orca_intent;
 
 typedef struct agent_memory {

@@ -72,7 +72,9 @@ static void lp_jam_gives_towards_preferred(void)
 
 /* ---- agents ----------------------------------------------------------------------------- */
 
-static steer_behaviour *avoid_to(float gx, float gy, float horizon)
+// An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
+// round for neighbours (avoid_to: 6 m).
+static steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)
 {
     steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
     a.target_radius = 0.1f;
@@ -82,11 +84,16 @@ static steer_behaviour *avoid_to(float gx, float gy, float horizon)
     steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
     r.children = &c;
     r.child_count = 1;
-    r.radius = 6.0f;
+    r.radius = radius;
     r.time_horizon = horizon;
     steer_behaviour *b = make(r);
     steer_behaviour_release(c.behaviour);
     return b;
+}
+
+static steer_behaviour *avoid_to(float gx, float gy, float horizon)
+{
+    return avoid_to_within(gx, gy, horizon, 6.0f);
 }
 
 static steer_agent_id walker(steer_world *w, float x, float y, steer_behaviour *b, uint64_t key)
@@ -667,6 +674,120 @@ static void a_yield_ends_with_the_one_yielded_to(void)
     }
 }
 
+// The opposition an agent published at its last evaluation (world.h,
+// orca_intent: keeping right in two-way traffic).
+static float opposition(steer_world *w, steer_agent_id id)
+{
+    int i = steer__store_dense(w, id);
+    return i < 0 ? -1.0f : w->intent[i].opp;
+}
+
+static void passing_opposes_and_converging_does_not(void)
+{
+    // two agents 5.5 m apart head-on, each going 10 m beyond the other,
+    // and a third 2 m behind the first going its way, 7.5 m from the
+    // oncoming one (out of its 6 m): the two oppose each other, and the
+    // follower gets its leader's opposition passed back (a step later: the
+    // grid's copy). The same three
+    // sent to one point between them (the oncoming one from the other
+    // side): nobody opposes anybody (before, from directions alone, both
+    // layouts looked the same, and agents converging on a point turned
+    // round it)
+    for (int converge = 0; converge < 2; ++converge) {
+        steer_world *w = make_world(1);
+        float gx[3] = {10.0f, 10.0f, -10.0f};
+        float x[3] = {-3.0f, -5.0f, 2.5f};
+        steer_behaviour *b[3];
+        steer_agent_id ids[3];
+        for (int i = 0; i < 3; ++i) {
+            b[i] = avoid_to(converge ? 0.0f : gx[i], 0.0f, 2.0f);
+            ids[i] = walker(w, x[i], 0.0f, b[i], (uint64_t)i + 1);
+        }
+        for (int s = 0; s < 3; ++s) steer_world_step(w, 0.1f);
+        CHECK(distance(w, ids[1], ids[2]) > 6.0f);
+        float lead = opposition(w, ids[0]), follower = opposition(w, ids[1]), oncoming = opposition(w, ids[2]);
+        if (converge) {
+            CHECK(lead == 0.0f && follower == 0.0f && oncoming == 0.0f);
+        } else {
+            CHECK(lead > 0.5f && oncoming > 0.5f);
+            CHECK(follower > 0.5f);
+        }
+        for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
+        steer_world_destroy(w);
+    }
+}
+
+// Two groups of 8 head-on in a hallway 3 m wide and 24 m long (the matrix's
+// twoway_16 with world seed 1, scripts/scenarios/matrix/twoway.lua): start,
+// goal. Each agent leaves the world within 0.5 m of its goal.
+static const float hallway_groups[16][4] = {
+    {-10.804f, -0.789f, 16.0f, -0.789f}, {5.572f, -0.428f, -16.0f, -0.428f}, {-9.800f, 0.648f, 16.0f, 0.648f},
+    {8.101f, -0.277f, -16.0f, -0.277f},  {-4.322f, -0.634f, 16.0f, -0.634f}, {7.189f, 0.633f, -16.0f, 0.633f},
+    {-6.297f, -0.767f, 16.0f, -0.767f},  {10.217f, -0.181f, -16.0f, -0.181f}, {-4.234f, 0.752f, 16.0f, 0.752f},
+    {3.977f, 0.546f, -16.0f, 0.546f},    {-7.165f, 0.265f, 16.0f, 0.265f},    {9.335f, 0.616f, -16.0f, 0.616f},
+    {-8.423f, 0.764f, 16.0f, 0.764f},    {6.918f, -0.499f, -16.0f, -0.499f},  {-9.307f, -0.753f, 16.0f, -0.753f},
+    {5.311f, 0.660f, -16.0f, 0.660f},
+};
+
+static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
+{
+    steer_world_def wd = steer_default_world_def();
+    wd.seed = 1;
+    wd.cell_size = 6.0f;
+    wd.worker_count = workers;
+    steer_world *w = steer_world_create(&wd);
+    steer_world_add_segment(w, steer_v2(-12, -1.5f), steer_v2(12, -1.5f));
+    steer_world_add_segment(w, steer_v2(-12, 1.5f), steer_v2(12, 1.5f));
+    steer_behaviour *b[16];
+    steer_agent_id ids[16];
+    for (int k = 0; k < 16; ++k) {
+        int i = reversed ? 15 - k : k;
+        const float *a = hallway_groups[i];
+        // (the matrix's neighbour distance: twice the distance covered in
+        // the horizon at full speed, plus two radii)
+        b[i] = avoid_to_within(a[2], a[3], 2.0f, 7.0f);
+        steer_agent_def d = steer_default_agent_def();
+        d.state.position = steer_v2(a[0], a[1]);
+        d.limits.max_speed = 1.5f;
+        d.limits.max_acceleration = 15.0f;
+        d.behaviour = b[i];
+        d.key = (uint64_t)i + 1;
+        ids[i] = steer_agent_create(w, &d);
+    }
+    int home = 0;
+    bool gone[16] = {false};
+    for (int s = 0; s < 1240 && home < 16; ++s) {
+        steer_world_step(w, 0.1f);
+        for (int i = 0; i < 16; ++i) {
+            if (gone[i]) continue;
+            steer_vec2 p = steer_agent_get_position(w, ids[i]);
+            if (steer_length(steer_sub(p, steer_v2(hallway_groups[i][2], hallway_groups[i][3]))) < 0.5f) {
+                steer_agent_destroy(w, ids[i]);
+                gone[i] = true;
+                ++home;
+            }
+        }
+    }
+    *hash = steer_world_hash(w);
+    for (int i = 0; i < 16; ++i) steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return home;
+}
+
+static void groups_head_on_in_a_hallway_get_through(void)
+{
+    // before, the groups met before the side bias had sorted them into
+    // lanes and locked into one block three across (2 of 16 home in 124 s,
+    // docs/crowds-twoway21.md); now the whole of each group keeps right as
+    // soon as its front sees the other coming, and all get through, the
+    // same bits for either spawn order and any worker count
+    uint64_t h[3];
+    CHECK(hallway_groups_home(false, 1, &h[0]) == 16);
+    CHECK(hallway_groups_home(true, 1, &h[1]) == 16);
+    CHECK(hallway_groups_home(false, 3, &h[2]) == 16);
+    CHECK(h[0] == h[1] && h[0] == h[2]);
+}
+
 static void a_jam_at_a_gap_ignores_order_and_workers(void)
 {
     // 30 agents pressing through a 2.4 m gap with contact resolution: the
@@ -962,6 +1083,8 @@ int main(void)
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
     RUN(a_yield_ends_with_the_one_yielded_to);
+    RUN(passing_opposes_and_converging_does_not);
+    RUN(groups_head_on_in_a_hallway_get_through);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(the_gather_guess_changes_no_bit);
     RUN(extreme_settings_stay_finite);
