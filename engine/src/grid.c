@@ -297,9 +297,13 @@ static void fill_proxies(steer_world *w)
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
     memset(g->bodies + n, 0, sizeof *g->bodies * STEER_GRID_PAD);
     g->has_bodies = g->want_bodies;
-    int yielders = 0;
-    for (int k = 0; k < n; ++k) yielders += g->yield_to[k] != 0;
+    int yielders = 0, opposed = 0;
+    for (int k = 0; k < n; ++k) {
+        yielders += g->yield_to[k] != 0;
+        opposed += g->opp[k] > 0.0f;
+    }
     g->yielders = yielders;
+    g->opposed = opposed;
     // agents of more than one size (reciprocal.c ranks neighbours by their
     // bodies then; with one size, by their centres, as before), looked at
     // again only when some agent's limits were written, not every step (a

@@ -634,20 +634,20 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 // oppose: they would orbit it). Its weight: how far beyond 120 degrees, how
 // fast both wish, how much it is ahead. A neighbour ahead wishing the same
 // way passes its own opposition back, scaled by how much it is ahead and
-// the same way, so that the whole group turns, not only its front
-// (docs/crowds-relay21.md).
+// the same way, so that the whole group turns, not only its front (crowds-relay21.md).
 static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
                       steer_vec2 p, steer_vec2 wish, steer_vec2 mine)
 {
     const float wl = steer_length(wish);
+    const bool relay = g->opposed > 0; // (else none has any to pass back)
     float opp = 0.0f;
     for (int i = 0; i < k && wl > 0.0f; ++i) {
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
-        // (first what needs no square root, a little wide of 120 degrees: most
-        // neighbours are behind, or walk its way with no opposition to pass back)
+        // (first what needs no square root, a little wide of 120 degrees)
         const float wt = steer_dot(wish, t);
         const bool against = wt < 0.0f && wt * wt > 0.24f * wl * wl * steer_dot(t, t);
-        if (!(steer_dot(wish, r) > 0.0f) || !(against || (wt > 0.0f && g->opp[near[i].proxy] > 0.0f))) continue;
+        const bool passes = relay && wt > 0.0f && g->opp[near[i].proxy] > 0.0f;
+        if (!(steer_dot(wish, r) > 0.0f) || !(against || passes)) continue;
         const float d = steer_length(r), tl = steer_length(t);
         if (!(d > 0.0f && tl > 0.0f)) continue;
         const float ahead = steer_dot(wish, r) / (wl * d), c = wt / (wl * tl);
