@@ -16,22 +16,28 @@ local SMALL = { "contend_2", "contend_3", "hallway_shared_20", "junction_20", "e
 local LARGE = { "hallway_shared", "junction", "exit", "gather_100", "gather_r2", "random_60", "corridor",
   "twoway_50", "twoway_shared_40", "twoway_door_20", "goal_line_40" }
 
+-- True when (x, y) is at least sqrt(d2) m from every point of `list` (the
+-- layouts' random placements: matrix.lua's own, and each generator's, which
+-- gets it as its second argument).
+local function apart(list, x, y, d2)
+  for _, p in ipairs(list) do
+    if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < d2 then return false end
+  end
+  return true
+end
+
 local function load_layout(dir, name, seed)
   local c = assert(loadfile(dir .. "matrix/" .. name .. ".lua"))(dir)
   -- a generator from the world seed for the layouts drawn at random
   local s = seed * 7919 + 17
   local function rnd() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
-  if c.generate then c.agents = c.generate(rnd) end
+  if c.generate then c.agents = c.generate(rnd, apart) end
   if c.random then
     -- starts and goals from the world seed, at least 2.5 m apart
     local function draw(list)
       while true do
         local x, y = (rnd() - 0.5) * c.random.side, (rnd() - 0.5) * c.random.side
-        local ok = true
-        for _, p in ipairs(list) do
-          if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < 2.5 * 2.5 then ok = false; break end
-        end
-        if ok then list[#list + 1] = { x, y }; return x, y end
+        if apart(list, x, y, 2.5 * 2.5) then list[#list + 1] = { x, y }; return x, y end
       end
     end
     local starts, goals = {}, {}

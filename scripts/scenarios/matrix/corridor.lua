@@ -9,18 +9,14 @@ local args = { ... }
 local n, long = tonumber(args[1]) or 20, tonumber(args[2])
 local half = long or 4 + n -- the corridor runs from -half to half (m)
 local width = 4.6
-local function generate(rnd)
+local function generate(rnd, apart)
   local agents, placed = {}, {}
   for i = 1, 2 * n do
     local side = i % 2 == 1 and -1 or 1 -- -1: starts left, walks +x
     while true do
       local x = side * (2 + rnd() * (half - 3))
       local y = (rnd() - 0.5) * (width - 1.4)
-      local ok = true
-      for _, p in ipairs(placed) do
-        if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < 1.3 * 1.3 then ok = false; break end
-      end
-      if ok then
+      if apart(placed, x, y, 1.3 * 1.3) then
         placed[#placed + 1] = { x, y }
         agents[#agents + 1] = { x = x, y = y, gx = -side * (half + 6), gy = y }
         break

@@ -8,7 +8,7 @@
 local args = { ... }
 local n, gap, half = tonumber(args[2]) or 8, tonumber(args[3]) or 0.7, tonumber(args[4]) or 8
 local width = 4
-local function generate(rnd)
+local function generate(rnd, apart)
   local agents, placed = {}, { {}, {} }
   local depth = 2.6 * n / (width - 0.1)
   for s = 1, 2 do
@@ -17,11 +17,7 @@ local function generate(rnd)
     while #group < n do
       local x = side * (half - 1 - rnd() * depth)
       local y = (rnd() - 0.5) * (width - 1.3)
-      local ok = true
-      for _, p in ipairs(group) do
-        if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < 1.1 * 1.1 then ok = false; break end
-      end
-      if ok then group[#group + 1] = { x, y } end
+      if apart(group, x, y, 1.1 * 1.1) then group[#group + 1] = { x, y } end
     end
     table.sort(group, function(a, b) return a[2] < b[2] end)
     for i, p in ipairs(group) do

@@ -10,7 +10,7 @@
 local args = { ... }
 local n, width, half = tonumber(args[2]) or 20, tonumber(args[3]) or 4, tonumber(args[4]) or 14
 local shared = args[5] == "shared"
-local function generate(rnd)
+local function generate(rnd, apart)
   local agents, placed = {}, {}
   -- the group's depth: about 2.6 m^2 an agent across the hallway's width
   local depth = 2.6 * n / (width - 0.1)
@@ -19,11 +19,7 @@ local function generate(rnd)
     while true do
       local x = side * (half - 1 - rnd() * depth)
       local y = (rnd() - 0.5) * (width - 1.3)
-      local ok = true
-      for _, p in ipairs(placed) do
-        if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < 1.1 * 1.1 then ok = false; break end
-      end
-      if ok then
+      if apart(placed, x, y, 1.1 * 1.1) then
         placed[#placed + 1] = { x, y }
         agents[#agents + 1] = { x = x, y = y, gx = -side * (half + 4), gy = shared and 0 or y }
         break

@@ -8,17 +8,13 @@
 -- them meet in the door.
 local args = { ... }
 local n, door = tonumber(args[2]) or 10, tonumber(args[3]) or 1.6
-local function generate(rnd)
+local function generate(rnd, apart)
   local agents, starts, goals = {}, {}, {}
   local function draw(list, side, gap)
     while true do
       local x = side * (1.2 + rnd() * 7.6)
       local y = (rnd() - 0.5) * 8
-      local ok = true
-      for _, p in ipairs(list) do
-        if (p[1] - x) ^ 2 + (p[2] - y) ^ 2 < gap * gap then ok = false; break end
-      end
-      if ok then list[#list + 1] = { x, y }; return x, y end
+      if apart(list, x, y, gap * gap) then list[#list + 1] = { x, y }; return x, y end
     end
   end
   for i = 1, 2 * n do
@@ -30,11 +26,9 @@ local function generate(rnd)
       tries = tries + 1
       local k = 0.6 + 0.8 * rnd()
       gx, gy = -k * x, -k * y
-      local ok = math.abs(gx) > 1 and math.abs(gx) < 9 and math.abs(gy) < 4
-      for _, p in ipairs(goals) do
-        -- (after many draws, 1.2 m will do)
-        if (p[1] - gx) ^ 2 + (p[2] - gy) ^ 2 < (tries < 100 and 4 or 1.44) then ok = false; break end
-      end
+      -- (after many draws, 1.2 m will do)
+      local inside = math.abs(gx) > 1 and math.abs(gx) < 9 and math.abs(gy) < 4
+      local ok = inside and apart(goals, gx, gy, tries < 100 and 4 or 1.44)
     until ok
     goals[#goals + 1] = { gx, gy }
     agents[#agents + 1] = { x = x, y = y, gx = gx, gy = gy }
