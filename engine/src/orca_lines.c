@@ -46,6 +46,14 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f;
 }
 
+// The one-by-one path of steer__orca_oncoming (in every build).
+static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < k; ++i) m |= (uint64_t)oncoming_candidate(in, i, wish, wl, relay) << i;
+    return m;
+}
+
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
 // The one-by-one paths.
 static inline void plain_share(orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -218,6 +226,28 @@ static STEER_NOINLINE void shares_sse2(orca_pairs *in, int k, steer_vec2 v, floa
     const __m128 mx = _mm_set1_ps(mine.x), my = _mm_set1_ps(mine.y);
     for (int i = 0; i < k; i += 4) _mm_storeu_ps(in->share + i, shares4_at(in, i, vx0, vy0, sp, mx, my, idle));
 }
+
+// oncoming_candidate of pairs i to i + 3, as a 4-bit lane mask (lim: 0.24 |wish|^2).
+static STEER_ALWAYS_INLINE int oncoming4_at(const orca_pairs *in, int i, __m128 mx, __m128 my, __m128 lim, __m128 relay)
+{
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 rx = _mm_loadu_ps(in->rx + i), ry = _mm_loadu_ps(in->ry + i);
+    const __m128 tx = _mm_loadu_ps(in->tx + i), ty = _mm_loadu_ps(in->ty + i);
+    const __m128 wt = _mm_add_ps(_mm_mul_ps(mx, tx), _mm_mul_ps(my, ty));
+    const __m128 tt = _mm_add_ps(_mm_mul_ps(tx, tx), _mm_mul_ps(ty, ty));
+    const __m128 against = _mm_and_ps(_mm_cmplt_ps(wt, zero), _mm_cmpgt_ps(_mm_mul_ps(wt, wt), _mm_mul_ps(lim, tt)));
+    const __m128 ahead = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(mx, rx), _mm_mul_ps(my, ry)), zero);
+    return _mm_movemask_ps(_mm_and_ps(ahead, _mm_or_ps(against, _mm_and_ps(relay, _mm_cmpgt_ps(wt, zero)))));
+}
+
+static STEER_NOINLINE uint64_t oncoming_sse2(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+{
+    const __m128 mx = _mm_set1_ps(wish.x), my = _mm_set1_ps(wish.y), lim = _mm_set1_ps(0.24f * wl * wl);
+    const __m128 rel = _mm_castsi128_ps(_mm_set1_epi32(relay ? -1 : 0));
+    uint64_t m = 0;
+    for (int i = 0; i < k; i += 4) m |= (uint64_t)oncoming4_at(in, i, mx, my, lim, rel) << i;
+    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+}
 #endif
 
 #if defined(STEER_X86_DISPATCH)
@@ -378,6 +408,33 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void shares_avx2(orca_pair
     }
 }
 
+// oncoming4_at in eight lanes: an 8-bit lane mask.
+__attribute__((target("avx2"))) static inline int oncoming8_at(const orca_pairs *in, int i, __m256 mx, __m256 my,
+                                                               __m256 lim, __m256 relay)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 rx = _mm256_loadu_ps(in->rx + i), ry = _mm256_loadu_ps(in->ry + i);
+    const __m256 tx = _mm256_loadu_ps(in->tx + i), ty = _mm256_loadu_ps(in->ty + i);
+    const __m256 wt = _mm256_add_ps(_mm256_mul_ps(mx, tx), _mm256_mul_ps(my, ty));
+    const __m256 tt = _mm256_add_ps(_mm256_mul_ps(tx, tx), _mm256_mul_ps(ty, ty));
+    const __m256 against = _mm256_and_ps(_mm256_cmp_ps(wt, zero, _CMP_LT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(wt, wt), _mm256_mul_ps(lim, tt), _CMP_GT_OQ));
+    const __m256 ahead = _mm256_cmp_ps(_mm256_add_ps(_mm256_mul_ps(mx, rx), _mm256_mul_ps(my, ry)), zero, _CMP_GT_OQ);
+    const __m256 same = _mm256_and_ps(relay, _mm256_cmp_ps(wt, zero, _CMP_GT_OQ));
+    return _mm256_movemask_ps(_mm256_and_ps(ahead, _mm256_or_ps(against, same)));
+}
+
+// AVX2: eight at a time (the pairs past k in the last group masked off).
+__attribute__((target("avx2"))) static STEER_NOINLINE uint64_t oncoming_avx2(const orca_pairs *in, int k,
+                                                                            steer_vec2 wish, float wl, bool relay)
+{
+    const __m256 mx = _mm256_set1_ps(wish.x), my = _mm256_set1_ps(wish.y), lim = _mm256_set1_ps(0.24f * wl * wl);
+    const __m256 rel = _mm256_castsi256_ps(_mm256_set1_epi32(relay ? -1 : 0));
+    uint64_t m = 0;
+    for (int i = 0; i < k; i += 8) m |= (uint64_t)oncoming8_at(in, i, mx, my, lim, rel) << i;
+    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+}
+
 // Four fields (from `at`, a multiple of four) of the eight records at
 // base + off[l] floats, four vectors of eight lanes: a load of four fields
 // each record, records 0-3 in the low halves and 4-7 in the high ones,
@@ -467,6 +524,13 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     }
 }
 
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+{
+    if (lines_level >= 2) return oncoming_avx2(in, k, wish, wl, relay);
+    if (lines_level == 1) return oncoming_sse2(in, k, wish, wl, relay);
+    return plain_oncoming(in, k, wish, wl, relay);
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     if (lines_level >= 2) {
@@ -489,6 +553,11 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     shares_sse2(in, k, v, speed, mine, idle);
 }
 
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+{
+    return oncoming_sse2(in, k, wish, wl, relay);
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     lines_sse2(in, k, inv_tau, inv_dt, v, out);
@@ -497,6 +566,11 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
 {
     for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
+}
+
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+{
+    return plain_oncoming(in, k, wish, wl, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)

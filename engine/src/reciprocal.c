@@ -461,6 +461,10 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
     case STEER_KINEMATIC_ARRIVE:
     case STEER_PURSUE:
     case STEER_NAVIGATE: {
+        // (a point: steer__context_target's position, without the call)
+        if (pref->target.kind == STEER_TARGET_POINT) {
+            return steer_vec2_is_finite(pref->target.point) ? pref->target.point : ctx->me.position;
+        }
         target_state t;
         if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
         break;
@@ -484,13 +488,19 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 // fast both wish, how much it is ahead. A neighbour ahead wishing the same
 // way passes its own opposition back, scaled by how much it is ahead and
 // the same way, so that the whole group turns, not only its front (crowds-relay21.md).
+// The pairs that fail the first test (oncoming_candidate, orca_lines.h) are
+// found several at a time (steer__orca_oncoming) and skipped: in a crowd
+// where no wishes oppose, the loop body never runs.
 static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
-                      steer_vec2 p, steer_vec2 wish, steer_vec2 mine)
+                      steer_vec2 p, steer_vec2 wish, uint32_t me)
 {
     const float wl = steer_length(wish);
+    if (!(wl > 0.0f)) return 0.0f;
     const bool relay = g->opposed > 0; // (else none has any to pass back)
     float opp = 0.0f;
-    for (int i = 0; i < k && wl > 0.0f; ++i) {
+    for (uint64_t left = steer__orca_oncoming(pairs, k, wish, wl, relay); left != 0; left &= left - 1) {
+        const int i = __builtin_ctzll(left);
+        const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
         // (first what needs no square root, a little wide of 120 degrees)
         const float wt = steer_dot(wish, t);
@@ -617,8 +627,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        const uint32_t me = ctx->self_proxy;
-        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[me], g->dy[me])) : 0.0f;
+        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish, ctx->self_proxy) : 0.0f;
         if (ctx->intent != NULL) ctx->intent->opp = opp;
         if (opp > 0.0f) {
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
