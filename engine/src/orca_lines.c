@@ -46,9 +46,16 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f;
 }
 
-// The one-by-one path of steer__orca_oncoming (in every build).
-static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+// The bits of pairs 0 to k - 1 of a mask (those past k: the padding).
+static inline uint64_t first_bits(uint64_t m, int k)
 {
+    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+}
+
+// The one-by-one path of steer__orca_oncoming (in every build).
+static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    const float wl = steer_length(wish);
     uint64_t m = 0;
     for (int i = 0; i < k; ++i) m |= (uint64_t)oncoming_candidate(in, i, wish, wl, relay) << i;
     return m;
@@ -240,13 +247,14 @@ static STEER_ALWAYS_INLINE int oncoming4_at(const orca_pairs *in, int i, __m128 
     return _mm_movemask_ps(_mm_and_ps(ahead, _mm_or_ps(against, _mm_and_ps(relay, _mm_cmpgt_ps(wt, zero)))));
 }
 
-static STEER_NOINLINE uint64_t oncoming_sse2(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+static STEER_NOINLINE uint64_t oncoming_sse2(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
 {
+    const float wl = steer_length(wish);
     const __m128 mx = _mm_set1_ps(wish.x), my = _mm_set1_ps(wish.y), lim = _mm_set1_ps(0.24f * wl * wl);
     const __m128 rel = _mm_castsi128_ps(_mm_set1_epi32(relay ? -1 : 0));
     uint64_t m = 0;
     for (int i = 0; i < k; i += 4) m |= (uint64_t)oncoming4_at(in, i, mx, my, lim, rel) << i;
-    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+    return first_bits(m, k);
 }
 #endif
 
@@ -425,14 +433,27 @@ __attribute__((target("avx2"))) static inline int oncoming8_at(const orca_pairs 
 }
 
 // AVX2: eight at a time (the pairs past k in the last group masked off).
+// Without the relay a candidate wishes against the agent (wt < 0): when no
+// pair does, as in a crowd where no wishes oppose, that is all it looks at.
 __attribute__((target("avx2"))) static STEER_NOINLINE uint64_t oncoming_avx2(const orca_pairs *in, int k,
-                                                                            steer_vec2 wish, float wl, bool relay)
+                                                                            steer_vec2 wish, bool relay)
 {
-    const __m256 mx = _mm256_set1_ps(wish.x), my = _mm256_set1_ps(wish.y), lim = _mm256_set1_ps(0.24f * wl * wl);
+    const __m256 mx = _mm256_set1_ps(wish.x), my = _mm256_set1_ps(wish.y);
+    if (!relay) {
+        uint64_t against = 0;
+        for (int i = 0; i < k; i += 8) {
+            const __m256 wt = _mm256_add_ps(_mm256_mul_ps(mx, _mm256_loadu_ps(in->tx + i)),
+                                            _mm256_mul_ps(my, _mm256_loadu_ps(in->ty + i)));
+            against |= (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps(wt, _mm256_setzero_ps(), _CMP_LT_OQ)) << i;
+        }
+        if (first_bits(against, k) == 0) return 0;
+    }
+    const float wl = steer_length(wish);
+    const __m256 lim = _mm256_set1_ps(0.24f * wl * wl);
     const __m256 rel = _mm256_castsi256_ps(_mm256_set1_epi32(relay ? -1 : 0));
     uint64_t m = 0;
     for (int i = 0; i < k; i += 8) m |= (uint64_t)oncoming8_at(in, i, mx, my, lim, rel) << i;
-    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+    return first_bits(m, k);
 }
 
 // Four fields (from `at`, a multiple of four) of the eight records at
@@ -524,11 +545,11 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     }
 }
 
-uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
 {
-    if (lines_level >= 2) return oncoming_avx2(in, k, wish, wl, relay);
-    if (lines_level == 1) return oncoming_sse2(in, k, wish, wl, relay);
-    return plain_oncoming(in, k, wish, wl, relay);
+    if (lines_level >= 2) return oncoming_avx2(in, k, wish, relay);
+    if (lines_level == 1) return oncoming_sse2(in, k, wish, relay);
+    return plain_oncoming(in, k, wish, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
@@ -553,9 +574,9 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     shares_sse2(in, k, v, speed, mine, idle);
 }
 
-uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
 {
-    return oncoming_sse2(in, k, wish, wl, relay);
+    return oncoming_sse2(in, k, wish, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
@@ -568,9 +589,9 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
 }
 
-uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay)
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
 {
-    return plain_oncoming(in, k, wish, wl, relay);
+    return plain_oncoming(in, k, wish, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)

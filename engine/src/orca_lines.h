@@ -243,12 +243,12 @@ static STEER_ALWAYS_INLINE bool oncoming_candidate(const orca_pairs *in, int i, 
     return steer_dot(wish, r) > 0.0f && (against || (relay && wt > 0.0f));
 }
 
-/// Bit i (i < k) set when oncoming_candidate(in, i, wish, wl, relay): eight
+/// Bit i (i < k) set when oncoming_candidate(in, i, wish, |wish|, relay): eight
 /// pairs at a time with AVX2, four with SSE2, else one by one; the same IEEE
 /// operations in the same order on every path, so the same bits
 /// (tests/c/test_kernel.c). In a crowd where nothing is opposed it is
 /// mostly 0, and oncoming does no work of its own per neighbour.
-uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay);
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
 
 /// The widest path used: 2 AVX2, 1 SSE2, 0 one by one (as far as the CPU
 /// allows; for tests).

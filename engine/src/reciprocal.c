@@ -494,11 +494,13 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
                       steer_vec2 p, steer_vec2 wish, uint32_t me)
 {
+    const bool relay = g->opposed > 0; // (else none has any to pass back)
+    uint64_t left = steer__orca_oncoming(pairs, k, wish, relay);
+    if (left == 0) return 0.0f;
     const float wl = steer_length(wish);
     if (!(wl > 0.0f)) return 0.0f;
-    const bool relay = g->opposed > 0; // (else none has any to pass back)
     float opp = 0.0f;
-    for (uint64_t left = steer__orca_oncoming(pairs, k, wish, wl, relay); left != 0; left &= left - 1) {
+    for (; left != 0; left &= left - 1) {
         const int i = __builtin_ctzll(left);
         const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);

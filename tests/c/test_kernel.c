@@ -41,7 +41,7 @@ void steer__orca_lines_limit(int level);
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
 void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
                        const orca_pair_frame *f);
-uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, float wl, bool relay);
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
 // proxies and squared distances, in the same order. Counts the lists that
@@ -652,8 +652,8 @@ static void oncoming_agree(int level)
             skipped += !c;
         }
         compared += k;
-        differ += steer__orca_oncoming(&in, k, wish, wl, relay) != want;
-        plain_differ += plain_orca_oncoming(&in, k, wish, wl, relay) != want;
+        differ += steer__orca_oncoming(&in, k, wish, relay) != want;
+        plain_differ += plain_orca_oncoming(&in, k, wish, relay) != want;
     }
     CHECK(compared > 100000);
     CHECK(against > 5000 && relayed > 5000 && skipped > 5000);
