@@ -46,6 +46,18 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f;
 }
 
+// The one-by-one path of steer__orca_pairs, with its mask.
+static inline uint64_t plain_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                                   const orca_pair_frame *f)
+{
+    uint64_t against = 0;
+    for (int i = 0; i < k; ++i) {
+        plain_pair(in, bodies, near, i, f);
+        against |= (uint64_t)(steer_dot(f->wish, steer_v2(in->tx[i], in->ty[i])) < 0.0f) << i;
+    }
+    return against;
+}
+
 // The bits of pairs 0 to k - 1 of a mask (those past k: the padding).
 static inline uint64_t first_bits(uint64_t m, int k)
 {
@@ -433,21 +445,10 @@ __attribute__((target("avx2"))) static inline int oncoming8_at(const orca_pairs 
 }
 
 // AVX2: eight at a time (the pairs past k in the last group masked off).
-// Without the relay a candidate wishes against the agent (wt < 0): when no
-// pair does, as in a crowd where no wishes oppose, that is all it looks at.
 __attribute__((target("avx2"))) static STEER_NOINLINE uint64_t oncoming_avx2(const orca_pairs *in, int k,
                                                                             steer_vec2 wish, bool relay)
 {
     const __m256 mx = _mm256_set1_ps(wish.x), my = _mm256_set1_ps(wish.y);
-    if (!relay) {
-        uint64_t against = 0;
-        for (int i = 0; i < k; i += 8) {
-            const __m256 wt = _mm256_add_ps(_mm256_mul_ps(mx, _mm256_loadu_ps(in->tx + i)),
-                                            _mm256_mul_ps(my, _mm256_loadu_ps(in->ty + i)));
-            against |= (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps(wt, _mm256_setzero_ps(), _CMP_LT_OQ)) << i;
-        }
-        if (first_bits(against, k) == 0) return 0;
-    }
     const float wl = steer_length(wish);
     const __m256 lim = _mm256_set1_ps(0.24f * wl * wl);
     const __m256 rel = _mm256_castsi256_ps(_mm256_set1_epi32(relay ? -1 : 0));
@@ -479,10 +480,12 @@ __attribute__((target("avx2"))) static inline void fields8(const float *base, co
 // minps(a, b)). The eight proxies of a group come out of near[] with two
 // loads and a lane permutation; lanes past k take record 0 (there is one:
 // the records are padded), whose pairs are not kept.
-__attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs *in, const grid_body *bodies,
-                                                                    const orca_neighbour *near, int k,
-                                                                    const orca_pair_frame *f)
+__attribute__((target("avx2"))) static STEER_NOINLINE uint64_t pairs_avx2(orca_pairs *in, const grid_body *bodies,
+                                                                        const orca_neighbour *near, int k,
+                                                                        const orca_pair_frame *f)
 {
+    const __m256 wx = _mm256_set1_ps(f->wish.x), wy = _mm256_set1_ps(f->wish.y);
+    uint64_t against = 0;
     const __m256 lead = _mm256_set1_ps(f->lead), px = _mm256_set1_ps(f->p.x), py = _mm256_set1_ps(f->p.y);
     const __m256 vx0 = _mm256_set1_ps(f->v.x), vy0 = _mm256_set1_ps(f->v.y);
     const __m256 r_self = _mm256_set1_ps(f->r_self), r_cap = _mm256_set1_ps(f->r_cap);
@@ -521,17 +524,17 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs
         _mm256_storeu_ps(in->ty + i, b[1]);
         _mm256_storeu_ps(in->mean + i, _mm256_mul_ps(half, _mm256_add_ps(max_speed, b[3])));
         _mm256_storeu_ps(in->avoids + i, _mm256_and_ps(_mm256_cmp_ps(b[3], zero, _CMP_GE_OQ), one));
+        const __m256 wt = _mm256_add_ps(_mm256_mul_ps(wx, b[0]), _mm256_mul_ps(wy, b[1]));
+        against |= (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps(wt, zero, _CMP_LT_OQ)) << i;
     }
+    return first_bits(against, k);
 }
 
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f)
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f)
 {
-    if (lines_level >= 2) {
-        pairs_avx2(in, bodies, near, k, f);
-    } else {
-        for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
-    }
+    if (lines_level >= 2) return pairs_avx2(in, bodies, near, k, f);
+    return plain_pairs(in, bodies, near, k, f);
 }
 
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -563,10 +566,10 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
     }
 }
 #else
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f)
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f)
 {
-    for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
+    return plain_pairs(in, bodies, near, k, f);
 }
 #if defined(__SSE2__)
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)

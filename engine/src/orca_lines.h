@@ -196,6 +196,7 @@ typedef struct orca_pair_frame {
     float lead;           ///< how far ahead the neighbours' positions are taken (s)
     float r_self, r_cap;  ///< pair_radius's
     float max_speed;
+    steer_vec2 wish;      ///< its preferred velocity as the grid keeps it (steer__orca_pairs' mask)
 } orca_pair_frame;
 
 /// The first k pairs of in from the grid's records of the neighbours near[0..k):
@@ -207,9 +208,11 @@ typedef struct orca_pair_frame {
 /// eight at a time with AVX2 (four records' fields a load), else one by one:
 /// the same IEEE operations in the same order, so the same bits
 /// (tests/c/test_kernel.c). The pairs past k in the last group of eight may
-/// be written.
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f);
+/// be written. Returns the pairs whose neighbour wishes against the agent:
+/// bit i (i < k) set when f->wish . (tx, ty)[i] < 0 (the only candidates of
+/// the keep-right rule when no agent is opposed: steer__orca_oncoming).
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f);
 
 /// The shares of agent A (velocity v, speed |v|, preferred velocity mine as
 /// the grid keeps it; idle: see steer__reciprocal_steer) with the first k

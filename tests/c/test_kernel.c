@@ -39,8 +39,8 @@ void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f);
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f);
 uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
@@ -543,7 +543,7 @@ static void pairs_agree(int level)
     static grid_body bodies[BODIES + STEER_GRID_PAD];
     static orca_pairs want, got, plain;
     uint64_t rng = 7;
-    int compared = 0, differ = 0, plain_differ = 0;
+    int compared = 0, differ = 0, plain_differ = 0, opposite = 0;
     for (int round = 0; round < 2000; ++round) {
         const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
         for (int b = 0; b < BODIES + STEER_GRID_PAD; ++b) {
@@ -562,16 +562,23 @@ static void pairs_agree(int level)
                                    steer_v2(random_field(&rng, -3.0f, 3.0f), random_field(&rng, -3.0f, 3.0f)),
                                    round % 3 == 0 ? 0.0f : uniform(&rng, 0.01f, 0.5f),
                                    zeros ? -0.0f : random_field(&rng, 0.0f, 4.0f),
-                                   zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f)};
+                                   zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f),
+                                   steer_v2(random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f))};
         if (zeros) bodies[near[0].proxy].radius = -0.0f;
-        for (int i = 0; i < k; ++i) want_pair(&want, &bodies[near[i].proxy], i, &f);
-        steer__orca_pairs(&got, bodies, near, k, &f);
-        plain_orca_pairs(&plain, bodies, near, k, &f);
+        uint64_t against = 0; // (the neighbours wishing against the agent)
+        for (int i = 0; i < k; ++i) {
+            want_pair(&want, &bodies[near[i].proxy], i, &f);
+            against |= (uint64_t)(steer_dot(f.wish, steer_v2(want.tx[i], want.ty[i])) < 0.0f) << i;
+        }
+        opposite += __builtin_popcountll(against);
+        differ += steer__orca_pairs(&got, bodies, near, k, &f) != against;
+        plain_differ += plain_orca_pairs(&plain, bodies, near, k, &f) != against;
         compared += k;
         differ += pairs_differ(&want, &got, k);
         plain_differ += pairs_differ(&want, &plain, k);
     }
     CHECK(compared > 60000);
+    CHECK(opposite > 10000 && opposite < compared - 10000);
     CHECK(differ == 0);
     CHECK(plain_differ == 0);
     if (differ || plain_differ)
