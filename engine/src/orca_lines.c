@@ -46,6 +46,33 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->avoids[i] = b->max_speed >= 0.0f ? 1.0f : 0.0f;
 }
 
+// The one-by-one path of steer__orca_pairs, with its mask.
+static inline uint64_t plain_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                                   const orca_pair_frame *f)
+{
+    uint64_t against = 0;
+    for (int i = 0; i < k; ++i) {
+        plain_pair(in, bodies, near, i, f);
+        against |= (uint64_t)(steer_dot(f->wish, steer_v2(in->tx[i], in->ty[i])) < 0.0f) << i;
+    }
+    return against;
+}
+
+// The bits of pairs 0 to k - 1 of a mask (those past k: the padding).
+static inline uint64_t first_bits(uint64_t m, int k)
+{
+    return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
+}
+
+// The one-by-one path of steer__orca_oncoming (in every build).
+static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    const float wl = steer_length(wish);
+    uint64_t m = 0;
+    for (int i = 0; i < k; ++i) m |= (uint64_t)oncoming_candidate(in, i, wish, wl, relay) << i;
+    return m;
+}
+
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
 // The one-by-one paths.
 static inline void plain_share(orca_pairs *in, int i, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -218,6 +245,29 @@ static STEER_NOINLINE void shares_sse2(orca_pairs *in, int k, steer_vec2 v, floa
     const __m128 mx = _mm_set1_ps(mine.x), my = _mm_set1_ps(mine.y);
     for (int i = 0; i < k; i += 4) _mm_storeu_ps(in->share + i, shares4_at(in, i, vx0, vy0, sp, mx, my, idle));
 }
+
+// oncoming_candidate of pairs i to i + 3, as a 4-bit lane mask (lim: 0.24 |wish|^2).
+static STEER_ALWAYS_INLINE int oncoming4_at(const orca_pairs *in, int i, __m128 mx, __m128 my, __m128 lim, __m128 relay)
+{
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 rx = _mm_loadu_ps(in->rx + i), ry = _mm_loadu_ps(in->ry + i);
+    const __m128 tx = _mm_loadu_ps(in->tx + i), ty = _mm_loadu_ps(in->ty + i);
+    const __m128 wt = _mm_add_ps(_mm_mul_ps(mx, tx), _mm_mul_ps(my, ty));
+    const __m128 tt = _mm_add_ps(_mm_mul_ps(tx, tx), _mm_mul_ps(ty, ty));
+    const __m128 against = _mm_and_ps(_mm_cmplt_ps(wt, zero), _mm_cmpgt_ps(_mm_mul_ps(wt, wt), _mm_mul_ps(lim, tt)));
+    const __m128 ahead = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(mx, rx), _mm_mul_ps(my, ry)), zero);
+    return _mm_movemask_ps(_mm_and_ps(ahead, _mm_or_ps(against, _mm_and_ps(relay, _mm_cmpgt_ps(wt, zero)))));
+}
+
+static STEER_NOINLINE uint64_t oncoming_sse2(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    const float wl = steer_length(wish);
+    const __m128 mx = _mm_set1_ps(wish.x), my = _mm_set1_ps(wish.y), lim = _mm_set1_ps(0.24f * wl * wl);
+    const __m128 rel = _mm_castsi128_ps(_mm_set1_epi32(relay ? -1 : 0));
+    uint64_t m = 0;
+    for (int i = 0; i < k; i += 4) m |= (uint64_t)oncoming4_at(in, i, mx, my, lim, rel) << i;
+    return first_bits(m, k);
+}
 #endif
 
 #if defined(STEER_X86_DISPATCH)
@@ -378,6 +428,35 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void shares_avx2(orca_pair
     }
 }
 
+// oncoming4_at in eight lanes: an 8-bit lane mask.
+__attribute__((target("avx2"))) static inline int oncoming8_at(const orca_pairs *in, int i, __m256 mx, __m256 my,
+                                                               __m256 lim, __m256 relay)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 rx = _mm256_loadu_ps(in->rx + i), ry = _mm256_loadu_ps(in->ry + i);
+    const __m256 tx = _mm256_loadu_ps(in->tx + i), ty = _mm256_loadu_ps(in->ty + i);
+    const __m256 wt = _mm256_add_ps(_mm256_mul_ps(mx, tx), _mm256_mul_ps(my, ty));
+    const __m256 tt = _mm256_add_ps(_mm256_mul_ps(tx, tx), _mm256_mul_ps(ty, ty));
+    const __m256 against = _mm256_and_ps(_mm256_cmp_ps(wt, zero, _CMP_LT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(wt, wt), _mm256_mul_ps(lim, tt), _CMP_GT_OQ));
+    const __m256 ahead = _mm256_cmp_ps(_mm256_add_ps(_mm256_mul_ps(mx, rx), _mm256_mul_ps(my, ry)), zero, _CMP_GT_OQ);
+    const __m256 same = _mm256_and_ps(relay, _mm256_cmp_ps(wt, zero, _CMP_GT_OQ));
+    return _mm256_movemask_ps(_mm256_and_ps(ahead, _mm256_or_ps(against, same)));
+}
+
+// AVX2: eight at a time (the pairs past k in the last group masked off).
+__attribute__((target("avx2"))) static STEER_NOINLINE uint64_t oncoming_avx2(const orca_pairs *in, int k,
+                                                                            steer_vec2 wish, bool relay)
+{
+    const __m256 mx = _mm256_set1_ps(wish.x), my = _mm256_set1_ps(wish.y);
+    const float wl = steer_length(wish);
+    const __m256 lim = _mm256_set1_ps(0.24f * wl * wl);
+    const __m256 rel = _mm256_castsi256_ps(_mm256_set1_epi32(relay ? -1 : 0));
+    uint64_t m = 0;
+    for (int i = 0; i < k; i += 8) m |= (uint64_t)oncoming8_at(in, i, mx, my, lim, rel) << i;
+    return first_bits(m, k);
+}
+
 // Four fields (from `at`, a multiple of four) of the eight records at
 // base + off[l] floats, four vectors of eight lanes: a load of four fields
 // each record, records 0-3 in the low halves and 4-7 in the high ones,
@@ -401,10 +480,12 @@ __attribute__((target("avx2"))) static inline void fields8(const float *base, co
 // minps(a, b)). The eight proxies of a group come out of near[] with two
 // loads and a lane permutation; lanes past k take record 0 (there is one:
 // the records are padded), whose pairs are not kept.
-__attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs *in, const grid_body *bodies,
-                                                                    const orca_neighbour *near, int k,
-                                                                    const orca_pair_frame *f)
+__attribute__((target("avx2"))) static STEER_NOINLINE uint64_t pairs_avx2(orca_pairs *in, const grid_body *bodies,
+                                                                        const orca_neighbour *near, int k,
+                                                                        const orca_pair_frame *f)
 {
+    const __m256 wx = _mm256_set1_ps(f->wish.x), wy = _mm256_set1_ps(f->wish.y);
+    uint64_t against = 0;
     const __m256 lead = _mm256_set1_ps(f->lead), px = _mm256_set1_ps(f->p.x), py = _mm256_set1_ps(f->p.y);
     const __m256 vx0 = _mm256_set1_ps(f->v.x), vy0 = _mm256_set1_ps(f->v.y);
     const __m256 r_self = _mm256_set1_ps(f->r_self), r_cap = _mm256_set1_ps(f->r_cap);
@@ -443,17 +524,17 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void pairs_avx2(orca_pairs
         _mm256_storeu_ps(in->ty + i, b[1]);
         _mm256_storeu_ps(in->mean + i, _mm256_mul_ps(half, _mm256_add_ps(max_speed, b[3])));
         _mm256_storeu_ps(in->avoids + i, _mm256_and_ps(_mm256_cmp_ps(b[3], zero, _CMP_GE_OQ), one));
+        const __m256 wt = _mm256_add_ps(_mm256_mul_ps(wx, b[0]), _mm256_mul_ps(wy, b[1]));
+        against |= (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps(wt, zero, _CMP_LT_OQ)) << i;
     }
+    return first_bits(against, k);
 }
 
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f)
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f)
 {
-    if (lines_level >= 2) {
-        pairs_avx2(in, bodies, near, k, f);
-    } else {
-        for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
-    }
+    if (lines_level >= 2) return pairs_avx2(in, bodies, near, k, f);
+    return plain_pairs(in, bodies, near, k, f);
 }
 
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -467,6 +548,13 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     }
 }
 
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    if (lines_level >= 2) return oncoming_avx2(in, k, wish, relay);
+    if (lines_level == 1) return oncoming_sse2(in, k, wish, relay);
+    return plain_oncoming(in, k, wish, relay);
+}
+
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
 {
     if (lines_level >= 2) {
@@ -478,15 +566,20 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
     }
 }
 #else
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f)
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f)
 {
-    for (int i = 0; i < k; ++i) plain_pair(in, bodies, near, i, f);
+    return plain_pairs(in, bodies, near, k, f);
 }
 #if defined(__SSE2__)
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
 {
     shares_sse2(in, k, v, speed, mine, idle);
+}
+
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    return oncoming_sse2(in, k, wish, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
@@ -497,6 +590,11 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
 {
     for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
+}
+
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
+{
+    return plain_oncoming(in, k, wish, relay);
 }
 
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)

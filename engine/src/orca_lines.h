@@ -196,6 +196,7 @@ typedef struct orca_pair_frame {
     float lead;           ///< how far ahead the neighbours' positions are taken (s)
     float r_self, r_cap;  ///< pair_radius's
     float max_speed;
+    steer_vec2 wish;      ///< its preferred velocity as the grid keeps it (steer__orca_pairs' mask)
 } orca_pair_frame;
 
 /// The first k pairs of in from the grid's records of the neighbours near[0..k):
@@ -207,9 +208,11 @@ typedef struct orca_pair_frame {
 /// eight at a time with AVX2 (four records' fields a load), else one by one:
 /// the same IEEE operations in the same order, so the same bits
 /// (tests/c/test_kernel.c). The pairs past k in the last group of eight may
-/// be written.
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f);
+/// be written. Returns the pairs whose neighbour wishes against the agent:
+/// bit i (i < k) set when f->wish . (tx, ty)[i] < 0 (the only candidates of
+/// the keep-right rule when no agent is opposed: steer__orca_oncoming).
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f);
 
 /// The shares of agent A (velocity v, speed |v|, preferred velocity mine as
 /// the grid keeps it; idle: see steer__reciprocal_steer) with the first k
@@ -227,6 +230,28 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
 /// else one by one; the same IEEE operations in the same order on every
 /// path, so the same bits (tests/c/test_kernel.c).
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
+
+/// Whether pair i may count for the keep-right rule (reciprocal.c, oncoming):
+/// it is ahead of the agent (wish . r > 0) and either wishes more than a
+/// little wide of 120 degrees against the agent's wish (wt = wish . t < 0 and
+/// wt^2 > 0.24 |wish|^2 |t|^2, no square root) or, when some agent is
+/// opposed (relay), wishes the same way (wt > 0: it may pass its opposition
+/// back). wl is |wish|. oncoming tests each such pair in full; the others
+/// it skips, as its own first test would.
+static STEER_ALWAYS_INLINE bool oncoming_candidate(const orca_pairs *in, int i, steer_vec2 wish, float wl, bool relay)
+{
+    const steer_vec2 r = steer_v2(in->rx[i], in->ry[i]), t = steer_v2(in->tx[i], in->ty[i]);
+    const float wt = steer_dot(wish, t);
+    const bool against = wt < 0.0f && wt * wt > 0.24f * wl * wl * steer_dot(t, t);
+    return steer_dot(wish, r) > 0.0f && (against || (relay && wt > 0.0f));
+}
+
+/// Bit i (i < k) set when oncoming_candidate(in, i, wish, |wish|, relay): eight
+/// pairs at a time with AVX2, four with SSE2, else one by one; the same IEEE
+/// operations in the same order on every path, so the same bits
+/// (tests/c/test_kernel.c). In a crowd where nothing is opposed it is
+/// mostly 0, and oncoming does no work of its own per neighbour.
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
 
 /// The widest path used: 2 AVX2, 1 SSE2, 0 one by one (as far as the CPU
 /// allows; for tests).

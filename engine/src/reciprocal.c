@@ -350,8 +350,8 @@ static float adjusted_share(const eval_ctx *ctx, uint32_t j, float share)
 // had no agent that avoids, or a preview): the records of the k neighbours
 // from the grid's columns and the agents' limits and flags, as the fill
 // writes them.
-static STEER_NOINLINE void pairs_from_columns(const eval_ctx *ctx, const orca_neighbour *near, int k,
-                                              const orca_pair_frame *f, orca_pairs *pairs)
+static STEER_NOINLINE uint64_t pairs_from_columns(const eval_ctx *ctx, const orca_neighbour *near, int k,
+                                                  const orca_pair_frame *f, orca_pairs *pairs)
 {
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
@@ -363,7 +363,7 @@ static STEER_NOINLINE void pairs_from_columns(const eval_ctx *ctx, const orca_ne
                                    view->flags[j], AGENT_AVOIDS);
         at[i] = (orca_neighbour){(uint32_t)i, near[i].d2};
     }
-    steer__orca_pairs(pairs, body, at, k, f);
+    return steer__orca_pairs(pairs, body, at, k, f);
 }
 
 // What the half-planes of an agent's neighbours are computed from.
@@ -461,6 +461,10 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
     case STEER_KINEMATIC_ARRIVE:
     case STEER_PURSUE:
     case STEER_NAVIGATE: {
+        // (a point: steer__context_target's position, without the call)
+        if (pref->target.kind == STEER_TARGET_POINT) {
+            return steer_vec2_is_finite(pref->target.point) ? pref->target.point : ctx->me.position;
+        }
         target_state t;
         if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
         break;
@@ -484,13 +488,24 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 // fast both wish, how much it is ahead. A neighbour ahead wishing the same
 // way passes its own opposition back, scaled by how much it is ahead and
 // the same way, so that the whole group turns, not only its front (crowds-relay21.md).
+// The pairs that fail the first test (oncoming_candidate, orca_lines.h) are
+// found several at a time (steer__orca_oncoming) and skipped: in a crowd
+// where no wishes oppose, the loop body never runs.
+// Without the relay only a neighbour wishing against the agent can count:
+// none (`against`, from steer__orca_pairs), nothing to look at.
 static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
-                      steer_vec2 p, steer_vec2 wish, steer_vec2 mine)
+                      uint64_t against, steer_vec2 p, steer_vec2 wish, uint32_t me)
 {
-    const float wl = steer_length(wish);
     const bool relay = g->opposed > 0; // (else none has any to pass back)
+    if (!relay && against == 0) return 0.0f;
+    uint64_t left = steer__orca_oncoming(pairs, k, wish, relay);
+    if (left == 0) return 0.0f;
+    const float wl = steer_length(wish);
+    if (!(wl > 0.0f)) return 0.0f;
     float opp = 0.0f;
-    for (int i = 0; i < k && wl > 0.0f; ++i) {
+    for (; left != 0; left &= left - 1) {
+        const int i = __builtin_ctzll(left);
+        const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
         // (first what needs no square root, a little wide of 120 degrees)
         const float wt = steer_dot(wish, t);
@@ -585,12 +600,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // each several at a time (orca_lines.c: flow_share's and agent_line's
     // bits)
     orca_pairs pairs;
-    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed};
-    if (g->has_bodies) {
-        steer__orca_pairs(&pairs, g->bodies, near, k, &frame);
-    } else {
-        pairs_from_columns(ctx, near, k, &frame, &pairs);
-    }
+    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish};
+    const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
+                                           : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
     count += k;
@@ -617,8 +629,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        const uint32_t me = ctx->self_proxy;
-        const float opp = listed ? oncoming(g, near, k, &pairs, p, wish, steer_v2(g->dx[me], g->dy[me])) : 0.0f;
+        const float opp = listed ? oncoming(g, near, k, &pairs, against, p, wish, ctx->self_proxy) : 0.0f;
         if (ctx->intent != NULL) ctx->intent->opp = opp;
         if (opp > 0.0f) {
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;

@@ -24,10 +24,12 @@
 #define steer__orca_agent_lines plain_orca_agent_lines
 #define steer__orca_shares plain_orca_shares
 #define steer__orca_pairs plain_orca_pairs
+#define steer__orca_oncoming plain_orca_oncoming
 #include "../../engine/src/orca_lines.c"
 #undef steer__orca_agent_lines
 #undef steer__orca_shares
 #undef steer__orca_pairs
+#undef steer__orca_oncoming
 
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation, neighbour_sums *out);
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
@@ -37,8 +39,9 @@ void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
-void steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
-                       const orca_pair_frame *f);
+uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
+                           const orca_pair_frame *f);
+uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
 
 // The gather (steer__context_gather's kernel) of both paths: the same
 // proxies and squared distances, in the same order. Counts the lists that
@@ -540,7 +543,7 @@ static void pairs_agree(int level)
     static grid_body bodies[BODIES + STEER_GRID_PAD];
     static orca_pairs want, got, plain;
     uint64_t rng = 7;
-    int compared = 0, differ = 0, plain_differ = 0;
+    int compared = 0, differ = 0, plain_differ = 0, opposite = 0;
     for (int round = 0; round < 2000; ++round) {
         const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
         for (int b = 0; b < BODIES + STEER_GRID_PAD; ++b) {
@@ -559,16 +562,23 @@ static void pairs_agree(int level)
                                    steer_v2(random_field(&rng, -3.0f, 3.0f), random_field(&rng, -3.0f, 3.0f)),
                                    round % 3 == 0 ? 0.0f : uniform(&rng, 0.01f, 0.5f),
                                    zeros ? -0.0f : random_field(&rng, 0.0f, 4.0f),
-                                   zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f)};
+                                   zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f),
+                                   steer_v2(random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f))};
         if (zeros) bodies[near[0].proxy].radius = -0.0f;
-        for (int i = 0; i < k; ++i) want_pair(&want, &bodies[near[i].proxy], i, &f);
-        steer__orca_pairs(&got, bodies, near, k, &f);
-        plain_orca_pairs(&plain, bodies, near, k, &f);
+        uint64_t against = 0; // (the neighbours wishing against the agent)
+        for (int i = 0; i < k; ++i) {
+            want_pair(&want, &bodies[near[i].proxy], i, &f);
+            against |= (uint64_t)(steer_dot(f.wish, steer_v2(want.tx[i], want.ty[i])) < 0.0f) << i;
+        }
+        opposite += __builtin_popcountll(against);
+        differ += steer__orca_pairs(&got, bodies, near, k, &f) != against;
+        plain_differ += plain_orca_pairs(&plain, bodies, near, k, &f) != against;
         compared += k;
         differ += pairs_differ(&want, &got, k);
         plain_differ += pairs_differ(&want, &plain, k);
     }
     CHECK(compared > 60000);
+    CHECK(opposite > 10000 && opposite < compared - 10000);
     CHECK(differ == 0);
     CHECK(plain_differ == 0);
     if (differ || plain_differ)
@@ -592,11 +602,90 @@ static void orca_pairs_paths_agree(void)
     steer__orca_lines_limit(2);
 }
 
+// The keep-right rule's candidates (reciprocal.c, oncoming): every path's
+// mask, against oncoming_candidate one pair at a time, for every count of
+// neighbours up to 64, with and without the relay; pairs of every kind
+// (random_field: zeros, tiny, huge, infinite, NaN), wishes exactly
+// opposite and exactly at the 0.24 bound, and the padding past k filled
+// with pairs that would pass (the mask must leave them out).
+static void oncoming_agree(int level)
+{
+    static orca_pairs in;
+    uint64_t rng = 11;
+    int compared = 0, differ = 0, plain_differ = 0, against = 0, relayed = 0, skipped = 0;
+    for (int round = 0; round < 4000; ++round) {
+        const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
+        const bool relay = round % 2 == 1;
+        steer_vec2 wish = steer_v2(random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f));
+        if (round % 5 == 0) wish = steer_v2(uniform(&rng, -1.0f, 1.0f), uniform(&rng, -1.0f, 1.0f));
+        const float wl = steer_length(wish);
+        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) {
+            in.rx[i] = random_field(&rng, -15.0f, 15.0f);
+            in.ry[i] = random_field(&rng, -15.0f, 15.0f);
+            in.tx[i] = random_field(&rng, -5.0f, 5.0f);
+            in.ty[i] = random_field(&rng, -5.0f, 5.0f);
+            const float kind = steer__rng_float(&rng);
+            if (kind < 0.2f) {
+                // straight against the wish, ahead (the rule's case)
+                const float s = uniform(&rng, 0.1f, 5.0f);
+                in.tx[i] = -s * wish.x;
+                in.ty[i] = -s * wish.y;
+                in.rx[i] = uniform(&rng, 0.0f, 3.0f) * wish.x;
+                in.ry[i] = uniform(&rng, 0.0f, 3.0f) * wish.y;
+            } else if (kind < 0.25f) {
+                // near the bound: t at 120 or so degrees from the wish
+                const float a = atan2f(wish.y, wish.x) + uniform(&rng, 2.05f, 2.15f);
+                in.tx[i] = cosf(a);
+                in.ty[i] = sinf(a);
+                in.rx[i] = wish.x;
+                in.ry[i] = wish.y;
+            }
+        }
+        for (int i = k; i < ORCA_PAIRS_ROOM; ++i) {
+            if (steer__rng_float(&rng) < 0.5f) {
+                in.tx[i] = -wish.x;
+                in.ty[i] = -wish.y;
+                in.rx[i] = wish.x;
+                in.ry[i] = wish.y;
+            }
+        }
+        uint64_t want = 0;
+        for (int i = 0; i < k; ++i) {
+            const bool c = oncoming_candidate(&in, i, wish, wl, relay);
+            want |= (uint64_t)c << i;
+            const float wt = steer_dot(wish, steer_v2(in.tx[i], in.ty[i]));
+            against += c && wt < 0.0f;
+            relayed += c && wt > 0.0f;
+            skipped += !c;
+        }
+        compared += k;
+        differ += steer__orca_oncoming(&in, k, wish, relay) != want;
+        plain_differ += plain_orca_oncoming(&in, k, wish, relay) != want;
+    }
+    CHECK(compared > 100000);
+    CHECK(against > 5000 && relayed > 5000 && skipped > 5000);
+    CHECK(differ == 0);
+    CHECK(plain_differ == 0);
+    if (differ || plain_differ)
+        fprintf(stderr, "  level %d: %d (plain build: %d) masks differ from oncoming_candidate's\n", level, differ,
+                plain_differ);
+}
+
+static void orca_oncoming_paths_agree(void)
+{
+    for (int level = 2; level >= 0; --level) {
+        steer__orca_lines_limit(level);
+        oncoming_agree(level);
+    }
+    steer__orca_lines_limit(2);
+}
+
 int main(void)
 {
     RUN(orca_pairs_paths_agree);
     RUN(vector_and_plain_paths_agree);
     RUN(orca_lines_paths_agree);
     RUN(orca_shares_paths_agree);
+    RUN(orca_oncoming_paths_agree);
     return TEST_RESULT();
 }
