@@ -283,9 +283,13 @@ local NOT_YET = {
   twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 0 of 40
   twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 10 of 20 (RVO2: 8 to 13)
   goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 0 of 40 (RVO2: 40)
-  -- kept at their own goals in the open past a one-way hallway (docs/crowds-oneway21.md): goals 1.2 m
-  -- apart, latecomers stop at rest against two agents parked at theirs (8 of 48 arrive runs at the centre)
+  -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
+  -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
+  -- centre, 44 of 64 at the --quick corners with --tau-obst 1,5)
   oneway_keep_40 = set("home", "wait"),
+  oneway_narrow_40 = set("overlap"),          -- 8.6 cm at 2 of 64 --quick corners (the narrowing squeezes)
+  oneway_bend_40 = set("overlap"),            -- 6.8 cm at 3 of 64 --quick corners
+  oneway_park_40 = set("wait"),               -- 35.5 s at 2 of 64 --quick corners (seek)
 }
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
