@@ -1,0 +1,2 @@
+-- Crossing streams with mixed radii: 12 agents a stream, streets 10 m wide (cross_mixed.lua).
+return assert(loadfile((... or "") .. "matrix/cross_mixed.lua"))(..., 12, 10)

@@ -1,0 +1,2 @@
+-- Crossing streams with mixed radii: 4 agents a stream, streets 10 m wide (cross_mixed.lua).
+return assert(loadfile((... or "") .. "matrix/cross_mixed.lua"))(..., 4, 10)
