@@ -148,6 +148,9 @@ int bench_rays(int argc, char **argv)
     steer_world_raycast(w, origin[0], dir[0], len, &filter, &hit); // builds the hierarchy
     if (dump != NULL && !dump_rays(dump, w, origin, dir, BATCH, len)) {
         fprintf(stderr, "steer-bench rays: cannot write --dump '%s'\n", dump);
+        free(origin);
+        free(dir);
+        steer_world_destroy(w);
         return 1;
     }
 
