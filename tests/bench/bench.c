@@ -1,7 +1,7 @@
 // steer-bench: speed of the engine, measured (never asserted in tests).
 //
 //   steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]
-//   steer-bench rays --shapes N [--rays R]
+//   steer-bench rays [--scene mixed|boxes] [--shapes N] [--rays R] [--length L] [--outside] [--dump FILE]
 //   steer-bench formation [--members N] [--reps R]
 //   steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W] [--threads]
 //   steer-bench snapshot [--agents N] [--reps R]
@@ -111,7 +111,8 @@ void bench_threads_print(const char *label, const bench_threads *a, const bench_
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench flock --agents N --steps S [--workers W] [--lua] [--trace]\n"
-                    "       steer-bench rays --shapes N [--rays R]\n"
+                    "       steer-bench rays [--scene mixed|boxes] [--shapes N] [--rays R] [--length L]\n"
+                    "                        [--outside] [--dump FILE]\n"
                     "       steer-bench formation [--members N] [--reps R]\n"
                     "       steer-bench crowd [--scene steer|disc] --agents N [--steps S] [--skip K] [--workers W] [--threads]\n"
                     "       steer-bench snapshot [--agents N] [--reps R]\n"
