@@ -257,9 +257,9 @@ static void sort_agents(steer_world *w)
 // Proxies [start, end): positions and velocities in grid order.
 static void fill_range(int start, int end, int worker, void *context)
 {
-    (void)worker;
     steer_world *w = context;
     neighbour_grid *g = &w->grid;
+    int yielders = 0, opposed = 0;
     for (int k = start; k < end; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
@@ -276,7 +276,12 @@ static void fill_range(int start, int end, int worker, void *context)
         g->opp[k] = w->intent[a].opp;
         g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
+        yielders += g->yield_to[k] != 0;
+        opposed += g->opp[k] > 0.0f;
     }
+    // (counted here, on the workers, while the columns are in the cache)
+    g->counted[worker][0] += yielders;
+    g->counted[worker][1] += opposed;
     // the records, from the columns just written (a loop of their own: in
     // the one above they cost a flock, which has none, registers)
     if (!g->want_bodies) return;
@@ -292,15 +297,16 @@ static void fill_proxies(steer_world *w)
 {
     neighbour_grid *g = &w->grid;
     const int n = g->count;
+    memset(g->counted, 0, sizeof g->counted);
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = g->px[k] = g->py[k] = g->dx[k] = g->dy[k] = g->opp[k] = 0.0f;
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
     memset(g->bodies + n, 0, sizeof *g->bodies * STEER_GRID_PAD);
     g->has_bodies = g->want_bodies;
     int yielders = 0, opposed = 0;
-    for (int k = 0; k < n; ++k) {
-        yielders += g->yield_to[k] != 0;
-        opposed += g->opp[k] > 0.0f;
+    for (int k = 0; k < STEER_MAX_WORKERS; ++k) {
+        yielders += g->counted[k][0];
+        opposed += g->counted[k][1];
     }
     g->yielders = yielders;
     g->opposed = opposed;

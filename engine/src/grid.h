@@ -69,6 +69,7 @@ typedef struct neighbour_grid {
     bool want_bodies;   ///< the next fill writes them (some agent avoided in the last step)
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
     int opposed;        ///< how many opp are above 0 (none: no opposition to pass back)
+    int counted[STEER_MAX_WORKERS][2]; ///< yielders and opposed counted by each worker during the fill
     bool mixed_radii;   ///< the agents are not all of one radius (or were, since the radii last changed)
     uint32_t mixed_version; ///< the world's limits_version mixed_radii was found for
     uint32_t *agent;     ///< dense index of the proxy's agent
