@@ -236,8 +236,8 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
 /// little wide of 120 degrees against the agent's wish (wt = wish . t < 0 and
 /// wt^2 > 0.24 |wish|^2 |t|^2, no square root) or, when some agent is
 /// opposed (relay), wishes the same way (wt > 0: it may pass its opposition
-/// back). wl is |wish|. oncoming tests each such pair in full; the others
-/// it skips, as its own first test would.
+/// back). wl is |wish|. oncoming looks only at such pairs (and of those
+/// the same way, only at the ones with an opposition to pass back).
 static STEER_ALWAYS_INLINE bool oncoming_candidate(const orca_pairs *in, int i, steer_vec2 wish, float wl, bool relay)
 {
     const steer_vec2 r = steer_v2(in->rx[i], in->ry[i]), t = steer_v2(in->tx[i], in->ty[i]);

@@ -461,10 +461,9 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
     case STEER_KINEMATIC_ARRIVE:
     case STEER_PURSUE:
     case STEER_NAVIGATE: {
-        // (a point: steer__context_target's position, without the call)
-        if (pref->target.kind == STEER_TARGET_POINT) {
-            return steer_vec2_is_finite(pref->target.point) ? pref->target.point : ctx->me.position;
-        }
+        // (a point: steer__context_target's position, without the call;
+        // finite: every way a target is set checks it)
+        if (pref->target.kind == STEER_TARGET_POINT) return pref->target.point;
         target_state t;
         if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
         break;
@@ -502,21 +501,19 @@ static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k
     if (left == 0) return 0.0f;
     const float wl = steer_length(wish);
     if (!(wl > 0.0f)) return 0.0f;
+    const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
     float opp = 0.0f;
     for (; left != 0; left &= left - 1) {
+        // a candidate: ahead, and against the agent or (relay) the same way
         const int i = __builtin_ctzll(left);
-        const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
+        const uint32_t j = near[i].proxy;
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
-        // (first what needs no square root, a little wide of 120 degrees)
         const float wt = steer_dot(wish, t);
-        const bool against = wt < 0.0f && wt * wt > 0.24f * wl * wl * steer_dot(t, t);
-        const bool passes = relay && wt > 0.0f && g->opp[near[i].proxy] > 0.0f;
-        if (!(steer_dot(wish, r) > 0.0f) || !(against || passes)) continue;
+        if (wt > 0.0f && !(g->opp[j] > 0.0f)) continue; // the same way, nothing to pass back
         const float d = steer_length(r), tl = steer_length(t);
         if (!(d > 0.0f && tl > 0.0f)) continue;
         const float ahead = steer_dot(wish, r) / (wl * d), c = wt / (wl * tl);
         if (!(ahead > 0.0f) || !(steer_dot(steer_sub(mine, p), r) > (d + pairs->r[i]) * d)) continue;
-        const uint32_t j = near[i].proxy;
         if (c < -ORCA_ONCOMING_COS) {
             const steer_vec2 dest = steer_v2(g->dx[j], g->dy[j]);
             if (steer_dot(steer_sub(dest, p), r) >= -pairs->r[i] * d) continue;
@@ -527,6 +524,12 @@ static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k
         }
     }
     return opp;
+}
+
+// v turned by the angle whose cosine is c and sine s.
+static inline steer_vec2 turned(steer_vec2 v, float c, float s)
+{
+    return steer_v2(v.x * c - v.y * s, v.x * s + v.y * c);
 }
 
 bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const steer_behaviour_def *pref, bool has,
@@ -633,11 +636,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         if (ctx->intent != NULL) ctx->intent->opp = opp;
         if (opp > 0.0f) {
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
-            const float c = cosf(turn), sn = sinf(turn);
-            preferred = steer_v2(preferred.x * c - preferred.y * sn, preferred.x * sn + preferred.y * c);
+            preferred = turned(preferred, cosf(turn), sinf(turn));
         } else {
-            const float c = 1.0f - 0.5f * turn * turn;
-            preferred = steer_v2(preferred.x * c - preferred.y * turn, preferred.x * turn + preferred.y * c);
+            preferred = turned(preferred, 1.0f - 0.5f * turn * turn, turn);
         }
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);

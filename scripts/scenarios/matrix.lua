@@ -31,8 +31,16 @@ end
 local function load_layout(dir, name, seed)
   local c = assert(loadfile(dir .. "matrix/" .. name .. ".lua"))(dir)
   -- a generator from the world seed for the layouts drawn at random
-  local s = seed * 7919 + 17
-  local function rnd() s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 end
+  local s, drawn = seed * 7919 + 17, 0
+  local function rnd()
+    -- (a placement by rejection that cannot finish: a clear error, not a hang)
+    drawn = drawn + 1
+    if drawn > 1e7 then
+      error(("layout %s, world seed %d: ten million random draws did not place every agent"
+        .. " (more agents than the room holds at their spacing?)"):format(name, seed), 0)
+    end
+    s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648
+  end
   if c.generate then c.agents = c.generate(rnd, apart) end
   if c.random then
     -- starts and goals from the world seed, at least 2.5 m apart
