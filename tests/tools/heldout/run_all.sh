@@ -21,7 +21,7 @@ echo "building steer (Release) from $STEER_SRC into $WORK/steer-build" >&2
   cmake --build "$WORK/steer-build" -j2 --target steer-lua >>"$WORK/cmake.log" 2>&1; } ||
   { tail -30 "$WORK/cmake.log" >&2; exit 1; }
 LUA="$WORK/steer-build/bindings/steer-lua"
-STEER_REV=$(git -C "$STEER_SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)
+STEER_REV=${STEER_REV:-$(git -C "$STEER_SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 $CC -std=c11 -O2 -o "$WORK/measure_stream" "$HERE/measure_stream.c" -lm
 
 for f in "$HERE"/layouts/*.lua; do
