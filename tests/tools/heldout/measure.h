@@ -95,7 +95,7 @@ typedef struct {
     long contacts, steps;
     uint64_t *prev, *cur;
     size_t nprev, ncur, cap;
-    int *order, *cell_of, *cell_start;
+    int *order, *cell_of, *cell_start, *fill;
     size_t cells_cap;
 } hl_measure;
 
@@ -159,8 +159,10 @@ static void hl_measure_step(hl_measure *m, double t, const double *xy) {
     size_t cells = (size_t)nx * (size_t)ny;
     if (cells + 1 > m->cells_cap) {
         free(m->cell_start);
+        free(m->fill);
         m->cells_cap = cells + 1;
         m->cell_start = (int *)malloc(m->cells_cap * sizeof(int));
+        m->fill = (int *)malloc(m->cells_cap * sizeof(int));
     }
     memset(m->cell_start, 0, (cells + 1) * sizeof(int));
     for (int i = 0; i < n; i++) {
@@ -169,12 +171,8 @@ static void hl_measure_step(hl_measure *m, double t, const double *xy) {
         m->cell_start[m->cell_of[i] + 1]++;
     }
     for (size_t c = 0; c < cells; c++) m->cell_start[c + 1] += m->cell_start[c];
-    {
-        int *fill = (int *)malloc(cells * sizeof(int));
-        memcpy(fill, m->cell_start, cells * sizeof(int));
-        for (int i = 0; i < n; i++) m->order[fill[m->cell_of[i]]++] = i;
-        free(fill);
-    }
+    memcpy(m->fill, m->cell_start, cells * sizeof(int));
+    for (int i = 0; i < n; i++) m->order[m->fill[m->cell_of[i]]++] = i;
     m->ncur = 0;
     for (int i = 0; i < n; i++) {
         int cx = m->cell_of[i] % nx, cy = m->cell_of[i] / nx;
