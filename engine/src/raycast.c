@@ -314,7 +314,9 @@ STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_s
     const int gw = g->gw, gh = g->gh;
     const uint32_t *cell_start = g->cell_start;
     const geo_prim *items = g->items;
+#if defined(__SSE2__)
     const float *boxes = g->item_box;
+#endif
     const float cell_size = g->cell, gx = g->gx, gy = g->gy, ox = r->origin.x, oy = r->origin.y;
     const float inv_x = r->inv_x, inv_y = r->inv_y;
     const int px = sx > 0, py = sy > 0;
