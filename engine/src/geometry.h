@@ -114,6 +114,10 @@ struct steer_geometry {
     int gw, gh;
     uint32_t *cell_start; ///< gw * gh + 1 entries
     geo_prim *items;
+    /// items' boxes, 4 floats each (lx, ly, ux, uy), for the rays' first
+    /// test: a box's own d[0..3], any other part's fattened bounds (a ray
+    /// that meets the part meets them no later)
+    float *item_box;
     int cell_capacity, item_capacity;
     geo_bvh large;
 

@@ -256,6 +256,33 @@ STEER_ALWAYS_INLINE static void ray_part(const struct steer_geometry *g, cast_st
     if (passes & better & after) b->s = s, b->key = key, b->box = p;
 }
 
+#if defined(__SSE2__)
+// ray_part for an oblique ray, from the item's box (g->item_box, 16 bytes
+// against the part's 52: the cells' boxes stay in the L1 cache): the part
+// itself is read only when its box is met no later than the best hit. A
+// box part's box is the box (box_entry_sse's bits, as ray_part's); any
+// other part's is its fattened bounds, and the part's own test follows.
+STEER_ALWAYS_INLINE static void oblique_part(const struct steer_geometry *g, cast_state *c, walk_best *b,
+                                              const float *box, const geo_prim *p, bool bounded)
+{
+    float s;
+    const bool meets = box_entry_sse(b->o4, b->u4, box, &s);
+    if (!(meets & !(s > b->clip) & (s <= b->s))) return;
+    if (p->type != PRIM_BOX) {
+        walk_store(b, c);
+        test_parts(g, c, p, 1);
+        walk_load(b, c);
+        return;
+    }
+    const geo_filter *f = &c->filter;
+    const uint64_t key = prim_key(p);
+    const bool passes = ((p->category & f->mask) != 0) & (p->z <= f->top) & (f->z <= p->top);
+    const bool better = (s < b->s) | (key < b->key); // (s == b->s here otherwise)
+    const bool after = !bounded || ((s > b->low_s) | ((s == b->low_s) & (key > b->low_key)));
+    if (passes & better & after) b->s = s, b->key = key, b->box = p;
+}
+#endif
+
 // Rays through the uniform grid (Amanatides-Woo): cells in the order the
 // ray crosses them, stopping once the next cell starts past the best hit.
 // Parts' boxes are fattened, so rounding at cell borders loses nothing.
@@ -287,6 +314,9 @@ STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_s
     const int gw = g->gw, gh = g->gh;
     const uint32_t *cell_start = g->cell_start;
     const geo_prim *items = g->items;
+#if defined(__SSE2__)
+    const float *boxes = g->item_box;
+#endif
     const float cell_size = g->cell, gx = g->gx, gy = g->gy, ox = r->origin.x, oy = r->origin.y;
     const float inv_x = r->inv_x, inv_y = r->inv_y;
     const int px = sx > 0, py = sy > 0;
@@ -304,7 +334,14 @@ STEER_ALWAYS_INLINE static void walk_grid(const struct steer_geometry *g, cast_s
     for (;;) {
         const int cell = cy * gw + cx;
         const uint32_t begin = cell_start[cell], end = cell_start[cell + 1];
-        for (uint32_t k = begin; k < end; ++k) ray_part(g, c, &best, &items[k], bounded);
+#if defined(__SSE2__)
+        if (best.oblique) {
+            for (uint32_t k = begin; k < end; ++k) oblique_part(g, c, &best, &boxes[4 * k], &items[k], bounded);
+        } else
+#endif
+        {
+            for (uint32_t k = begin; k < end; ++k) ray_part(g, c, &best, &items[k], bounded);
+        }
         const float next = steer_minf(tx, ty), limit = steer_minf(best.clip, best.s);
         if (next > limit + 1e-6f * (limit + 1.0f)) break;
         if (tx < ty) {
@@ -328,26 +365,43 @@ static void cast_grid(const struct steer_geometry *g, cast_state *c)
     else walk_grid(g, c, true);
 }
 
-static geo_ray make_ray(steer_vec2 origin, steer_vec2 unit, float radius)
+/// A ray's unit direction and the inverses of its components.
+typedef struct unit_dir {
+    steer_vec2 u;
+    float inv_x, inv_y;
+} unit_dir;
+
+// The unit vector along a finite direction, denormal or huge (geo_unit's
+// bits); false for the zero vector. The inverses, which only the
+// conservative slab and border tests take, come from the double length
+// (len / x, within an ulp of 1 / u.x) beside the unit vector, not after it:
+// the division is off the set-up's chain. A component under 1e-30 gets a
+// huge finite inverse instead: slabs stay NaN-free.
+static bool unit_of(steer_vec2 d, unit_dir *r)
 {
-    geo_ray r;
-    r.origin = origin;
-    r.dir = unit;
-    // a zero component gets a huge finite inverse: slabs stay NaN-free
-    r.inv_x = steer_absf(unit.x) > 1e-30f ? 1.0f / unit.x : 1e30f;
-    r.inv_y = steer_absf(unit.y) > 1e-30f ? 1.0f / unit.y : 1e30f;
-    r.radius = radius;
-    return r;
+    double x = d.x, y = d.y, len = sqrt(x * x + y * y);
+    if (!(len > 0.0) || !(len <= DBL_MAX)) return false; // zero or non-finite
+    r->u = steer_v2((float)(x / len), (float)(y / len));
+#if defined(__SSE2__)
+    // (both divisions at once and the choice by masks: a branch on u.x
+    // would put them after it)
+    const __m128 inv = _mm_cvtpd_ps(_mm_div_pd(_mm_set1_pd(len), _mm_setr_pd(x, y)));
+    const __m128 abs_u = _mm_andnot_ps(_mm_set1_ps(-0.0f), _mm_setr_ps(r->u.x, r->u.y, 0.0f, 0.0f));
+    const __m128 big = _mm_cmpgt_ps(abs_u, _mm_set1_ps(1e-30f));
+    float v[4];
+    _mm_storeu_ps(v, _mm_or_ps(_mm_and_ps(big, inv), _mm_andnot_ps(big, _mm_set1_ps(1e30f))));
+    r->inv_x = v[0], r->inv_y = v[1];
+#else
+    r->inv_x = steer_absf(r->u.x) > 1e-30f ? (float)(len / x) : 1e30f;
+    r->inv_y = steer_absf(r->u.y) > 1e-30f ? (float)(len / y) : 1e30f;
+#endif
+    return true;
 }
 
-// Unit vector along a finite direction, denormal or huge; false for the
-// zero vector.
-static bool unit_of(steer_vec2 d, steer_vec2 *u) { return geo_unit(d, u); }
-
-static void init_state(cast_state *c, steer_vec2 origin, steer_vec2 unit, float radius, float max,
+static void init_state(cast_state *c, steer_vec2 origin, const unit_dir *d, float radius, float max,
                        const geo_filter *filter)
 {
-    c->ray = make_ray(origin, unit, radius);
+    c->ray = (geo_ray){.origin = origin, .dir = d->u, .inv_x = d->inv_x, .inv_y = d->inv_y, .radius = radius};
     c->clip = max;
     c->filter = *filter;
     c->best_s = INFINITY;
@@ -491,12 +545,12 @@ bool steer_world_raycast(steer_world *w, steer_vec2 origin, steer_vec2 direction
     if (!STEER_CHECK(hit != NULL)) return false;
     memset(hit, 0, sizeof *hit);
     if (!check_ray(w, origin, direction, max_distance, filter)) return false;
-    steer_vec2 u;
+    unit_dir u;
     if (!unit_of(direction, &u)) return false; // zero direction: no ray
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
     const geo_filter shapes = shape_filter(&f);
     cast_state c;
-    init_state(&c, origin, u, 0.0f, max_distance, &shapes);
+    init_state(&c, origin, &u, 0.0f, max_distance, &shapes);
     run_query(w, &c, &f);
     return finish(w, w->geometry, &c, hit);
 }
@@ -506,7 +560,7 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
 {
     if (!STEER_CHECK(fn != NULL)) return;
     if (!check_ray(w, origin, direction, max_distance, filter)) return;
-    steer_vec2 u;
+    unit_dir u;
     if (!unit_of(direction, &u)) return;
     steer_ray_filter f = filter != NULL ? *filter : steer_default_ray_filter();
     const geo_filter shapes = shape_filter(&f);
@@ -518,7 +572,7 @@ void steer_world_raycast_all(steer_world *w, steer_vec2 origin, steer_vec2 direc
         // the next hit in (distance, key) order: a closest-hit query above
         // the last one, so no buffer and no allocation
         cast_state c;
-        init_state(&c, origin, u, 0.0f, clip, &shapes);
+        init_state(&c, origin, &u, 0.0f, clip, &shapes);
         c.low_s = low_s, c.low_key = low_key;
         run_query(w, &c, &f);
         steer_ray_hit hit;
@@ -539,10 +593,10 @@ bool steer__raycast_shapes(const struct steer_geometry *g, steer_vec2 origin, st
                            float max_distance, const geo_filter *filter, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
-    steer_vec2 u;
+    unit_dir u;
     if (!unit_of(direction, &u)) return false;
     cast_state c;
-    init_state(&c, origin, u, radius, max_distance, filter);
+    init_state(&c, origin, &u, radius, max_distance, filter);
     cast_shapes(g, &c);
     return finish(NULL, g, &c, hit);
 }
@@ -551,11 +605,11 @@ bool steer__raycast_brute(steer_world *w, steer_vec2 origin, steer_vec2 directio
                           const geo_filter *filter, steer_ray_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
-    steer_vec2 u;
+    unit_dir u;
     const struct steer_geometry *g = w->geometry;
     if (g == NULL || !unit_of(direction, &u)) return false;
     cast_state c;
-    init_state(&c, origin, u, 0.0f, max_distance, filter);
+    init_state(&c, origin, &u, 0.0f, max_distance, filter);
     for (int i = 0; i < g->src_count; ++i) {
         const geo_prim *p = &g->src[i];
         if (p->dead || !geo_prim_passes(p, filter)) continue;
