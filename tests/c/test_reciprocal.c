@@ -675,11 +675,11 @@ static void a_yield_ends_with_the_one_yielded_to(void)
 }
 
 // The opposition an agent published at its last evaluation (world.h,
-// orca_intent: keeping right in two-way traffic).
+// orca_course: keeping right in two-way traffic).
 static float opposition(steer_world *w, steer_agent_id id)
 {
     int i = steer__store_dense(w, id);
-    return i < 0 ? -1.0f : w->intent[i].opp;
+    return i < 0 ? -1.0f : w->course[i].opp;
 }
 
 static void passing_opposes_and_converging_does_not(void)
