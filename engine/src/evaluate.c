@@ -351,9 +351,11 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
         written = ctx.course_written;
     }
     // the course the next step reads (world.h, orca_course): the one
-    // written, else the agent's own
-    if (!written) w->course_next[i] = w->course[i];
-    scratch->opposed += w->course_next[i].opp > 0.0f;
+    // written (its opposition counted by reciprocal.c), else the agent's own
+    if (!written) {
+        w->course_next[i] = w->course[i];
+        scratch->opposed += w->course[i].opp > 0.0f;
+    }
     w->out[i] = out;
     return !failed;
 }

@@ -645,6 +645,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
         if (ctx->course != NULL) ctx->course->opp = opp;
         if (opp > 0.0f) {
+            // (counted for the world's `opposed`, step.c: an agent whose
+            // tree writes twice may count twice, which costs time only)
+            if (ctx->course != NULL) ++ctx->scratch->opposed;
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
             preferred = turned(preferred, cosf(turn), sinf(turn));
         } else {

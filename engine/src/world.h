@@ -114,9 +114,11 @@ struct steer_world {
     /// and height 0): while there are none, neighbour scans skip the test.
     int filtered;
     int prioritised; ///< agents whose priority is not 0
-    /// Agents whose course's opposition is above 0 (counted by the step's
-    /// evaluation, step.c): while there are none, no agent has an
-    /// opposition to pass back (reciprocal.c, oncoming)
+    /// Agents whose course's opposition is above 0, or more (counted by
+    /// the step's evaluation, step.c: a tree with two reciprocal_avoidance
+    /// nodes may count its agent twice, which costs time, never a result):
+    /// while there are none, no agent has an opposition to pass back
+    /// (reciprocal.c, oncoming)
     int opposed;
 
     neighbour_grid grid;
