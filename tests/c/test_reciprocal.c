@@ -712,6 +712,14 @@ static void passing_opposes_and_converging_does_not(void)
             CHECK(lead > 0.5f && oncoming > 0.5f);
             CHECK(follower > 0.5f);
         }
+        // steps that write no course (nothing moves in a zero step: the
+        // evaluation returns before it) keep every agent's own, through
+        // both of the step's buffers (world.h, orca_course)
+        for (int s = 0; s < 2; ++s) {
+            steer_world_step(w, 0.0f);
+            CHECK(opposition(w, ids[0]) == lead && opposition(w, ids[1]) == follower &&
+                  opposition(w, ids[2]) == oncoming);
+        }
         for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
         steer_world_destroy(w);
     }
