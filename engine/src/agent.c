@@ -57,10 +57,11 @@ void steer__agent_set_filter(steer_world *w, int i, agent_filter f)
 
 void steer__agent_recount(steer_world *w)
 {
-    w->filtered = w->prioritised = 0;
+    w->filtered = w->prioritised = w->opposed = 0;
     for (int i = 0; i < w->count; ++i) {
         w->filtered += !steer__filter_is_default(&w->filter[i]);
         w->prioritised += w->priority[i] != 0.0f;
+        w->opposed += w->course[i].opp > 0.0f;
     }
 }
 
@@ -87,7 +88,8 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     ++w->trees_version;
     w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
     memset(&w->memory[i], 0, sizeof w->memory[i]);
-    w->intent[i] = (orca_intent){0.0f, 0.0f, 0u, 0u, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    w->intent[i] = (orca_intent){0.0f, 0.0f, 0u, 0u, 0.0f, 0.0f};
+    w->course[i] = (orca_course){0.0f, 0.0f, 0.0f};
     w->key[i] = def->key != 0 ? def->key : w->next_key;
     if (def->key == 0) ++w->next_key;
     w->rng[i] = steer__stream_seed(w->def.seed, w->key[i]);
@@ -118,6 +120,7 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     if ((int)(id.index - 1) < w->slot_target_capacity) w->slot_targets[id.index - 1].formation = steer_null_formation;
     w->filtered -= (int)!steer__filter_is_default(&w->filter[i]);
     w->prioritised -= w->priority[i] != 0.0f;
+    w->opposed -= w->course[i].opp > 0.0f;
     steer__store_remove(w, id, i);
     w->grid.dirty = true;
 }

@@ -43,6 +43,8 @@ void steer__context_view_init(eval_view *v, steer_world *w)
     // (inside a step it is ready already, and this changes nothing)
     steer__geometry_ready(w);
     v->geometry = w->geometry;
+    v->course = w->course;
+    v->opposed = w->opposed > 0;
     v->slot_of = w->slot_of;
     v->slot_targets = w->slot_targets;
     v->slot_target_count = w->slot_target_capacity;

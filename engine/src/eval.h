@@ -55,6 +55,10 @@ typedef struct eval_view {
     /// the static shapes with their broadphase ready (geometry.h,
     /// raycast.h), or NULL when the world has none
     const struct steer_geometry *geometry;
+    /// the agents' destinations and oppositions by dense index (world.h,
+    /// orca_course): during a step, what the step before wrote
+    const struct orca_course *course;
+    bool opposed; ///< some agent's course has an opposition (world.h, opposed)
     const uint32_t *slot_of; ///< dense index -> agent slot index
     const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
     int slot_target_count;
@@ -77,6 +81,9 @@ typedef struct eval_scratch {
     /// reciprocal.c: a guess of the next agent's k-th nearest squared
     /// distance (from the last agent's); it saves work, never changes results
     float closest_hint;
+    /// the step: agents evaluated on this worker whose new course has an
+    /// opposition (step.c sums them into the world's `opposed`)
+    int opposed;
 } eval_scratch;
 
 bool steer__context_scratch_reserve(eval_scratch *s, int capacity);
@@ -120,6 +127,11 @@ typedef struct eval_ctx {
     /// where reciprocal_avoidance leaves the agent's intent (world.h,
     /// orca_intent): its column during a step; NULL in previews and bodies
     struct orca_intent *intent;
+    /// where it leaves the agent's course (world.h, orca_course): the
+    /// step's course_next, NULL in previews and bodies; `course_written`
+    /// tells the step that it did (else the agent keeps the course it had)
+    struct orca_course *course;
+    bool course_written;
     struct nav_plan *plan;     ///< a body's (an anchor's) navigate plan; agents' are in the view
     bool plan_writable;        ///< false while previewing: the plan's progress is not advanced
 } eval_ctx;

@@ -323,6 +323,8 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->sums.radius = -1.0f;
     ctx->trace = NULL;
     ctx->intent = NULL;
+    ctx->course = NULL;
+    ctx->course_written = false;
     ctx->plan = NULL; // an agent's is read from the view, by navigate only
     ctx->plan_writable = true;
 }
@@ -331,11 +333,12 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
 {
     steer_steering out = {{0.0f, 0.0f}, 0.0f};
     const steer_behaviour *b = w->behaviour[i];
-    bool failed = false;
+    bool failed = false, written = false;
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
         ctx.intent = &w->intent[i];
+        ctx.course = &w->course_next[i];
         // a traced agent's evaluation goes into its worker's buffer, then
         // into the agent's record (trace.c)
         if (w->flags[i] & AGENT_TRACE) ctx.trace = steer__trace_start(w, (int)(scratch - w->scratch));
@@ -345,6 +348,13 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
             ctx.trace->final = out;
             steer__trace_finish(w, i, ctx.trace);
         }
+        written = ctx.course_written;
+    }
+    // the course the next step reads (world.h, orca_course): the one
+    // written (its opposition counted by reciprocal.c), else the agent's own
+    if (!written) {
+        w->course_next[i] = w->course[i];
+        scratch->opposed += w->course[i].opp > 0.0f;
     }
     w->out[i] = out;
     return !failed;

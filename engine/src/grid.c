@@ -50,16 +50,16 @@ static bool reserve_proxies(neighbour_grid *g, size_t n)
     if (n > SIZE_MAX / 16 / sizeof(grid_body)) return false;
     const size_t f = page_round(n * sizeof(float)), u = page_round(n * sizeof(uint64_t));
     const size_t b = page_round(n * sizeof(grid_body));
-    char *block = steer__alloc(11 * f + u + b + LINE);
+    char *block = steer__alloc(8 * f + u + b + LINE);
     if (block == NULL) return false;
     steer__free(g->proxies);
     g->proxies = block;
     g->proxy_capacity = n;
     char *first = block + (LINE - (uintptr_t)block % LINE) % LINE;
-    float **arrays[11] = {&g->x, &g->y, &g->vx, &g->vy, &g->ix, &g->iy, &g->px, &g->py, &g->dx, &g->dy, &g->opp};
-    for (int j = 0; j < 11; ++j) *arrays[j] = (float *)(first + (size_t)j * f);
-    g->yield_to = (uint64_t *)(first + 11 * f);
-    g->bodies = (grid_body *)(first + 11 * f + u);
+    float **arrays[8] = {&g->x, &g->y, &g->vx, &g->vy, &g->ix, &g->iy, &g->px, &g->py};
+    for (int j = 0; j < 8; ++j) *arrays[j] = (float *)(first + (size_t)j * f);
+    g->yield_to = (uint64_t *)(first + 8 * f);
+    g->bodies = (grid_body *)(first + 8 * f + u);
     return true;
 }
 
@@ -259,7 +259,7 @@ static void fill_range(int start, int end, int worker, void *context)
 {
     steer_world *w = context;
     neighbour_grid *g = &w->grid;
-    int yielders = 0, opposed = 0;
+    int yielders = 0;
     for (int k = start; k < end; ++k) {
         uint32_t a = g->agent[k];
         const steer_kinematic *s = &w->state[a];
@@ -271,17 +271,12 @@ static void fill_range(int start, int end, int worker, void *context)
         g->iy[k] = w->intent[a].y;
         g->px[k] = w->intent[a].px;
         g->py[k] = w->intent[a].py;
-        g->dx[k] = w->intent[a].dx;
-        g->dy[k] = w->intent[a].dy;
-        g->opp[k] = w->intent[a].opp;
         g->yield_to[k] = (uint64_t)w->intent[a].to_hi << 32 | w->intent[a].to_lo;
         g->proxy_of[a] = (uint32_t)k;
         yielders += g->yield_to[k] != 0;
-        opposed += g->opp[k] > 0.0f;
     }
     // (counted here, on the workers, while the columns are in the cache)
-    g->counted[worker][0] += yielders;
-    g->counted[worker][1] += opposed;
+    g->counted[worker] += yielders;
     // the records, from the columns just written (a loop of their own: in
     // the one above they cost a flock, which has none, registers)
     if (!g->want_bodies) return;
@@ -299,17 +294,13 @@ static void fill_proxies(steer_world *w)
     const int n = g->count;
     memset(g->counted, 0, sizeof g->counted);
     steer__tasks_parallel_for(w, fill_range, n, 512, w);
-    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = g->px[k] = g->py[k] = g->dx[k] = g->dy[k] = g->opp[k] = 0.0f;
+    for (int k = n; k < n + STEER_GRID_PAD; ++k) g->x[k] = g->y[k] = g->vx[k] = g->vy[k] = g->ix[k] = g->iy[k] = g->px[k] = g->py[k] = 0.0f;
     for (int k = n; k < n + STEER_GRID_PAD; ++k) g->yield_to[k] = 0;
     memset(g->bodies + n, 0, sizeof *g->bodies * STEER_GRID_PAD);
     g->has_bodies = g->want_bodies;
-    int yielders = 0, opposed = 0;
-    for (int k = 0; k < STEER_MAX_WORKERS; ++k) {
-        yielders += g->counted[k][0];
-        opposed += g->counted[k][1];
-    }
+    int yielders = 0;
+    for (int k = 0; k < STEER_MAX_WORKERS; ++k) yielders += g->counted[k];
     g->yielders = yielders;
-    g->opposed = opposed;
     // agents of more than one size (reciprocal.c ranks neighbours by their
     // bodies then; with one size, by their centres, as before), looked at
     // again only when some agent's limits were written, not every step (a

@@ -58,18 +58,16 @@ typedef struct neighbour_grid {
     float *ix, *iy;    ///< the agents' intents (world.h, orca_intent), copied with the positions
     uint64_t *yield_to; ///< and the key each yielded to (0: none)
     float *px, *py;     ///< and their preferred directions (orca_intent)
-    float *dx, *dy, *opp; ///< and their destinations and oppositions (orca_intent)
-    /// the twelve arrays above and `bodies` share this block, each a few
+    /// the nine arrays above and `bodies` share this block, each a few
     /// cache lines further into its page than the one before, all aligned
     /// to cache lines (grid.c, reserve_proxies)
     void *proxies;
-    size_t proxy_capacity; ///< elements each of the thirteen has room for
+    size_t proxy_capacity; ///< elements each of the ten has room for
     grid_body *bodies;  ///< per proxy (STEER_GRID_PAD past the end), when has_bodies
     bool has_bodies;    ///< the last fill wrote the records
     bool want_bodies;   ///< the next fill writes them (some agent avoided in the last step)
     int yielders;       ///< how many yield_to are not 0 (none: nothing to look up)
-    int opposed;        ///< how many opp are above 0 (none: no opposition to pass back)
-    int counted[STEER_MAX_WORKERS][2]; ///< yielders and opposed counted by each worker during the fill
+    int counted[STEER_MAX_WORKERS]; ///< yielders counted by each worker during the fill
     bool mixed_radii;   ///< the agents are not all of one radius (or were, since the radii last changed)
     uint32_t mixed_version; ///< the world's limits_version mixed_radii was found for
     uint32_t *agent;     ///< dense index of the proxy's agent

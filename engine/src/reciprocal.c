@@ -475,8 +475,10 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 }
 
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
-// (its wish, the neighbours' wishes and oppositions are the grid's copies
-// of the step before: every agent order and worker count reads the same).
+// (its wish and the neighbours' wishes are the grid's copies of the step
+// before, their destinations and oppositions the courses the step before
+// wrote (world.h, orca_course): every agent order and worker count reads
+// the same).
 // Only neighbours the agent wants to get past count: its own destination
 // lies beyond them (by more than their two bodies; an agent about to stop
 // short of them does not turn). A neighbour ahead whose wish is more than
@@ -492,35 +494,38 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
 // where no wishes oppose, the loop body never runs.
 // Without the relay only a neighbour wishing against the agent can count:
 // none (`against`, from steer__orca_pairs), nothing to look at.
-static float oncoming(const neighbour_grid *g, const orca_neighbour *near, int k, const orca_pairs *pairs,
-                      uint64_t against, steer_vec2 p, steer_vec2 wish, uint32_t me)
+static float oncoming(const eval_view *view, const orca_neighbour *near, int k, const orca_pairs *pairs,
+                      uint64_t against, steer_vec2 p, steer_vec2 wish, int me)
 {
-    const bool relay = g->opposed > 0; // (else none has any to pass back)
+    const bool relay = view->opposed; // (else none has any to pass back)
     if (!relay && against == 0) return 0.0f;
     uint64_t left = steer__orca_oncoming(pairs, k, wish, relay);
     if (left == 0) return 0.0f;
     const float wl = steer_length(wish);
     if (!(wl > 0.0f)) return 0.0f;
-    const steer_vec2 mine = steer_v2(g->dx[me], g->dy[me]);
+    // (the courses by dense index: the neighbours' through the grid's agent column)
+    const orca_course *course = view->course;
+    const uint32_t *agent = view->grid->agent;
+    const steer_vec2 mine = steer_v2(course[me].dx, course[me].dy);
     float opp = 0.0f;
     for (; left != 0; left &= left - 1) {
         // a candidate: ahead, and against the agent or (relay) the same way
         const int i = __builtin_ctzll(left);
-        const uint32_t j = near[i].proxy;
+        const orca_course *cj = &course[agent[near[i].proxy]];
         const steer_vec2 r = steer_v2(pairs->rx[i], pairs->ry[i]), t = steer_v2(pairs->tx[i], pairs->ty[i]);
         const float wt = steer_dot(wish, t);
-        if (wt > 0.0f && !(g->opp[j] > 0.0f)) continue; // the same way, nothing to pass back
+        if (wt > 0.0f && !(cj->opp > 0.0f)) continue; // the same way, nothing to pass back
         const float d = steer_length(r), tl = steer_length(t);
         if (!(d > 0.0f && tl > 0.0f)) continue;
         const float ahead = steer_dot(wish, r) / (wl * d), c = wt / (wl * tl);
         if (!(ahead > 0.0f) || !(steer_dot(steer_sub(mine, p), r) > (d + pairs->r[i]) * d)) continue;
         if (c < -ORCA_ONCOMING_COS) {
-            const steer_vec2 dest = steer_v2(g->dx[j], g->dy[j]);
+            const steer_vec2 dest = steer_v2(cj->dx, cj->dy);
             if (steer_dot(steer_sub(dest, p), r) >= -pairs->r[i] * d) continue;
             const float beyond = (-c - ORCA_ONCOMING_COS) / (1.0f - ORCA_ONCOMING_COS);
             opp = steer_maxf(opp, steer_minf(-c * beyond * tl * wl * wl * ahead, 1.0f));
         } else if (c > 0.0f) {
-            opp = steer_maxf(opp, c * ahead * g->opp[j]);
+            opp = steer_maxf(opp, c * ahead * cj->opp);
         }
     }
     return opp;
@@ -583,9 +588,14 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         float unit = steer_maxf(steer_length(preferred), ORCA_SHARE_FLOOR * max_speed);
         steer_vec2 dir = steer_scale(preferred, 1.0f / unit);
         if (!steer_vec2_is_finite(dir)) dir = steer_v2(0.0f, 0.0f);
-        const steer_vec2 dest = destination(ctx, pref);
         const uint32_t lo = (uint32_t)yielded, hi = (uint32_t)(yielded >> 32);
-        *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y, dest.x, dest.y, 0.0f};
+        *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y};
+    }
+    if (ctx->course != NULL) {
+        // its destination; its opposition below (0 without neighbours)
+        const steer_vec2 dest = destination(ctx, pref);
+        *ctx->course = (orca_course){dest.x, dest.y, 0.0f};
+        ctx->course_written = true;
     }
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
@@ -632,9 +642,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
         float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
-        const float opp = listed ? oncoming(g, near, k, &pairs, against, p, wish, ctx->self_proxy) : 0.0f;
-        if (ctx->intent != NULL) ctx->intent->opp = opp;
+        const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
+        if (ctx->course != NULL) ctx->course->opp = opp;
         if (opp > 0.0f) {
+            // (counted for the world's `opposed`, step.c: an agent whose
+            // tree writes twice may count twice, which costs time only)
+            if (ctx->course != NULL) ++ctx->scratch->opposed;
             turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
             preferred = turned(preferred, cosf(turn), sinf(turn));
         } else {

@@ -231,6 +231,18 @@ static void evaluate_range(int start, int end, int worker, void *context)
     p->errors[worker] += errors;
 }
 
+// The courses the evaluation wrote (world.h, orca_course) become the
+// agents' own, the ones read during it their next step's to write.
+static void swap_courses(steer_world *w)
+{
+    orca_course *read = w->course;
+    w->course = w->course_next;
+    w->course_next = read;
+    int opposed = 0;
+    for (int k = 0; k < w->def.worker_count; ++k) opposed += w->scratch[k].opposed;
+    w->opposed = opposed;
+}
+
 // Returns the agents whose callback failed.
 static int evaluate_agents(steer_world *w, float dt)
 {
@@ -242,19 +254,22 @@ static int evaluate_agents(steer_world *w, float dt)
     p.skip_callbacks = w->def.worker_count > 1;
     memset(p.skipped, 0, sizeof p.skipped);
     memset(p.errors, 0, sizeof p.errors);
+    for (int k = 0; k < w->def.worker_count; ++k) w->scratch[k].opposed = 0;
     steer__tasks_parallel_for(w, evaluate_range, w->count, 64, &p);
     int skipped = 0, failed = 0;
     for (int k = 0; k < w->def.worker_count; ++k) {
         skipped += p.skipped[k];
         failed += p.errors[k];
     }
-    if (skipped == 0) return failed;
-    // the serial pass, in grid order as a single worker would run them
-    const uint32_t *order = w->grid.agent;
-    for (int k = 0; k < w->count; ++k) {
-        const int i = (int)order[k];
-        if (runs_callbacks(w, i)) failed += !steer__evaluate_agent(w, &p.view, &w->scratch[0], i, dt);
+    if (skipped > 0) {
+        // the serial pass, in grid order as a single worker would run them
+        const uint32_t *order = w->grid.agent;
+        for (int k = 0; k < w->count; ++k) {
+            const int i = (int)order[k];
+            if (runs_callbacks(w, i)) failed += !steer__evaluate_agent(w, &p.view, &w->scratch[0], i, dt);
+        }
     }
+    swap_courses(w);
     return failed;
 }
 

@@ -42,9 +42,10 @@ static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
     COLUMN(flags, true),     DEFAULTED(filter, filtered), DEFAULTED(priority, prioritised), COLUMN(user_data, true),
-    COLUMN(plan, true),      COLUMN(intent, true),
+    COLUMN(plan, true),      COLUMN(intent, true), COLUMN(course, true),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
+    COLUMN(course_next, false), // the courses a step writes (world.h, orca_course)
 };
 #undef COLUMN
 #undef COLUMN_OF

@@ -11,7 +11,7 @@
 
 /// Room for the storage reorder's spares: at least the number of element
 /// sizes among the columns that move (store.c checks it).
-#define STEER_STORE_SPARES 16
+#define STEER_STORE_SPARES 18
 
 /// An agent's behaviour memory: each stateful node of the agent's tree
 /// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
@@ -22,19 +22,27 @@
 /// its last evaluation, and the key of the agent it yielded to then (0: it
 /// did not yield; keys are never 0), in two 32-bit words; and for the
 /// queue's right of way (flow_share) its preferred velocity, divided by the
-/// larger of its length and a fifth of the max speed; for keeping right in
-/// two-way traffic (reciprocal.c, oncoming) its destination (its preferred
-/// behaviour's target; none: its own position) and its opposition. Written
-/// by the agent's own evaluation; the neighbours read the grid's copy, taken
+/// larger of its length and a fifth of the max speed. Written by the
+/// agent's own evaluation; the neighbours read the grid's copy, taken
 /// before the step's evaluation, so every agent order and worker count
 /// reads the same.
 typedef struct orca_intent {
     float x, y;
     uint32_t to_lo, to_hi;
     float px, py; ///< the preferred velocity's direction (reciprocal.c, flow_share)
-    float dx, dy; ///< the destination (reciprocal.c, oncoming)
-    float opp;    ///< the opposition, relayed (reciprocal.c, oncoming)
 } orca_intent;
+
+/// The rest of it, for keeping right in two-way traffic (reciprocal.c,
+/// oncoming): its destination (its preferred behaviour's target; none: its
+/// own position) and its opposition. Read only by the few agents that meet
+/// oncoming traffic, so it is not copied into the grid with the intent:
+/// a step's evaluation reads the world's `course` (what the step before
+/// wrote) and writes `course_next`, which take each other's place after
+/// it (step.c), so every agent order and worker count reads the same.
+typedef struct orca_course {
+    float dx, dy; ///< the destination
+    float opp;    ///< the opposition, relayed
+} orca_course;
 
 typedef struct agent_memory {
     float value[STEER_MAX_TREE_MEMORY];
@@ -67,6 +75,7 @@ struct steer_world {
     steer_steering *out;
     agent_memory *memory;
     orca_intent *intent; ///< reciprocal avoidance's intent (orca_intent)
+    orca_course *course; ///< and its destination and opposition (orca_course)
     uint64_t *rng;
     uint64_t *key;
     uint32_t *slot_of; ///< dense -> slot index
@@ -79,6 +88,9 @@ struct steer_world {
     /// what a behaviour written in Lua reads as last_steering, whatever the
     /// order agents are evaluated in and the number of workers.
     steer_steering *last_out;
+    /// During a step, the courses the evaluation writes (orca_course); an
+    /// agent whose evaluation wrote none keeps its own
+    orca_course *course_next;
     struct nav_plan **plan; ///< navigate's plan (navigate.h), NULL until the agent navigates
     /// The storage reorder's spares (store.c): one per element size of the
     /// columns that move, capacity elements each; a column is gathered into
@@ -102,6 +114,12 @@ struct steer_world {
     /// and height 0): while there are none, neighbour scans skip the test.
     int filtered;
     int prioritised; ///< agents whose priority is not 0
+    /// Agents whose course's opposition is above 0, or more (counted by
+    /// the step's evaluation, step.c: a tree with two reciprocal_avoidance
+    /// nodes may count its agent twice, which costs time, never a result):
+    /// while there are none, no agent has an opposition to pass back
+    /// (reciprocal.c, oncoming)
+    int opposed;
 
     neighbour_grid grid;
     /// One evaluation scratch per worker (def.worker_count); a step's
@@ -145,8 +163,8 @@ bool steer__world_reserve(steer_world *w, int capacity);
 
 /// Give agent i (dense index) a filter, keeping the count of filtered agents.
 void steer__agent_set_filter(steer_world *w, int i, agent_filter f);
-/// Count again the agents with settings other than the defaults (after the
-/// columns were written directly: a restored snapshot).
+/// Count again the agents with settings other than the defaults, and the
+/// opposed (after the columns were written directly: a restored snapshot).
 void steer__agent_recount(steer_world *w);
 
 /// The checks agent creation and the setters share.

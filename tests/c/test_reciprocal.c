@@ -675,11 +675,11 @@ static void a_yield_ends_with_the_one_yielded_to(void)
 }
 
 // The opposition an agent published at its last evaluation (world.h,
-// orca_intent: keeping right in two-way traffic).
+// orca_course: keeping right in two-way traffic).
 static float opposition(steer_world *w, steer_agent_id id)
 {
     int i = steer__store_dense(w, id);
-    return i < 0 ? -1.0f : w->intent[i].opp;
+    return i < 0 ? -1.0f : w->course[i].opp;
 }
 
 static void passing_opposes_and_converging_does_not(void)
@@ -711,6 +711,32 @@ static void passing_opposes_and_converging_does_not(void)
         } else {
             CHECK(lead > 0.5f && oncoming > 0.5f);
             CHECK(follower > 0.5f);
+        }
+        // steps that write no course (nothing moves in a zero step: the
+        // evaluation returns before it) keep every agent's own, through
+        // both of the step's buffers (world.h, orca_course)
+        for (int s = 0; s < 2; ++s) {
+            steer_world_step(w, 0.0f);
+            CHECK(opposition(w, ids[0]) == lead && opposition(w, ids[1]) == follower &&
+                  opposition(w, ids[2]) == oncoming);
+        }
+        if (!converge) {
+            // a world restored from a snapshot passes the oppositions back
+            // as the saved one does (it counts its opposed again: world.h)
+            size_t size = 0;
+            steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
+            unsigned char *bytes = malloc(size);
+            CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, size, &size, NULL));
+            steer_world *r = bytes != NULL ? steer_world_restore(bytes, size, NULL, NULL) : NULL;
+            CHECK(r != NULL);
+            if (r != NULL) {
+                steer_world_step(w, 0.1f);
+                steer_world_step(r, 0.1f);
+                CHECK(opposition(w, ids[1]) > 0.5f && opposition(r, ids[1]) == opposition(w, ids[1]));
+                CHECK(steer_world_hash(r) == steer_world_hash(w));
+                steer_world_destroy(r);
+            }
+            free(bytes);
         }
         for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
         steer_world_destroy(w);
