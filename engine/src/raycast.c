@@ -219,6 +219,19 @@ STEER_ALWAYS_INLINE static steer_vec2 box_normal_oblique(steer_vec2 o, steer_vec
 }
 #endif
 
+// A box met at s no later than the best hit: the best hit if the filter
+// takes it and it comes first in (distance, key) order (after the last
+// hit, for a bounded walk).
+STEER_ALWAYS_INLINE static void take_box(const cast_state *c, walk_best *b, const geo_prim *p, float s, bool bounded)
+{
+    const geo_filter *f = &c->filter;
+    const uint64_t key = prim_key(p);
+    const bool passes = ((p->category & f->mask) != 0) & (p->z <= f->top) & (f->z <= p->top);
+    const bool better = (s < b->s) | (key < b->key); // (s == b->s here otherwise)
+    const bool after = !bounded || ((s > b->low_s) | ((s == b->low_s) & (key > b->low_key)));
+    if (passes & better & after) b->s = s, b->key = key, b->box = p;
+}
+
 // One part of a grid cell, for a ray. A box: box_entry_sse, then the limit
 // and offer's test, joined with & and | (one branch, not one a comparison),
 // and its normal only at the end (cast_state.best_box). Other
@@ -248,12 +261,7 @@ STEER_ALWAYS_INLINE static void ray_part(const struct steer_geometry *g, cast_st
     }
     // most boxes are missed or lie behind the best hit: one test for those
     if (!(meets & !(s > b->clip) & (s <= b->s))) return;
-    const geo_filter *f = &c->filter;
-    const uint64_t key = prim_key(p);
-    const bool passes = ((p->category & f->mask) != 0) & (p->z <= f->top) & (f->z <= p->top);
-    const bool better = (s < b->s) | (key < b->key); // (s == b->s here otherwise)
-    const bool after = !bounded || ((s > b->low_s) | ((s == b->low_s) & (key > b->low_key)));
-    if (passes & better & after) b->s = s, b->key = key, b->box = p;
+    take_box(c, b, p, s, bounded);
 }
 
 #if defined(__SSE2__)
@@ -274,12 +282,7 @@ STEER_ALWAYS_INLINE static void oblique_part(const struct steer_geometry *g, cas
         walk_load(b, c);
         return;
     }
-    const geo_filter *f = &c->filter;
-    const uint64_t key = prim_key(p);
-    const bool passes = ((p->category & f->mask) != 0) & (p->z <= f->top) & (f->z <= p->top);
-    const bool better = (s < b->s) | (key < b->key); // (s == b->s here otherwise)
-    const bool after = !bounded || ((s > b->low_s) | ((s == b->low_s) & (key > b->low_key)));
-    if (passes & better & after) b->s = s, b->key = key, b->box = p;
+    take_box(c, b, p, s, bounded);
 }
 #endif
 

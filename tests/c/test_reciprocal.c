@@ -111,6 +111,21 @@ static float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
     return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));
 }
 
+// A copy of w through a snapshot (NULL if either way fails).
+static steer_world *restored_copy(const steer_world *w)
+{
+    size_t size = 0;
+    steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
+    unsigned char *bytes = malloc(size);
+    if (bytes == NULL || !steer_world_snapshot(w, NULL, bytes, size, &size, NULL)) {
+        free(bytes);
+        return NULL;
+    }
+    steer_world *r = steer_world_restore(bytes, size, NULL, NULL);
+    free(bytes);
+    return r;
+}
+
 // Steps the world `steps` times by 0.1 s: the closest a and b came.
 static float closest_over(steer_world *w, steer_agent_id a, steer_agent_id b, int steps)
 {
@@ -456,11 +471,7 @@ static void large_agents_seen_after_limits_change_and_restore(void)
         steer_agent_set_limits(w, id, &l);
     }
     CHECK(closest_over(w, a, b, 60) >= 4.0f - 0.01f);
-    size_t size = 0;
-    steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
-    unsigned char *bytes = malloc(size);
-    CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, size, &size, NULL));
-    steer_world *r = bytes != NULL ? steer_world_restore(bytes, size, NULL, NULL) : NULL;
+    steer_world *r = restored_copy(w);
     CHECK(r != NULL);
     if (r != NULL) {
         steer_agent_id ra = {0, 0}, rb = {0, 0};
@@ -476,7 +487,6 @@ static void large_agents_seen_after_limits_change_and_restore(void)
         CHECK(steer_world_hash(r) == steer_world_hash(w));
         steer_world_destroy(r);
     }
-    free(bytes);
     for (int i = 0; i < 22; ++i) steer_behaviour_release(made[i]);
     steer_world_destroy(w);
 }
@@ -723,11 +733,7 @@ static void passing_opposes_and_converging_does_not(void)
         if (!converge) {
             // a world restored from a snapshot passes the oppositions back
             // as the saved one does (it counts its opposed again: world.h)
-            size_t size = 0;
-            steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
-            unsigned char *bytes = malloc(size);
-            CHECK(bytes != NULL && steer_world_snapshot(w, NULL, bytes, size, &size, NULL));
-            steer_world *r = bytes != NULL ? steer_world_restore(bytes, size, NULL, NULL) : NULL;
+            steer_world *r = restored_copy(w);
             CHECK(r != NULL);
             if (r != NULL) {
                 steer_world_step(w, 0.1f);
@@ -736,7 +742,6 @@ static void passing_opposes_and_converging_does_not(void)
                 CHECK(steer_world_hash(r) == steer_world_hash(w));
                 steer_world_destroy(r);
             }
-            free(bytes);
         }
         for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
         steer_world_destroy(w);
