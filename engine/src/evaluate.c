@@ -81,20 +81,42 @@ STEER_NOINLINE static bool blend_children(eval_ctx *ctx, const steer_behaviour *
 // group.c: a second caller there stopped gcc inlining the children's
 // evaluators into steer__group_blend (64 more instructions an untraced
 // agent-step).
+// The children are leaves that record nothing while they run (separation,
+// cohesion, alignment), so each child's node is written whole after it
+// runs, from what its parent's is known once: what steer__trace_enter and
+// steer__trace_leave write, field for field, and in the same order with
+// its mark.
 STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     agent_trace *t = ctx->trace;
     const int n = b->def.child_count;
     const steer_child *children = b->children;
+    const int parent = t->current;
+    const int depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
+    const steer_vec2 at = ctx->me.position;
     double x = 0.0, y = 0.0, angular = 0.0;
     bool any = false;
     for (int i = 0; i < n; ++i) {
         const steer_behaviour *c = children[i].behaviour;
-        steer__trace_child(ctx, i, children[i].weight);
-        const int parent = t->current, node = steer__trace_enter(t, c);
         steer_steering s;
         const bool has = node_table[c->def.type](ctx, c, &s);
-        steer__trace_leave(ctx, c, parent, node, has, &s);
+        if (t->node_count < STEER_TRACE_MAX_NODES) {
+            t->nodes[t->node_count++] = (trace_node){
+                .behaviour = c,
+                .output = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f},
+                .weight = parent < 0 ? 1.0f : children[i].weight,
+                .parent = (int16_t)parent,
+                .child_index = (uint8_t)(parent < 0 ? 0 : (i > 255 ? 255 : i)),
+                .depth = (uint8_t)(depth > 255 ? 255 : depth),
+                .winner_linear = -1,
+                .winner_angular = -1,
+                .type = (uint8_t)c->def.type,
+                .bits = has ? TRACE_HAS_OUTPUT : 0,
+            };
+        } else {
+            t->truncated = true;
+        }
+        steer__trace_add_mark(t, MARK_NEIGHBOURS, at, at, c->def.radius);
         if (!has) continue;
         const double wgt = children[i].weight;
         x += s.linear.x * wgt;
@@ -102,6 +124,8 @@ STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_beh
         angular += s.angular * wgt;
         any = true;
     }
+    t->pending_weight = 1.0f;
+    t->pending_child = 0;
     if (!any) return false;
     steer__clamp_output(ctx, x, y, angular, out);
     return true;
