@@ -1,7 +1,7 @@
 -- run.lua: the crowd scenario suite (docs/crowds.md). One line a case plus a
 -- total, so that two versions or two brains can be compared:
 --
---   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [case ...]
+--   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [--seed n] [case ...]
 --   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
 --     [--markdown] [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
 --     [--tau-obst 1,5,tau] [layout ...]
@@ -15,7 +15,8 @@
 -- `orca` is reciprocal_avoidance around arrive; `contacts` is orca with the
 -- world's resolve_agent_contacts. --small runs the cases of the ctest;
 -- --check exits non-zero unless every agent arrives, cases of fewer than
--- 20 agents have no contact, and no overlap reaches 5 cm.
+-- 20 agents have no contact, and no overlap reaches 5 cm. --seed sets the
+-- world's seed (default 1: the side bias's noise; a case's layout is fixed).
 --
 -- Metrics: arrived (within 0.5 m of the goal), mean completion time of the
 -- arrived, contact episodes (a pair starting to overlap by more than 1 mm),
@@ -42,11 +43,15 @@ local CASES = { "pair_oncoming", "pair_crossing", "groups_oncoming", "four_way",
 local DT, RADIUS, SPEED, ACCEL = 0.1, 0.5, 1.5, 10
 local CONTACT, ARRIVED = 1e-3, 0.5
 
-local brain_name, small, check, chosen = "orca", false, false, {}
+local brain_name, small, check, chosen, seed = "orca", false, false, {}, 1
 local i = 1
 while arg and arg[i] do
   local a = arg[i]
   if a == "--brain" then brain_name = arg[i + 1]; i = i + 1
+  elseif a == "--seed" then
+    seed = math.tointeger(tonumber(arg[i + 1]))
+    assert(seed and seed >= 0, "--seed must be a whole number 0 or more, got " .. tostring(arg[i + 1]))
+    i = i + 1
   elseif a == "--small" then small = true
   elseif a == "--check" then check = true
   else chosen[#chosen + 1] = a end
@@ -114,7 +119,7 @@ end
 
 local function run_case(name)
   local c = load_case(name)
-  local world = steer.world{ seed = 1, cell_size = 6, resolve_agent_contacts = brain_name == "contacts",
+  local world = steer.world{ seed = seed, cell_size = 6, resolve_agent_contacts = brain_name == "contacts",
     resolve_contacts = brain_name == "contacts" }
   for _, w in ipairs(c.walls or {}) do world:add_wall(w[1], w[2], w[3], w[4]) end
   for _, s in ipairs(c.circles or {}) do world:add_circle(s[1], s[2], s[3]) end
@@ -190,7 +195,7 @@ end
 local names = #chosen > 0 and chosen or CASES
 local total = { agents = 0, arrived = 0, contacts = 0, penetrations = 0, overlap = 0 }
 local failed = {}
-print(string.format("brain=%s dt=%g radius=%g max_speed=%g", brain_name, DT, RADIUS, SPEED))
+print(string.format("brain=%s seed=%d dt=%g radius=%g max_speed=%g", brain_name, seed, DT, RADIUS, SPEED))
 for _, name in ipairs(names) do
   local c = load_case(name)
   if not small or c.small then
