@@ -80,19 +80,16 @@ STEER_NOINLINE static bool blend_children(eval_ctx *ctx, const steer_behaviour *
 // children have no limit overrides: the flag admits none). Here, not in
 // group.c: a second caller there stopped gcc inlining the children's
 // evaluators into steer__group_blend (64 more instructions an untraced
-// agent-step).
-// The children are leaves that record nothing while they run (separation,
-// cohesion, alignment), so each child's node is written whole after it
-// runs, from what its parent's is known once: what steer__trace_enter and
-// steer__trace_leave write, field for field, and in the same order with
-// its mark.
+// agent-step). The children (separation, cohesion, alignment) are leaves
+// that record nothing while they run, so each child's node (trace.h,
+// steer__trace_node, as steer__trace_enter makes it) is written whole after
+// it runs, its output with it, then its mark, as steer__trace_leave would.
 STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_behaviour *b, steer_steering *out)
 {
     agent_trace *t = ctx->trace;
     const int n = b->def.child_count;
     const steer_child *children = b->children;
-    const int parent = t->current;
-    const int depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
+    const int parent = t->current, depth = steer__trace_depth(t, parent);
     const steer_vec2 at = ctx->me.position;
     double x = 0.0, y = 0.0, angular = 0.0;
     bool any = false;
@@ -101,18 +98,7 @@ STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_beh
         steer_steering s;
         const bool has = node_table[c->def.type](ctx, c, &s);
         if (t->node_count < STEER_TRACE_MAX_NODES) {
-            t->nodes[t->node_count++] = (trace_node){
-                .behaviour = c,
-                .output = has ? s : (steer_steering){{0.0f, 0.0f}, 0.0f},
-                .weight = parent < 0 ? 1.0f : children[i].weight,
-                .parent = (int16_t)parent,
-                .child_index = (uint8_t)(parent < 0 ? 0 : (i > 255 ? 255 : i)),
-                .depth = (uint8_t)(depth > 255 ? 255 : depth),
-                .winner_linear = -1,
-                .winner_angular = -1,
-                .type = (uint8_t)c->def.type,
-                .bits = has ? TRACE_HAS_OUTPUT : 0,
-            };
+            t->nodes[t->node_count++] = steer__trace_node(c, parent, depth, i, children[i].weight, has ? &s : NULL);
         } else {
             t->truncated = true;
         }
@@ -124,8 +110,8 @@ STEER_NOINLINE static bool neighbour_blend_traced(eval_ctx *ctx, const steer_beh
         angular += s.angular * wgt;
         any = true;
     }
-    t->pending_weight = 1.0f;
-    t->pending_child = 0;
+    // (pending_weight and pending_child are 1 and 0 still: the blend's own
+    // steer__trace_enter reset them, and nothing here announces a child)
     if (!any) return false;
     steer__clamp_output(ctx, x, y, angular, out);
     return true;

@@ -82,23 +82,39 @@ void steer__trace_begin(agent_trace *t);
 /// what it looked at (wander circle, path target, neighbour radius).
 /// (Inline: called around every traced node; the calls cost the traced
 /// flock 53 of its 1,917 instructions an agent-step.)
+/// The node of behaviour b as it enters (steer__trace_enter) or, for a leaf
+/// recorded after it runs, as it leaves: child `child` (weight `weight`) of
+/// node `parent` of t (-1: the root, weight 1) at `depth` (steer__trace_depth),
+/// no winners, and its output if it has one already (else NULL).
+static inline trace_node steer__trace_node(const steer_behaviour *b, int parent, int depth, int child, float weight,
+                                           const steer_steering *output)
+{
+    return (trace_node){
+        .behaviour = b,
+        .output = output != NULL ? *output : (steer_steering){{0.0f, 0.0f}, 0.0f},
+        .weight = parent < 0 ? 1.0f : weight,
+        .parent = (int16_t)parent,
+        // depth and child index saturate: only the first 32 nodes are kept anyway
+        .child_index = (uint8_t)(parent < 0 ? 0 : (child > 255 ? 255 : child)),
+        .depth = (uint8_t)(depth > 255 ? 255 : depth),
+        .winner_linear = -1,
+        .winner_angular = -1,
+        .type = (uint8_t)b->def.type,
+        .bits = output != NULL ? TRACE_HAS_OUTPUT : 0,
+    };
+}
+/// The depth of a child of node `parent` of t (-1: the root).
+static inline int steer__trace_depth(const agent_trace *t, int parent)
+{
+    return parent < 0 ? 0 : t->nodes[parent].depth + 1;
+}
 static inline int steer__trace_enter(agent_trace *t, const steer_behaviour *b)
 {
     const int parent = t->current;
     int n = -1;
     if (t->node_count < STEER_TRACE_MAX_NODES) {
         n = t->node_count++;
-        trace_node *node = &t->nodes[n];
-        node->behaviour = b;
-        node->type = (uint8_t)b->def.type;
-        node->parent = (int16_t)parent;
-        // depth and child index saturate: only the first 32 nodes are kept anyway
-        int depth = parent < 0 ? 0 : t->nodes[parent].depth + 1;
-        node->depth = (uint8_t)(depth > 255 ? 255 : depth);
-        node->child_index = (uint8_t)(parent < 0 ? 0 : (t->pending_child > 255 ? 255 : t->pending_child));
-        node->weight = parent < 0 ? 1.0f : t->pending_weight;
-        node->winner_linear = node->winner_angular = -1;
-        node->bits = 0;
+        t->nodes[n] = steer__trace_node(b, parent, steer__trace_depth(t, parent), t->pending_child, t->pending_weight, NULL);
         t->current = n;
     } else {
         t->truncated = true;
