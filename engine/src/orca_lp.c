@@ -8,6 +8,13 @@
 /// Lines closer to parallel than this (|cross| of unit directions) are
 /// treated as parallel.
 #define ORCA_PARALLEL 1e-6f
+/// Lines facing each other closer to opposite than this (|cross|) cross far
+/// away: their bisector is taken again through its point nearest the origin
+/// when the program through their crossing fails.
+#define ORCA_NEARLY_OPPOSITE 1e-3f
+/// A velocity more than 1% outside the speed disc (this factor squared) is
+/// float noise of a far crossing; rounding stays within a few ulps.
+#define ORCA_DISC_SLACK 1.0201f
 
 static float cross(steer_vec2 a, steer_vec2 b) { return a.x * b.y - a.y * b.x; }
 
@@ -74,6 +81,45 @@ static int solve_plane(const orca_line *lines, int count, float radius, steer_ve
     return count;
 }
 
+// Whether lines l and m are nearly opposite but not parallel (their
+// crossing kilometres away).
+static bool nearly_opposite(const orca_line *l, const orca_line *m)
+{
+    const float det = steer_absf(cross(l->dir, m->dir));
+    return det > ORCA_PARALLEL && det < ORCA_NEARLY_OPPOSITE && steer_dot(l->dir, m->dir) < 0.0f;
+}
+
+// The hard lines, then the bisectors of line i with each soft line before
+// it, into proj; returns their count. With `near_origin`, a nearly opposite
+// pair's bisector goes through its point nearest the origin instead of the
+// two lines' far crossing.
+static int bisectors(const orca_line *lines, int hard, int i, bool near_origin, orca_line *proj)
+{
+    const orca_line *l = &lines[i];
+    int n = 0;
+    for (int h = 0; h < hard; ++h) proj[n++] = lines[h];
+    for (int j = hard; j < i; ++j) {
+        const orca_line *m = &lines[j];
+        orca_line b;
+        float det = cross(l->dir, m->dir);
+        if (steer_absf(det) <= ORCA_PARALLEL) {
+            if (steer_dot(l->dir, m->dir) > 0.0f) continue; // same direction: j never binds first
+            b.point = steer_scale(steer_add(l->point, m->point), 0.5f);
+        } else if (near_origin && nearly_opposite(l, m)) {
+            // the same bisector (equal violations: cross(l.dir - m.dir, v)
+            // = cross(l.dir, l.point) - cross(m.dir, m.point))
+            const steer_vec2 w = steer_sub(l->dir, m->dir);
+            const float c = cross(l->dir, l->point) - cross(m->dir, m->point);
+            b.point = steer_scale(steer_v2(w.y, -w.x), -c / steer_length_sq(w));
+        } else {
+            b.point = steer_mul_add(l->point, l->dir, cross(m->dir, steer_sub(l->point, m->point)) / det);
+        }
+        b.dir = unit(steer_sub(m->dir, l->dir));
+        proj[n++] = b;
+    }
+    return n;
+}
+
 // 3-D program of the infeasible case: minimise the largest violation d of
 // the soft lines (from `first` on) while keeping the hard ones. Solved as a
 // sequence of 2-D programs: when line i is violated by more than the current
@@ -88,24 +134,25 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
         const orca_line *l = &lines[i];
         float violation = cross(l->dir, steer_sub(l->point, result));
         if (violation <= worst) continue;
-        int n = 0;
-        for (int h = 0; h < hard; ++h) proj[n++] = lines[h];
-        for (int j = hard; j < i; ++j) {
-            const orca_line *m = &lines[j];
-            orca_line b;
-            float det = cross(l->dir, m->dir);
-            if (steer_absf(det) <= ORCA_PARALLEL) {
-                if (steer_dot(l->dir, m->dir) > 0.0f) continue; // same direction: j never binds first
-                b.point = steer_scale(steer_add(l->point, m->point), 0.5f);
-            } else {
-                b.point = steer_mul_add(l->point, l->dir, cross(m->dir, steer_sub(l->point, m->point)) / det);
-            }
-            b.dir = unit(steer_sub(m->dir, l->dir));
-            proj[n++] = b;
-        }
         steer_vec2 kept = result;
         // as far as possible into line i's permitted side
-        if (solve_plane(proj, n, radius, steer_perp(l->dir), true, &result) < n) result = kept;
+        int n = bisectors(lines, hard, i, false, proj);
+        bool met = solve_plane(proj, n, radius, steer_perp(l->dir), true, &result) == n;
+        if (!met || steer_length_sq(result) > ORCA_DISC_SLACK * radius * radius) {
+            // failed, or outside the speed disc: with a nearly opposite
+            // pair (an agent between its leader and its follower in a
+            // file), its bisector through the far crossing was float
+            // noise; once more through its point nearest the origin (a
+            // failure keeps the velocity before line i, which may run into
+            // a neighbour; docs/crowds.md, "The crowd brain")
+            bool far = false;
+            for (int j = hard; j < i && !far; ++j) far = nearly_opposite(l, &lines[j]);
+            if (far) {
+                n = bisectors(lines, hard, i, true, proj);
+                met = solve_plane(proj, n, radius, steer_perp(l->dir), true, &result) == n;
+            }
+            if (!met) result = kept;
+        }
         worst = cross(l->dir, steer_sub(l->point, result));
     }
     return result;

@@ -41,10 +41,12 @@
 /// that exactly symmetric layouts (an antipodal circle) do not stay balanced.
 #define ORCA_JITTER 0.02f
 /// Two-way traffic (oncoming): as far as the traffic ahead opposes it, the agent
-/// turns right by up to this many radians instead of ORCA_SIDE_BIAS, so that
-/// groups head-on sort into lanes before they meet (docs/crowds-relay21.md).
-#ifndef ORCA_ONCOMING_TURN
-#define ORCA_ONCOMING_TURN 0.2f
+/// adds a velocity of up to this fraction of its max speed to the right of its
+/// preferred velocity, so that groups head-on sort into lanes before they meet
+/// (docs/crowds-relay21.md). A speed, not a turn: at a crawl a turn asks for
+/// almost nothing sideways (docs/crowds-twowaylarge21.md, G).
+#ifndef ORCA_ONCOMING_SIDE
+#define ORCA_ONCOMING_SIDE 0.17f
 #endif
 /// Two wishes oppose only when more than acos(-ORCA_ONCOMING_COS) apart
 /// (120 degrees): crossing traffic sorts itself without lanes.
@@ -641,17 +643,25 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         // stream; nothing to avoid, nothing changed
         // (a small angle: sin t ~ t and cos t ~ 1 - t^2/2 to 1e-7); more
         // to the right as far as traffic ahead opposes it (oncoming)
-        float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
+        const float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
         const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
         if (ctx->course != NULL) ctx->course->opp = opp;
+        preferred = turned(preferred, 1.0f - 0.5f * turn * turn, turn);
         if (opp > 0.0f) {
             // (counted for the world's `opposed`, step.c: an agent whose
             // tree writes twice may count twice, which costs time only)
             if (ctx->course != NULL) ++ctx->scratch->opposed;
-            turn -= (ORCA_ONCOMING_TURN - ORCA_SIDE_BIAS) * opp;
-            preferred = turned(preferred, cosf(turn), sinf(turn));
-        } else {
-            preferred = turned(preferred, 1.0f - 0.5f * turn * turn, turn);
+            const float pl = steer_length(preferred);
+            if (pl > 0.0f) {
+                // a step to the right at a speed of its own (at a crawl
+                // too), faded within a horizon's travel of the destination
+                const float reach = d->time_horizon * max_speed;
+                const float left = steer_length(steer_sub(destination(ctx, pref), p));
+                const float fade = left < reach ? left / reach : 1.0f;
+                const float side = ORCA_ONCOMING_SIDE * opp * max_speed * fade;
+                preferred = steer_mul_add(preferred, steer_v2(preferred.y, -preferred.x), side / pl);
+                preferred = steer_clamp_length(preferred, max_speed);
+            }
         }
     }
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);

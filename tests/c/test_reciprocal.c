@@ -70,6 +70,27 @@ static void lp_jam_gives_towards_preferred(void)
     CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
 }
 
+static void lp_least_violation_of_nearly_opposite_lines(void)
+{
+    // an agent in a file along a wall (y >= -0.001, hard), its follower's
+    // line x >= 0.061 and its leader's x <= -0.030, 0.0009 rad from opposite
+    // (goal_line_16 with world seed 4, seek, docs/crowds-g21.md; the values
+    // to the bit): the least violation is x = 0.016, 0.046 into each. The
+    // two lines cross 11.5 km away; a bisector through that crossing lost
+    // its place in float, and the program kept the preferred velocity, 1.5
+    // m/s into the leader
+    orca_line l[3] = {{{-0x0p+0f, -0x1.0f0cp-10f}, {0x1p+0f, -0x0p+0f}},
+                      {{0x1.f5e7acp-5f, -0x1.2d77dp-10f}, {-0x1.d71988p-12f, -0x1.fffffcp-1f}},
+                      {{-0x1.ecd348p-6f, -0x1.22865ep-10f}, {0x1.df6af6p-12f, 0x1.fffffep-1f}}};
+    const steer_vec2 preferred = steer_v2(0x1.76cdd4p+0f, -0x1.4e22ecp-2f); // (1.464, -0.326)
+    steer_vec2 r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.0f);
+    CHECK_NEAR(r.x, 0.016f, 0.002f);
+    // with the jam's give (orca_lp.c): up to 0.048 more into either (x from
+    // -0.033 to 0.064), not 1.5
+    r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.048f);
+    CHECK(r.x > -0.035f && r.x < 0.066f);
+}
+
 /* ---- agents ----------------------------------------------------------------------------- */
 
 // An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
@@ -748,6 +769,31 @@ static void passing_opposes_and_converging_does_not(void)
     }
 }
 
+// Keeping right is a speed of its own, not a turn of the preferred velocity:
+// two agents head-on that have just set off (an arrive from rest asks for a
+// fifth of the velocity it wants each step: 0.3 m/s after the first) step to
+// their right at a good part of their forward speed, not a fifth of it
+// (docs/crowds.md, "Keeping right in two-way traffic")
+static void keeps_right_while_slow(void)
+{
+    steer_world *w = make_world(1);
+    steer_behaviour *ba = avoid_to_within(14, 0, 2, 10), *bb = avoid_to_within(-14, 0, 2, 10);
+    steer_agent_id a = walker(w, -4, 0, ba, 1), b = walker(w, 4, 0, bb, 2);
+    // (opposed from the second step on; three steps in, still under 1 m/s:
+    // sideways about 0.5 m/s against forward 0.6; turned by up to 0.2 rad
+    // instead, 0.25 against 0.69)
+    for (int s = 0; s < 3; ++s) steer_world_step(w, 0.1f);
+    const steer_vec2 va = steer_agent_get_velocity(w, a), vb = steer_agent_get_velocity(w, b);
+    CHECK(opposition(w, a) > 0.9f && opposition(w, b) > 0.9f);
+    CHECK(steer_length(va) < 1.0f && steer_length(vb) < 1.0f);
+    // a walks +x (its right is -y), b walks -x
+    CHECK(va.x > 0.0f && -va.y > 0.6f * va.x);
+    CHECK(vb.x < 0.0f && vb.y > 0.6f * -vb.x);
+    steer_behaviour_release(ba);
+    steer_behaviour_release(bb);
+    steer_world_destroy(w);
+}
+
 // Two groups of 8 head-on in a hallway 3 m wide and 24 m long (the matrix's
 // twoway_16 with world seed 1, scripts/scenarios/matrix/twoway.lua): start,
 // goal. Each agent leaves the world within 0.5 m of its goal.
@@ -1098,6 +1144,7 @@ int main(void)
     RUN(lp_corner_of_two_lines);
     RUN(lp_least_violation_of_opposite_lines);
     RUN(lp_jam_gives_towards_preferred);
+    RUN(lp_least_violation_of_nearly_opposite_lines);
     RUN(head_on_pair_passes_keeping_right);
     RUN(non_avoider_is_avoided_fully);
     RUN(kinematic_avoiders_share);
@@ -1115,6 +1162,7 @@ int main(void)
     RUN(three_contenders_for_one_spot);
     RUN(a_yield_ends_with_the_one_yielded_to);
     RUN(passing_opposes_and_converging_does_not);
+    RUN(keeps_right_while_slow);
     RUN(groups_head_on_in_a_hallway_get_through);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(the_gather_guess_changes_no_bit);
