@@ -451,10 +451,8 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
     }
 }
 
-// The agent's destination as its neighbours read it (oncoming): the target
-// of its preferred behaviour when that has one, else where it is (an agent
-// going nowhere opposes nobody).
-static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+// Whether the preferred behaviour goes to a target (its destination).
+static bool has_destination(const steer_behaviour_def *pref)
 {
     switch (pref->type) {
     case STEER_SEEK:
@@ -462,18 +460,62 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
     case STEER_KINEMATIC_SEEK:
     case STEER_KINEMATIC_ARRIVE:
     case STEER_PURSUE:
-    case STEER_NAVIGATE: {
+    case STEER_NAVIGATE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The agent's destination as its neighbours read it (oncoming): the target
+// of its preferred behaviour when that has one, else where it is (an agent
+// going nowhere opposes nobody).
+static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+{
+    if (has_destination(pref)) {
         // (a point: steer__context_target's position, without the call;
         // finite: every way a target is set checks it)
         if (pref->target.kind == STEER_TARGET_POINT) return pref->target.point;
         target_state t;
         if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
-        break;
-    }
-    default:
-        break;
     }
     return ctx->me.position;
+}
+
+// Turning into a fixed destination (issue 21, docs/crowds.md "Turning into
+// a spot"): at speed s an agent turns at best on a circle of radius s^2 / a
+// (a its max acceleration), and a point inside that circle it cannot reach
+// on this pass however it steers. A `seek`, which keeps its speed, then
+// circles its goal for good: alone at about the turning radius, or two sent
+// to one point round each other (at an acceleration of 3 times the max
+// speed the turning radius, 0.5 m at 1.5 m/s, is the arrival radius). A
+// point at distance d, h off the line of the velocity, is outside the
+// circle of radius R tangent to the velocity on its side when
+// d^2 >= 2 R h, that is s^2 <= a d^2 / (2 h); with u the part of the
+// velocity along the line to the point and w the part across it
+// (h = d |w| / s), when |w| s <= a d / 2. So the part across is shortened
+// until the destination is on that circle, the part along kept:
+// w^2 (u^2 + w^2) = (a d / 2)^2. Nothing changes for an agent heading at
+// its destination (w = 0) or far enough from it (d >= 2 s^2 / a).
+static inline steer_vec2 turnable(steer_vec2 preferred, steer_vec2 to_dest, float accel)
+{
+    const float d2 = steer_length_sq(to_dest), reach = accel * d2, s2 = steer_length_sq(preferred);
+    // most agents: at least twice the turning radius away (d >= 2 s^2 / a,
+    // and h <= d), told without a square root
+    if (reach * accel >= 4.0f * s2 * s2) return preferred;
+    // 2 |to_dest x preferred| s = 2 d |w| s against a d^2 (false for NaN:
+    // unchanged; true only with a part across, s > 0 and d > 0)
+    const float across = fabsf(to_dest.x * preferred.y - to_dest.y * preferred.x), s = sqrtf(s2);
+    if (!(2.0f * across * s > reach)) return preferred;
+    const float d = sqrtf(d2), half = 0.5f * accel * d;
+    const steer_vec2 n = steer_scale(to_dest, 1.0f / d);
+    const float u = steer_dot(preferred, n), u2 = u * u;
+    const steer_vec2 w = steer_mul_add(preferred, n, -u);
+    const float wl2 = steer_length_sq(w);
+    if (!(wl2 > 0.0f)) return preferred; // (rounding: nothing across after all)
+    // w'^2 = (sqrt(u^4 + 4 (a d / 2)^2) - u^2) / 2, smaller than |w|^2
+    const float w2 = 0.5f * (sqrtf(u2 * u2 + 4.0f * half * half) - u2);
+    return steer_mul_add(steer_scale(n, u), w, sqrtf(w2 / wl2));
 }
 
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
@@ -563,6 +605,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // where everyone is when the new velocity starts to act (see the top)
     const float lead = ctx->kinematic ? 0.0f : dt;
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
+    // a fixed destination inside the circle the agent turns on: less across
+    // (turnable; a kinematic agent turns at once, a moving target with it)
+    if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && has_destination(pref))
+        preferred = turnable(preferred, steer_sub(pref->target.point, p), ctx->lim.max_acceleration);
 
     orca_line lines[ORCA_MAX_LINES];
     // (out of line: a crowd without shapes only tests the pointer)

@@ -266,7 +266,6 @@ end
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
 local NOT_YET = {
-  contend_2 = set("first"),                   -- seek at acceleration 3: they swing round each other at speed
   junction_20 = set("wait"),                  -- a 30 s wait in 22 runs of 360 (18 arrive, 4 seek); every agent
                                               -- home since wallend21 (the blocks' corners: docs/crowds-wallend21.md)
   gather_12 = set("gap"),                     -- the 10% clearance
@@ -275,10 +274,6 @@ local NOT_YET = {
   exit = set("home", "wait", "jam", "overlap"),
   gather_100 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
   gather_r2 = set("gap", "rest", "spread", "overlap", "rest_overlap", "restart", "contacts"),
-  corridor_16 = set("home", "wait"),          -- 2 seek runs of 360 (seed 3, horizon 1 s, acceleration 3): the
-                                              -- last seeker, alone, orbits its own goal at full speed (turning
-                                              -- radius v^2/a = 0.5 m, the arrival radius); the approach since
-                                              -- keeping right (docs/crowds-relay21.md)
   corridor = set("home", "wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
                                               -- --quick corners); with --tau-obst 5 at every agent horizon
   -- two groups head-on in a hallway a few bodies wide (docs/crowds-twoway21.md): the groups meet

@@ -664,6 +664,100 @@ static void three_contenders_for_one_spot(void)
     CHECK(h == h2 && first == first2 && settled == settled2);
 }
 
+// A seek to (gx, gy) under reciprocal avoidance (the matrix's brain with
+// `seek`), and a seeker of max speed 1.5 m/s and max acceleration `accel`
+// at (x, y) moving at (vx, vy).
+static steer_behaviour *avoid_seek_to(float gx, float gy)
+{
+    steer_child c = {make(def_at(STEER_SEEK, gx, gy)), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &c;
+    r.child_count = 1;
+    r.radius = 6.0f;
+    r.time_horizon = 1.0f;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(c.behaviour);
+    return b;
+}
+
+static steer_agent_id seeker(steer_world *w, float x, float y, float vx, float vy, float accel, steer_behaviour *b,
+                             uint64_t key)
+{
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = steer_v2(x, y);
+    d.state.velocity = steer_v2(vx, vy);
+    d.limits.max_speed = 1.5f;
+    d.limits.max_acceleration = accel;
+    d.behaviour = b;
+    d.key = key;
+    return steer_agent_create(w, &d);
+}
+
+static void a_seeker_turns_into_its_goal(void)
+{
+    // alone, 0.6 m from its goal, at full speed across the line to it, at a
+    // max acceleration of 3 times its max speed (a turning radius of 0.5 m):
+    // before, it circled the goal about 0.5 m out for good (0.48 m at the
+    // closest after the first 2 s, at dt 0.05; corridor_16's last seeker);
+    // now it sheds speed across the line to the goal until it can turn in,
+    // and is within 0.1 m in 0.95 s (1.0 s at dt 0.1). The same seeker 6 m
+    // out keeps its full speed (its goal is outside the circle it turns on)
+    for (int dt10 = 1; dt10 <= 2; ++dt10) {
+        const float dt = 0.05f * (float)dt10;
+        steer_world *w = make_world(1);
+        steer_behaviour *b = avoid_seek_to(0.0f, 0.0f), *far = avoid_seek_to(0.0f, 100.0f);
+        steer_agent_id a = seeker(w, 0.6f, 0.0f, 0.0f, 1.5f, 4.5f, b, 1);
+        steer_agent_id f = seeker(w, 6.0f, 100.0f, 0.0f, 1.5f, 4.5f, far, 2);
+        float in = -1.0f, slowest_far = 10.0f;
+        for (int s = 1; s * dt <= 20.0f + 1e-3f; ++s) {
+            steer_world_step(w, dt);
+            if (in < 0.0f && steer_length(steer_agent_get_position(w, a)) < 0.1f) in = (float)s * dt;
+            if (s * dt <= 1.0f) slowest_far = steer_minf(slowest_far, steer_length(steer_agent_get_velocity(w, f)));
+        }
+        CHECK(in > 0.0f && in <= 3.0f);
+        CHECK(slowest_far >= 1.5f - 1e-4f);
+        steer_behaviour_release(b);
+        steer_behaviour_release(far);
+        steer_world_destroy(w);
+    }
+}
+
+static void two_seekers_for_one_spot(void)
+{
+    // two seekers from 6 m either side of one point at a max acceleration of
+    // 3 times the max speed: before, they met at full speed, above the speed
+    // under which agents yield, and swung round each other 0.55 to 0.6 m
+    // out for good (neither within 0.5 m in 20 s); now, slowed until they
+    // can turn in (a seeker's goal inside the circle it turns on), one is
+    // within 0.5 m within 3 s of the 4 s straight walk (5.05 s at dt 0.05,
+    // 5.1 s at dt 0.1), in both spawn orders
+    for (int reversed = 0; reversed < 2; ++reversed) {
+        for (int dt10 = 1; dt10 <= 2; ++dt10) {
+            const float dt = 0.05f * (float)dt10;
+            steer_world *w = make_world(1);
+            steer_behaviour *b[2];
+            steer_agent_id ids[2];
+            for (int k = 0; k < 2; ++k) {
+                int i = reversed ? 1 - k : k;
+                b[i] = avoid_seek_to(0.0f, 0.0f);
+                ids[i] = seeker(w, i == 0 ? -6.0f : 6.0f, 0.0f, 0.0f, 0.0f, 4.5f, b[i], (uint64_t)i + 1);
+            }
+            float first = -1.0f, closest = 100.0f;
+            for (int s = 1; s * dt <= 20.0f + 1e-3f && first < 0.0f; ++s) {
+                steer_world_step(w, dt);
+                for (int i = 0; i < 2; ++i) {
+                    if (steer_length(steer_agent_get_position(w, ids[i])) < 0.5f) first = (float)s * dt;
+                }
+                closest = steer_minf(closest, distance(w, ids[0], ids[1]));
+            }
+            CHECK(first > 0.0f && first <= 7.0f);
+            CHECK(closest >= 1.0f - 1e-3f);
+            for (int i = 0; i < 2; ++i) steer_behaviour_release(b[i]);
+            steer_world_destroy(w);
+        }
+    }
+}
+
 // Whom an agent has yielded to (its key, 0: nobody): the intent it wrote
 // at its last evaluation (world.h, orca_intent).
 static uint64_t yielded_to(steer_world *w, steer_agent_id id)
@@ -1160,6 +1254,8 @@ int main(void)
     RUN(grid_records_follow_limits_and_behaviour);
     RUN(two_contenders_for_one_spot);
     RUN(three_contenders_for_one_spot);
+    RUN(a_seeker_turns_into_its_goal);
+    RUN(two_seekers_for_one_spot);
     RUN(a_yield_ends_with_the_one_yielded_to);
     RUN(passing_opposes_and_converging_does_not);
     RUN(keeps_right_while_slow);
