@@ -1,0 +1,72 @@
+// Helpers shared by the tests of reciprocal avoidance (test_reciprocal.c,
+// test_traffic.c): arrive-under-avoidance trees, walkers, distances.
+#ifndef STEER_TEST_RECIPROCAL_FIXTURE_H
+#define STEER_TEST_RECIPROCAL_FIXTURE_H
+#include <stdlib.h>
+#include "fixture.h"
+// An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
+// round for neighbours (avoid_to: 6 m).
+static inline steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)
+{
+    steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
+    a.target_radius = 0.1f;
+    a.slow_radius = 2.0f;
+    a.time_to_target = 0.5f;
+    steer_child c = {make(a), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &c;
+    r.child_count = 1;
+    r.radius = radius;
+    r.time_horizon = horizon;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(c.behaviour);
+    return b;
+}
+
+static inline steer_behaviour *avoid_to(float gx, float gy, float horizon)
+{
+    return avoid_to_within(gx, gy, horizon, 6.0f);
+}
+
+static inline steer_agent_id walker(steer_world *w, float x, float y, steer_behaviour *b, uint64_t key)
+{
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = steer_v2(x, y);
+    d.limits.max_speed = 1.5f;
+    d.behaviour = b;
+    d.key = key;
+    return steer_agent_create(w, &d);
+}
+
+static inline float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
+{
+    return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));
+}
+
+// A copy of w through a snapshot (NULL if either way fails).
+static inline steer_world *restored_copy(const steer_world *w)
+{
+    size_t size = 0;
+    steer_world_snapshot(w, NULL, NULL, 0, &size, NULL);
+    unsigned char *bytes = malloc(size);
+    if (bytes == NULL || !steer_world_snapshot(w, NULL, bytes, size, &size, NULL)) {
+        free(bytes);
+        return NULL;
+    }
+    steer_world *r = steer_world_restore(bytes, size, NULL, NULL);
+    free(bytes);
+    return r;
+}
+
+// Steps the world `steps` times by 0.1 s: the closest a and b came.
+static inline float closest_over(steer_world *w, steer_agent_id a, steer_agent_id b, int steps)
+{
+    float closest = 100.0f;
+    for (int i = 0; i < steps; ++i) {
+        steer_world_step(w, 0.1f);
+        closest = steer_minf(closest, distance(w, a, b));
+    }
+    return closest;
+}
+
+#endif
