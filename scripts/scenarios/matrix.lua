@@ -281,7 +281,7 @@ local NOT_YET = {
   -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm); 323 since the sideways step
   twoway_16 = set("home", "wait", "contacts"),
-  goal_line_16 = set("home", "wait"),         -- 270 of 360 runs ok (13 of 16 home at worst; 288 with the turn,
+  goal_line_16 = set("home", "wait"),         -- 264 of 360 runs ok (13 of 16 home at worst; 288 with the turn,
                                               -- 254 before keeping right)
   -- at the centre (world seed 1) since keeping right became a sideways step (docs/crowds.md); the full
   -- matrix of these not run since
