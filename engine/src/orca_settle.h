@@ -54,9 +54,13 @@
 /// destination (the clearance's 0.1 m cap kept gaps of about 0.1 m at
 /// rest; issue 21 asks for at most 5 cm at any radius).
 #define ORCA_REST_GAP 0.03f
-/// An agent whose destination is within this many of its radii settles
-/// (the point may fall between three bodies: 1.155 radii for touching ones).
-#define ORCA_SETTLE_ROOT 1.2f
+/// An agent whose destination is within this many of its radii (under its
+/// body) settles on the point; two agents apart by their rest gap cannot
+/// both. (At 1.2, gap21's, two agents straddling the point were both on it
+/// and stood stiff against each other: an exit, where the agent on the
+/// point leaves, jammed: the matrix's `exit` at the centre 26 of 60 home
+/// against 47; docs/crowds-settle21c.md.)
+#define ORCA_SETTLE_ROOT 1.0f
 /// A settled neighbour counts when its body is within this much (m) beyond
 /// the distance the pair keeps.
 #define ORCA_SETTLE_REACH 0.05f

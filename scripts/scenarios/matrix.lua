@@ -269,7 +269,7 @@ local NOT_YET = {
   contend_2 = set("first"),                   -- seek at acceleration 3: they swing round each other at speed
   junction_20 = set("wait"),                  -- a 30 s wait in 22 runs of 360 (18 arrive, 4 seek); every agent
                                               -- home since wallend21 (the blocks' corners: docs/crowds-wallend21.md)
-  gather_12 = set("gap"),                     -- 6 runs of 360 (horizon 5 s, acceleration 3): the heap still
+  gather_12 = set("gap"),                     -- 4 runs of 360 (seed 1, horizon 5 s, dt 0.1): the heap still
                                               -- slides and keeps the clearance (docs/crowds-settle21c.md)
   hallway_shared = set("home", "wait", "jam", "overlap"),
   junction = set("home", "wait", "jam", "overlap"),

@@ -564,11 +564,12 @@ static void large_agents_rest_as_close_as_small_ones(void)
         float closest = closest_over(w, a, b, 600);
         float gap = distance(w, a, b) - 2.0f * r;
         CHECK(closest >= 2.0f * r - 0.01f); // never touching
-        // settled at one point (orca_settle.h): 6.0 cm at radius 0.5, 4.7 cm
+        // settled at one point (orca_settle.h): 7.3 cm at radius 0.5, 4.7 cm
         // at 2 (0.12 m at either with the clearance alone, 0.45 m at radius
-        // 2 before its cap); issue 21 asks for 5 cm: the yield's push
+        // 2 before its cap; 6.0 cm at radius 0.5 while two agents could
+        // both be on the point); issue 21 asks for 5 cm: the yield's push
         // (ORCA_YIELD_PUSH) still parts two contenders a little more
-        CHECK(gap >= 0.0f && gap <= 0.065f);
+        CHECK(gap >= 0.0f && gap <= 0.075f);
         CHECK(steer_length(steer_agent_get_velocity(w, a)) < 0.02f && steer_length(steer_agent_get_velocity(w, b)) < 0.02f);
         steer_behaviour_release(ba);
         steer_behaviour_release(bb);
