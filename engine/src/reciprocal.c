@@ -596,22 +596,22 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y};
     }
     const steer_vec2 dest = destination(ctx, pref);
-    if (ctx->course != NULL) {
-        // its destination; its opposition and settling state below (0
-        // without neighbours)
-        *ctx->course = (orca_course){dest.x, dest.y, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-        ctx->course_written = true;
+    // settling at a shared point (orca_settle.h; only a slow agent asking
+    // for little can be settled: the call is skipped otherwise)
+    orca_settling st = {false, false, 0.0f, 0.0f, 0.0f, 0.0f, {0.0f, 0.0f}};
+    bool settled = false;
+    if (speed < ORCA_SETTLE_SLOW * max_speed) {
+        const float asks = steer_length(preferred);
+        if (asks < ORCA_SETTLE_WISH * max_speed)
+            settled = steer__orca_settled(ctx, near, k, dest, speed, asks, r_self, r_cap, &st);
     }
-    // settling at a shared point (orca_settle.h)
-    orca_settling st;
-    const bool settled = steer__orca_settled(ctx, near, k, dest, speed, steer_length(preferred), r_self, r_cap, &st);
     const bool fresh = st.fresh, pocket = st.pocket;
     const steer_vec2 push = st.push;
     if (ctx->course != NULL) {
-        ctx->course->press = st.press;
-        ctx->course->mass = st.mass;
-        ctx->course->heap = st.heap;
-        ctx->course->supports = st.supports;
+        // its destination, its count and pressing; its opposition and
+        // settling level below (0 without neighbours)
+        *ctx->course = (orca_course){dest.x, dest.y, 0.0f, 0.0f, st.press, st.mass, st.heap, st.supports};
+        ctx->course_written = true;
     }
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
