@@ -132,8 +132,15 @@ steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, flo
     for (int i = hard; i < count; ++i) {
         const steer_vec2 point = lines[i].point, dir = lines[i].dir;
         float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
-        const float g = i >= first && i - first < 64 && (stiff >> (i - first) & 1u) ? 0.0f : give;
-        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -(own + g)), dir};
+        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -(own + give)), dir};
+    }
+    // (settled pairs: their lines give nothing)
+    for (; stiff != 0; stiff &= stiff - 1) {
+        const int i = first + __builtin_ctzll(stiff);
+        if (i < hard || i >= count) continue;
+        const steer_vec2 point = lines[i].point, dir = lines[i].dir;
+        float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
+        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -own), dir};
     }
     steer_vec2 eased;
     if (solve_plane(relaxed, count, max_speed, preferred, false, &eased) == count) return eased;
