@@ -89,7 +89,7 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
     memset(&w->memory[i], 0, sizeof w->memory[i]);
     w->intent[i] = (orca_intent){0.0f, 0.0f, 0u, 0u, 0.0f, 0.0f};
-    w->course[i] = (orca_course){0.0f, 0.0f, 0.0f};
+    w->course[i] = (orca_course){0};
     w->key[i] = def->key != 0 ? def->key : w->next_key;
     if (def->key == 0) ++w->next_key;
     w->rng[i] = steer__stream_seed(w->def.seed, w->key[i]);

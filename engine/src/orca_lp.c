@@ -159,8 +159,9 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
 }
 
 steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
-                             float give)
+                             float give, uint64_t stiff)
 {
+    const int first = hard; // (stiff counts from the first soft line as given)
     steer_vec2 result;
     int failed = solve_plane(lines, count, max_speed, preferred, false, &result);
     if (failed == count) return result;
@@ -179,6 +180,14 @@ steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, flo
         const steer_vec2 point = lines[i].point, dir = lines[i].dir;
         float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
         relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -(own + give)), dir};
+    }
+    // (settled pairs: their lines give nothing)
+    for (; stiff != 0; stiff &= stiff - 1) {
+        const int i = first + __builtin_ctzll(stiff);
+        if (i < hard || i >= count) continue;
+        const steer_vec2 point = lines[i].point, dir = lines[i].dir;
+        float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
+        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -own), dir};
     }
     steer_vec2 eased;
     if (solve_plane(relaxed, count, max_speed, preferred, false, &eased) == count) return eased;

@@ -28,9 +28,11 @@ typedef struct orca_line {
 /// minimises the largest violation among them. With `give` > 0 (m/s), that
 /// last case then takes the velocity nearest `preferred` among those that
 /// violate no soft line by more than `give` beyond its violation at the
-/// least-violating velocity (a jam still moves towards its goals). Deterministic: the lines are
-/// taken in the order given.
+/// least-violating velocity (a jam still moves towards its goals); the soft
+/// lines whose bit is set in `stiff` (bit i: line hard + i) give nothing
+/// (settled pairs: orca_settle.h). Deterministic: the lines are taken in
+/// the order given.
 steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
-                             float give);
+                             float give, uint64_t stiff);
 
 #endif

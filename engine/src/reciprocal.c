@@ -31,6 +31,7 @@
 #include "orca_lines.h"
 #include "orca_lp.h"
 #include "orca_obstacles.h"
+#include "orca_settle.h"
 #include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
@@ -446,8 +447,11 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
             steer_vec2 n = steer_scale(rel, 1.0f / d);
             vj = steer_mul_add(vj, n, ORCA_YIELD_PUSH * view->limits[j].max_speed - steer_dot(vj, n));
         }
-        lines[i] = agent_line(rel, steer_sub(f->v, vj), pair_radius(f->r_self, f->r_cap, view->limits[j].radius),
-                              f->inv_tau, f->inv_dt, f->v, 1.0f);
+        // (a settled pair's margin: orca_settle.h)
+        const float rb = ctx->lim.radius + view->limits[j].radius;
+        const float r = steer__orca_settle_radius(pair_radius(f->r_self, f->r_cap, view->limits[j].radius), rb,
+                                                  steer__orca_pair_level(view->course, ctx->self, (int)j));
+        lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, 1.0f);
     }
 }
 
@@ -639,10 +643,22 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const uint32_t lo = (uint32_t)yielded, hi = (uint32_t)(yielded >> 32);
         *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y};
     }
+    const steer_vec2 dest = destination(ctx, pref);
+    // settling at a shared point (orca_settle.h; only a slow agent asking
+    // for little can be settled: the call is skipped otherwise)
+    orca_settling st = {false, false, 0.0f, 0.0f, 0.0f, 0.0f, {0.0f, 0.0f}};
+    bool settled = false;
+    if (speed < ORCA_SETTLE_SLOW * max_speed) {
+        const float asks = steer_length(preferred);
+        if (asks < ORCA_SETTLE_WISH * max_speed)
+            settled = steer__orca_settled(ctx, near, k, dest, speed, asks, r_self, r_cap, &st);
+    }
+    const bool fresh = st.fresh, pocket = st.pocket;
+    const steer_vec2 push = st.push;
     if (ctx->course != NULL) {
-        // its destination; its opposition below (0 without neighbours)
-        const steer_vec2 dest = destination(ctx, pref);
-        *ctx->course = (orca_course){dest.x, dest.y, 0.0f};
+        // its destination, its count and pressing; its opposition and
+        // settling level below (0 without neighbours)
+        *ctx->course = (orca_course){dest.x, dest.y, 0.0f, 0.0f, st.press, st.mass, st.heap, st.supports};
         ctx->course_written = true;
     }
     if (yielded != 0) {
@@ -666,6 +682,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
+    // a settled agent's pairs of the same destination (not with layers or
+    // priorities in use: their lines are rebuilt below with the clearance)
+    uint64_t stiff = 0;
+    if (listed && ctx->view->course[ctx->self].rest > 0.0f && !ctx->view->filtered && !ctx->view->prioritised)
+        stiff = steer__orca_settle_lines(ctx, near, k, &pairs, v, speed, inv_tau, inv_dt, fresh, pocket,
+                                         lines + count);
     count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
@@ -693,6 +715,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
         if (ctx->course != NULL) ctx->course->opp = opp;
         preferred = turned(preferred, 1.0f - 0.5f * turn * turn, turn);
+        // (opposed or settled, never both)
+        if (ctx->course != NULL && !(opp > 0.0f) && listed)
+            ctx->course->rest = steer__orca_settle_level(ctx->view->course[ctx->self].rest, settled);
         if (opp > 0.0f) {
             // (counted for the world's `opposed`, step.c: an agent whose
             // tree writes twice may count twice, which costs time only)
@@ -710,8 +735,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
             }
         }
     }
+    // pressed by outer agents of its heap (orca_settle.h; not with layers
+    // or priorities in use, as the resting half-planes)
+    if ((push.x != 0.0f || push.y != 0.0f) && !ctx->view->filtered && !ctx->view->prioritised)
+        preferred = steer_clamp_length(steer_add(preferred, push), max_speed);
     float give = ORCA_JAM_GIVE * steer_maxf(max_speed - speed, 0.0f);
-    steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give);
+    steer_vec2 chosen = steer__orca_lp_solve(lines, count, hard, max_speed, preferred, give, stiff);
     // extreme settings (a horizon of 1e-30 s, a step of 1e-30 s) overflow the
     // half-planes: then stop rather than let a non-finite velocity out
     if (!steer_vec2_is_finite(chosen)) chosen = steer_v2(0.0f, 0.0f);

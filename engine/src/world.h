@@ -34,14 +34,20 @@ typedef struct orca_intent {
 
 /// The rest of it, for keeping right in two-way traffic (reciprocal.c,
 /// oncoming): its destination (its preferred behaviour's target; none: its
-/// own position) and its opposition. Read only by the few agents that meet
-/// oncoming traffic, so it is not copied into the grid with the intent:
+/// own position) and its opposition; and its settling state (orca_settle.h).
+/// Read only by the agents that meet oncoming traffic or settle at a shared
+/// point, so it is not copied into the grid with the intent:
 /// a step's evaluation reads the world's `course` (what the step before
 /// wrote) and writes `course_next`, which take each other's place after
 /// it (step.c), so every agent order and worker count reads the same.
 typedef struct orca_course {
     float dx, dy; ///< the destination
     float opp;    ///< the opposition, relayed
+    float rest;   ///< the settling level in [0, 1] (orca_settle.h)
+    /// settled at a shared point: how much it presses on its supports,
+    /// the area it carries, the heap's area it knows and how many supports
+    /// it has (orca_settle.h, orca_settling; 0 when not settled)
+    float press, mass, heap, supports;
 } orca_course;
 
 typedef struct agent_memory {

@@ -198,7 +198,7 @@ static void lp_matches_the_reference_bit_for_bit(void)
         int hard = rng_int(&r, 3) == 0 ? rng_int(&r, count + 1) : 0;
         float speed = rng_range(&r, 0.5f, 3.0f), give = rng_int(&r, 2) ? rng_range(&r, 0.05f, 0.5f) : 0.0f;
         steer_vec2 preferred = rng_point(&r, 3.0f);
-        steer_vec2 a = steer__orca_lp_solve(lines, count, hard, speed, preferred, give);
+        steer_vec2 a = steer__orca_lp_solve(lines, count, hard, speed, preferred, give, 0);
         steer_vec2 b = ref_solve(lines, count, hard, speed, preferred, give);
         differ += !same_result(a, b);
         steer_vec2 unused;
@@ -254,7 +254,7 @@ static void least_violation_against_a_search(bool nearly_opposite)
         const float speed = 2.0f;
         steer_vec2 preferred = rng_point(&r, 3.0f), unused;
         if (ref_plane(lines, count, speed, preferred, false, &unused) == count) continue;
-        steer_vec2 v = steer__orca_lp_solve(lines, count, 0, speed, preferred, 0.0f);
+        steer_vec2 v = steer__orca_lp_solve(lines, count, 0, speed, preferred, 0.0f, 0);
         // on the disc's edge up to rounding: a chord's end, point + t dir, whose
         // t is the square root of a discriminant that cancels as the line
         // nears a tangent, so it is good to about |point| sqrt(FLT_EPSILON)

@@ -25,22 +25,22 @@ static void lp_projects_onto_one_line(void)
 {
     // y >= 1 (left of +x through (0, 1)): from (0, 0) the nearest is (0, 1)
     orca_line l[1] = {line(0, 1, 1, 0)};
-    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(0, 0), 0.0f), 0.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(0, 0), 0.0f, 0), 0.0f, 1.0f, 1e-6);
     // a preferred velocity already permitted is kept
-    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(2, 3), 0.0f), 2.0f, 3.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(2, 3), 0.0f, 0), 2.0f, 3.0f, 1e-6);
     // beyond max speed: onto the disc first (3-4-5), then the line holds
-    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(6, 8), 0.0f), 3.0f, 4.0f, 1e-5);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(6, 8), 0.0f, 0), 3.0f, 4.0f, 1e-5);
 }
 
 static void lp_corner_of_two_lines(void)
 {
     // y >= 1 and x >= 1 (left of -y through (1, 0)): the corner (1, 1)
     orca_line l[2] = {line(0, 1, 1, 0), line(1, 0, 0, -1)};
-    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f), 1.0f, 1.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f, 0), 1.0f, 1.0f, 1e-6);
     // with the disc: x >= 1 and y >= 1 on a disc of radius 1.2; from (2, 0)
     // the line y = 1 meets the disc at x = sqrt(1.44 - 1) = 0.663 < 1: no
     // permitted velocity, the least violation is on the bisector x = y
-    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 1.2f, steer_v2(2, 0), 0.0f);
+    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 1.2f, steer_v2(2, 0), 0.0f, 0);
     CHECK_NEAR(r.x, r.y, 1e-5);
     CHECK_NEAR(steer_length(r), 1.2f, 1e-5);
 }
@@ -49,10 +49,10 @@ static void lp_least_violation_of_opposite_lines(void)
 {
     // y >= 1 and y <= -1: nothing permitted; y = 0 violates both by 1
     orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
-    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f);
+    steer_vec2 r = steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(0, 0), 0.0f, 0);
     CHECK_NEAR(r.y, 0.0f, 1e-6);
     // a hard line stays met: y >= 1 hard, y <= -1 soft
-    r = steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f);
+    r = steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(0, 0), 0.0f, 0);
     CHECK(r.y >= 1.0f - 1e-6f);
 }
 
@@ -62,13 +62,13 @@ static void lp_jam_gives_towards_preferred(void)
     // a give of 0.5 allows 1.5 each, the band |y| <= 0.5, whose point
     // nearest the preferred velocity is (3, 0.5)
     orca_line l[2] = {line(0, 1, 1, 0), line(0, -1, -1, 0)};
-    CHECK_NEAR(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f).y, 0.0f, 1e-6);
-    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 0.5f, 1e-5);
+    CHECK_NEAR(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.0f, 0).y, 0.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 0, 5.0f, steer_v2(3, 2), 0.5f, 0), 3.0f, 0.5f, 1e-5);
     // a hard line gives nothing: y >= 1 hard, y <= -1 soft (violated by 2,
     // then by up to 2.5): from (3, -2) the nearest is (3, 1)
-    CHECK_VEC(steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f), 3.0f, 1.0f, 1e-5);
+    CHECK_VEC(steer__orca_lp_solve(l, 2, 1, 5.0f, steer_v2(3, -2), 0.5f, 0), 3.0f, 1.0f, 1e-5);
     // a feasible program ignores the give
-    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f), 3.0f, 2.0f, 1e-6);
+    CHECK_VEC(steer__orca_lp_solve(l, 1, 0, 5.0f, steer_v2(3, 2), 0.5f, 0), 3.0f, 2.0f, 1e-6);
 }
 
 static void lp_least_violation_of_nearly_opposite_lines(void)
@@ -524,7 +524,12 @@ static void large_agents_rest_as_close_as_small_ones(void)
         float closest = closest_over(w, a, b, 600);
         float gap = distance(w, a, b) - 2.0f * r;
         CHECK(closest >= 2.0f * r - 0.01f); // never touching
-        CHECK(gap >= 0.0f && gap <= 0.15f); // 0.12 m at either radius (0.12 and 0.45 m before)
+        // settled at one point (orca_settle.h): 7.3 cm at radius 0.5, 4.7 cm
+        // at 2 (0.12 m at either with the clearance alone, 0.45 m at radius
+        // 2 before its cap; 6.0 cm at radius 0.5 while two agents could
+        // both be on the point); issue 21 asks for 5 cm: the yield's push
+        // (ORCA_YIELD_PUSH) still parts two contenders a little more
+        CHECK(gap >= 0.0f && gap <= 0.075f);
         CHECK(steer_length(steer_agent_get_velocity(w, a)) < 0.02f && steer_length(steer_agent_get_velocity(w, b)) < 0.02f);
         steer_behaviour_release(ba);
         steer_behaviour_release(bb);
