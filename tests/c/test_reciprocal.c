@@ -84,11 +84,11 @@ static void lp_least_violation_of_nearly_opposite_lines(void)
                       {{0x1.f5e7acp-5f, -0x1.2d77dp-10f}, {-0x1.d71988p-12f, -0x1.fffffcp-1f}},
                       {{-0x1.ecd348p-6f, -0x1.22865ep-10f}, {0x1.df6af6p-12f, 0x1.fffffep-1f}}};
     const steer_vec2 preferred = steer_v2(0x1.76cdd4p+0f, -0x1.4e22ecp-2f); // (1.464, -0.326)
-    steer_vec2 r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.0f);
+    steer_vec2 r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.0f, 0);
     CHECK_NEAR(r.x, 0.016f, 0.002f);
     // with the jam's give (orca_lp.c): up to 0.048 more into either (x from
     // -0.033 to 0.064), not 1.5
-    r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.048f);
+    r = steer__orca_lp_solve(l, 3, 1, 1.5f, preferred, 0.048f, 0);
     CHECK(r.x > -0.035f && r.x < 0.066f);
 }
 
