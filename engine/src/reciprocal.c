@@ -452,7 +452,7 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
 // The agent's destination as its neighbours read it (oncoming): the target
 // of its preferred behaviour when that has one, else where it is (an agent
 // going nowhere opposes nobody).
-static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
 {
     switch (pref->type) {
     case STEER_SEEK:
@@ -472,6 +472,70 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
         break;
     }
     return ctx->me.position;
+}
+
+/// Making room: an idle agent at its own destination whose centre lies
+/// within ORCA_ROOM_REACH times the two radii of an avoider that wants to get
+/// past it steps aside at this fraction of its max speed (see make_room)
+#define ORCA_ROOM_REACH 1.2f
+#define ORCA_ROOM_STEP 0.1f
+/// ...when that avoider's wish is at least this long (flow_share's direction,
+/// of length 1 from ORCA_SHARE_FLOOR of the max speed on: 0.5 is a wish of
+/// ORCA_IDLE_SPEED, an avoider that is not idle itself)
+#define ORCA_ROOM_WISH 0.5f
+
+// Agents at rest in the way (issue 21). A latecomer whose destination lies
+// among or behind agents parked on their own spots stops at rest at the
+// clearance distance from two of them, and from rest nobody gives ground:
+// its velocity is zero, so the idle agents' share of the avoidance is zero
+// too (docs/crowds-parked21.md). So an idle agent on its own destination
+// (within its radius of it: parked, not held up in a heap short of it)
+// steps aside, as its preferred velocity, when a neighbour j close by
+// (centres within ORCA_ROOM_REACH times the two radii) wants to get past
+// it: j's wish (the grid's copy) points through it (it lies ahead of j,
+// within the pair's clearance distance of j's line) and j's destination
+// (its course) lies beyond it along that line by more than its radius (not
+// on its spot: contention is the yield's; not the point of a heap). It
+// steps away from j's line, square to j's wish, at ORCA_ROOM_STEP of its
+// max speed, as long as j still comes on: once j is past it (or no longer
+// wants to get past), its own arrive takes it back. The preferred velocity
+// is not the avoidance: nothing pulls it back while it lasts (a step back
+// inside the avoidance, tried first, settled at the edge of its reach), and
+// the avoidance still keeps it clear of the rest. Its intent and wish as the
+// grid copies them stay those of its arrive, so that nobody makes room for
+// an agent making room. Everything read of j is the grid's copy or the
+// course of the step before: the same for any agent order and worker count.
+static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_behaviour_def *pref,
+                                           const orca_neighbour *near, int k, steer_vec2 preferred)
+{
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    const orca_course *course = view->course;
+    const steer_vec2 me = ctx->me.position;
+    const float r_me = ctx->lim.radius, r_self = r_me * ORCA_CLEARANCE, r_cap = r_me + ORCA_CLEARANCE_MAX;
+    // parked: on its own destination (not held up short of it)
+    if (!(steer_length_sq(steer_sub(destination(ctx, pref), me)) < r_me * r_me)) return preferred;
+    steer_vec2 side = steer_v2(0.0f, 0.0f);
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        if (!(view->flags[j] & AGENT_AVOIDS)) continue;
+        const float rj = view->limits[j].radius, reach = ORCA_ROOM_REACH * (r_me + rj);
+        if (!(near[i].d2 < reach * reach)) continue;
+        const steer_vec2 w = steer_v2(g->px[q], g->py[q]);
+        const float wl = steer_length(w);
+        if (!(wl >= ORCA_ROOM_WISH)) continue;
+        const steer_vec2 u = steer_scale(w, 1.0f / wl), pj = steer_v2(g->x[q], g->y[q]);
+        const steer_vec2 rel = steer_sub(me, pj);
+        const float ahead = steer_dot(rel, u), across = u.x * rel.y - u.y * rel.x;
+        if (!(ahead > 0.0f) || !(fabsf(across) < pair_radius(r_self, r_cap, rj))) continue;
+        const steer_vec2 dest = steer_v2(course[j].dx, course[j].dy);
+        if (!(steer_dot(steer_sub(dest, pj), u) > ahead + r_me)) continue;
+        // away from j's line: to the left of its wish when on its left, else right
+        side = steer_add(side, across > 0.0f ? steer_v2(-u.y, u.x) : steer_v2(u.y, -u.x));
+    }
+    const float len = steer_length(side);
+    if (!(len > 0.0f)) return preferred;
+    return steer_scale(side, ORCA_ROOM_STEP * ctx->lim.max_speed / len);
 }
 
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
@@ -603,6 +667,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         preferred = yield_slide(want, away, n_away);
         idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     }
+    // an idle agent in the way of one that wants past it steps aside
+    // (make_room); it stays idle for its shares
+    if (idle && yielded == 0 && ctx->view->course != NULL && ctx->self_proxy < (uint32_t)g->count)
+        preferred = make_room(ctx, pref, near, k, preferred);
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     // its own preferred velocity as the neighbours read it (flow_share):
     // the grid's copy, so that each pair's two shares use the same values
