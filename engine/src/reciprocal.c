@@ -475,8 +475,8 @@ static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const ste
 }
 
 /// Making room: an idle agent at its own destination whose centre lies
-/// within ORCA_ROOM_REACH times the two radii of an avoider that wants to get
-/// past it steps aside at this fraction of its max speed (see make_room)
+/// within ORCA_ROOM_REACH times the two radii of a slow avoider that wants to
+/// get past it steps aside at this fraction of its max speed (see make_room)
 #define ORCA_ROOM_REACH 1.2f
 #define ORCA_ROOM_STEP 0.1f
 /// ...when that avoider's wish is at least this long (flow_share's direction,
@@ -491,20 +491,22 @@ static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const ste
 // too (docs/crowds-parked21.md). So an idle agent on its own destination
 // (within its radius of it: parked, not held up in a heap short of it)
 // steps aside, as its preferred velocity, when a neighbour j close by
-// (centres within ORCA_ROOM_REACH times the two radii) wants to get past
-// it: j's wish (the grid's copy) points through it (it lies ahead of j,
-// within the pair's clearance distance of j's line) and j's destination
-// (its course) lies beyond it along that line by more than its radius (not
-// on its spot: contention is the yield's; not the point of a heap). It
-// steps away from j's line, square to j's wish, at ORCA_ROOM_STEP of its
-// max speed, as long as j still comes on: once j is past it (or no longer
-// wants to get past), its own arrive takes it back. The preferred velocity
-// is not the avoidance: nothing pulls it back while it lasts (a step back
-// inside the avoidance, tried first, settled at the edge of its reach), and
-// the avoidance still keeps it clear of the rest. Its intent and wish as the
-// grid copies them stay those of its arrive, so that nobody makes room for
-// an agent making room. Everything read of j is the grid's copy or the
-// course of the step before: the same for any agent order and worker count.
+// (centres within ORCA_ROOM_REACH times the two radii) is held up (slower
+// than ORCA_YIELD_SLOW of its max speed: one walking past is avoided by the
+// idle share already) and wants to get past it: j's wish (the grid's copy)
+// points through it (it lies ahead of j, within the pair's clearance
+// distance of j's line) and j's destination (its course) lies beyond it
+// along that line by more than its radius (not on its spot: contention is
+// the yield's; not the point of a heap). It steps away from j's line,
+// square to j's wish, at ORCA_ROOM_STEP of its max speed, while that lasts;
+// once j moves on, is past it or no longer wants through, its own arrive
+// takes it back. The preferred velocity is not the avoidance: nothing pulls
+// it back while it lasts (a step back inside the avoidance, tried first,
+// settled at the edge of its reach), and the avoidance still keeps it clear
+// of the rest. Its intent and wish as the grid copies them stay those of
+// its arrive, so that nobody makes room for an agent making room.
+// Everything read of j is the grid's copy or the course of the step before:
+// the same for any agent order and worker count.
 static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_behaviour_def *pref,
                                            const orca_neighbour *near, int k, steer_vec2 preferred)
 {
@@ -524,6 +526,8 @@ static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_beha
         const steer_vec2 w = steer_v2(g->px[q], g->py[q]);
         const float wl = steer_length(w);
         if (!(wl >= ORCA_ROOM_WISH)) continue;
+        const float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
+        if (!(g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] < slow_j * slow_j)) continue; // it is moving
         const steer_vec2 u = steer_scale(w, 1.0f / wl), pj = steer_v2(g->x[q], g->y[q]);
         const steer_vec2 rel = steer_sub(me, pj);
         const float ahead = steer_dot(rel, u), across = u.x * rel.y - u.y * rel.x;

@@ -286,7 +286,8 @@ local NOT_YET = {
   -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm)
   twoway_16 = set("home", "wait", "contacts"),
-  goal_line_16 = set("home", "wait"),         -- 288 of 360 runs ok (14 of 16 home at worst; 254 before keeping right)
+  goal_line_16 = set("home", "wait"),         -- 296 of 360 runs ok (13 of 16 home at worst; 254 before keeping right,
+                                              -- 288 and 14 of 16 before parked agents made room: crowds-parked21.md)
   twoway_50 = set("home", "wait", "jam", "overlap"),        -- 0 of 50 home at the centre
   twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 0 of 40
   twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 10 of 20 (RVO2: 8 to 13)
