@@ -32,6 +32,7 @@
 #include "orca_lp.h"
 #include "orca_obstacles.h"
 #include "orca_settle.h"
+#include "orca_turn.h"
 #include "world.h"
 
 /// Deadlock breaking: the preferred velocity turns right by this many
@@ -474,7 +475,7 @@ static bool has_destination(const steer_behaviour_def *pref)
 // The agent's destination as its neighbours read it (oncoming): the target
 // of its preferred behaviour when that has one, else where it is (an agent
 // going nowhere opposes nobody).
-static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
 {
     if (has_destination(pref)) {
         // (a point: steer__context_target's position, without the call;
@@ -486,40 +487,72 @@ static steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pr
     return ctx->me.position;
 }
 
-// Turning into a fixed destination (issue 21, docs/crowds.md "Turning into
-// a spot"): at speed s an agent turns at best on a circle of radius s^2 / a
-// (a its max acceleration), and a point inside that circle it cannot reach
-// on this pass however it steers. A `seek`, which keeps its speed, then
-// circles its goal for good: alone at about the turning radius, or two sent
-// to one point round each other (at an acceleration of 3 times the max
-// speed the turning radius, 0.5 m at 1.5 m/s, is the arrival radius). A
-// point at distance d, h off the line of the velocity, is outside the
-// circle of radius R tangent to the velocity on its side when
-// d^2 >= 2 R h, that is s^2 <= a d^2 / (2 h); with u the part of the
-// velocity along the line to the point and w the part across it
-// (h = d |w| / s), when |w| s <= a d / 2. So the part across is shortened
-// until the destination is on that circle, the part along kept:
-// w^2 (u^2 + w^2) = (a d / 2)^2. Nothing changes for an agent heading at
-// its destination (w = 0) or far enough from it (d >= 2 s^2 / a).
-static inline steer_vec2 turnable(steer_vec2 preferred, steer_vec2 to_dest, float accel)
+/// Making room: an idle agent at its own destination whose centre lies
+/// within ORCA_ROOM_REACH times the two radii of a slow avoider that wants to
+/// get past it steps aside at this fraction of its max speed (see make_room)
+#define ORCA_ROOM_REACH 1.2f
+#define ORCA_ROOM_STEP 0.1f
+/// ...when that avoider's wish is at least this long (flow_share's direction,
+/// of length 1 from ORCA_SHARE_FLOOR of the max speed on: 0.5 is a wish of
+/// ORCA_IDLE_SPEED, an avoider that is not idle itself)
+#define ORCA_ROOM_WISH 0.5f
+
+// Agents at rest in the way (issue 21). A latecomer whose destination lies
+// among or behind agents parked on their own spots stops at rest at the
+// clearance distance from two of them, and from rest nobody gives ground:
+// its velocity is zero, so the idle agents' share of the avoidance is zero
+// too (docs/crowds-parked21.md). So an idle agent on its own destination
+// (within its radius of it: parked, not held up in a heap short of it)
+// steps aside, as its preferred velocity, when a neighbour j close by
+// (centres within ORCA_ROOM_REACH times the two radii) is held up (slower
+// than ORCA_YIELD_SLOW of its max speed: one walking past is avoided by the
+// idle share already) and wants to get past it: j's wish (the grid's copy)
+// points through it (it lies ahead of j, within the pair's clearance
+// distance of j's line) and j's destination (its course) lies beyond it
+// along that line by more than its radius (not on its spot: contention is
+// the yield's; not the point of a heap). It steps away from j's line,
+// square to j's wish, at ORCA_ROOM_STEP of its max speed, while that lasts;
+// once j moves on, is past it or no longer wants through, its own arrive
+// takes it back. The preferred velocity is not the avoidance: nothing pulls
+// it back while it lasts (a step back inside the avoidance, tried first,
+// settled at the edge of its reach), and the avoidance still keeps it clear
+// of the rest. Its intent and wish as the grid copies them stay those of
+// its arrive, so that nobody makes room for an agent making room.
+// Everything read of j is the grid's copy or the course of the step before:
+// the same for any agent order and worker count.
+static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_behaviour_def *pref,
+                                           const orca_neighbour *near, int k, steer_vec2 preferred)
 {
-    const float d2 = steer_length_sq(to_dest), reach = accel * d2, s2 = steer_length_sq(preferred);
-    // most agents: at least twice the turning radius away (d >= 2 s^2 / a,
-    // and h <= d), told without a square root
-    if (reach * accel >= 4.0f * s2 * s2) return preferred;
-    // 2 |to_dest x preferred| s = 2 d |w| s against a d^2 (false for NaN:
-    // unchanged; true only with a part across, s > 0 and d > 0)
-    const float across = fabsf(to_dest.x * preferred.y - to_dest.y * preferred.x), s = sqrtf(s2);
-    if (!(2.0f * across * s > reach)) return preferred;
-    const float d = sqrtf(d2), half = 0.5f * accel * d;
-    const steer_vec2 n = steer_scale(to_dest, 1.0f / d);
-    const float u = steer_dot(preferred, n), u2 = u * u;
-    const steer_vec2 w = steer_mul_add(preferred, n, -u);
-    const float wl2 = steer_length_sq(w);
-    if (!(wl2 > 0.0f)) return preferred; // (rounding: nothing across after all)
-    // w'^2 = (sqrt(u^4 + 4 (a d / 2)^2) - u^2) / 2, smaller than |w|^2
-    const float w2 = 0.5f * (sqrtf(u2 * u2 + 4.0f * half * half) - u2);
-    return steer_mul_add(steer_scale(n, u), w, sqrtf(w2 / wl2));
+    const eval_view *view = ctx->view;
+    const neighbour_grid *g = view->grid;
+    const orca_course *course = view->course;
+    const steer_vec2 me = ctx->me.position;
+    const float r_me = ctx->lim.radius, r_self = r_me * ORCA_CLEARANCE, r_cap = r_me + ORCA_CLEARANCE_MAX;
+    // parked: on its own destination (not held up short of it)
+    if (!(steer_length_sq(steer_sub(destination(ctx, pref), me)) < r_me * r_me)) return preferred;
+    steer_vec2 side = steer_v2(0.0f, 0.0f);
+    for (int i = 0; i < k; ++i) {
+        uint32_t q = near[i].proxy, j = g->agent[q];
+        if (!(view->flags[j] & AGENT_AVOIDS)) continue;
+        const float rj = view->limits[j].radius, reach = ORCA_ROOM_REACH * (r_me + rj);
+        if (!(near[i].d2 < reach * reach)) continue;
+        const steer_vec2 w = steer_v2(g->px[q], g->py[q]);
+        const float wl = steer_length(w);
+        if (!(wl >= ORCA_ROOM_WISH)) continue;
+        const float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
+        if (!(g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] < slow_j * slow_j)) continue; // it is moving
+        const steer_vec2 u = steer_scale(w, 1.0f / wl), pj = steer_v2(g->x[q], g->y[q]);
+        const steer_vec2 rel = steer_sub(me, pj);
+        const float ahead = steer_dot(rel, u), across = u.x * rel.y - u.y * rel.x;
+        if (!(ahead > 0.0f) || !(fabsf(across) < pair_radius(r_self, r_cap, rj))) continue;
+        const steer_vec2 dest = steer_v2(course[j].dx, course[j].dy);
+        if (!(steer_dot(steer_sub(dest, pj), u) > ahead + r_me)) continue;
+        // away from j's line: to the left of its wish when on its left, else right
+        side = steer_add(side, across > 0.0f ? steer_v2(-u.y, u.x) : steer_v2(u.y, -u.x));
+    }
+    const float len = steer_length(side);
+    if (!(len > 0.0f)) return preferred;
+    return steer_scale(side, ORCA_ROOM_STEP * ctx->lim.max_speed / len);
 }
 
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
@@ -612,7 +645,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // a fixed destination inside the circle the agent turns on: less across
     // (turnable; a kinematic agent turns at once, a moving target with it)
     if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && has_destination(pref))
-        preferred = turnable(preferred, steer_sub(pref->target.point, p), ctx->lim.max_acceleration);
+        preferred = steer__orca_turnable(preferred, steer_sub(pref->target.point, p), ctx->lim.max_acceleration);
 
     orca_line lines[ORCA_MAX_LINES];
     // (out of line: a crowd without shapes only tests the pointer)
@@ -667,6 +700,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         preferred = yield_slide(want, away, n_away);
         idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     }
+    // an idle agent in the way of one that wants past it steps aside
+    // (make_room); it stays idle for its shares
+    if (idle && yielded == 0 && ctx->view->course != NULL && ctx->self_proxy < (uint32_t)g->count)
+        preferred = make_room(ctx, pref, near, k, preferred);
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     // its own preferred velocity as the neighbours read it (flow_share):
     // the grid's copy, so that each pair's two shares use the same values
