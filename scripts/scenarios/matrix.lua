@@ -266,10 +266,13 @@ end
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
 local NOT_YET = {
-  junction_20 = set("wait"),                  -- a 30 s wait in 22 runs of 360 (18 arrive, 4 seek); every agent
-                                              -- home since wallend21 (the blocks' corners: docs/crowds-wallend21.md)
+  junction_20 = set("wait"),                  -- a 30 s wait in 6 runs of 360 (14 before the sideways keep-right
+                                              -- step); every agent home since wallend21 (docs/crowds-wallend21.md)
   gather_12 = set("gap"),                     -- 4 runs of 360 (seed 1, horizon 5 s, dt 0.1): the heap still
                                               -- slides and keeps the clearance (docs/crowds-settle21c.md)
+  -- the large layouts below have not been run over the full matrix since the rules of 2026-11-26; at the
+  -- centre (docs/crowds.md's table) hallway_shared and gather_100 meet every target, junction misses a
+  -- wait in 2 runs of 4, exit home in 2, gather_r2 a contact in 1
   hallway_shared = set("home", "wait", "jam", "overlap"),
   junction = set("home", "wait", "jam", "overlap"),
   exit = set("home", "wait", "jam", "overlap"),
@@ -282,14 +285,14 @@ local NOT_YET = {
   -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm); 323 since the sideways step
   twoway_16 = set("home", "wait", "contacts"),
-  goal_line_16 = set("home", "wait"),         -- 264 of 360 runs ok (13 of 16 home at worst; 288 with the turn,
+  goal_line_16 = set("home", "wait"),         -- 268 of 360 runs ok (13 of 16 home at worst; 288 with the turn,
                                               -- 254 before keeping right)
-  -- at the centre (world seed 1) since keeping right became a sideways step (docs/crowds.md); the full
-  -- matrix of these not run since
+  -- at the centre (world seed 1) since keeping right became a sideways step, with the other rules of
+  -- 2026-11-26 (docs/crowds.md); the full matrix of these not run since
   twoway_50 = set("home", "wait", "jam", "overlap"),        -- 50 of 50 home at the centre (1 before)
   twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 38 of 40 (0)
-  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 15 of 20 (11; RVO2: 8 to 13)
-  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 38 of 40 (5; RVO2: 40)
+  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 16 of 20 (11; RVO2: 8 to 13)
+  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 40 of 40 (5; RVO2: 40)
   -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
   -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds-parked21.md) 352 of
