@@ -2,26 +2,10 @@
 // goal lies just behind a row of agents parked on their own spots gets
 // through the row, and they return to their spots once it has passed;
 // latecomers get through a whole field of them, on one worker or two.
-#include "fixture.h"
+#include "reciprocal_fixture.h"
 #include "test.h"
 
-// An arrive at (gx, gy) under reciprocal avoidance with horizon `tau` s.
-static steer_behaviour *avoid_to(float gx, float gy, float tau)
-{
-    steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
-    a.target_radius = 0.1f;
-    a.slow_radius = 2.0f;
-    a.time_to_target = 0.5f;
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    steer_child c = {make(a), 1.0f};
-    r.children = &c;
-    r.child_count = 1;
-    r.radius = 6.0f;
-    r.time_horizon = tau;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(c.behaviour);
-    return b;
-}
+// (avoid_to: reciprocal_fixture.h, an arrive under reciprocal avoidance)
 
 typedef struct passage {
     float arrived; ///< when the latecomer was first within 0.5 m of its goal (0: never)

@@ -6,32 +6,10 @@
 #include "behaviour.h"
 #include "store.h"
 #include "world.h"
-#include "fixture.h"
+#include "reciprocal_fixture.h"
 #include "test.h"
 
-// An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m round
-// for neighbours.
-static steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)
-{
-    steer_behaviour_def a = def_at(STEER_ARRIVE, gx, gy);
-    a.target_radius = 0.1f;
-    a.slow_radius = 2.0f;
-    a.time_to_target = 0.5f;
-    steer_child c = {make(a), 1.0f};
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    r.children = &c;
-    r.child_count = 1;
-    r.radius = radius;
-    r.time_horizon = horizon;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(c.behaviour);
-    return b;
-}
-
-static float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
-{
-    return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));
-}
+// (avoid_to_within, distance: reciprocal_fixture.h)
 
 // A group sent to one point settles (orca_settle.h): 24 agents of radius r
 // 8 to 12 radii out, all to the origin. From 105 to 120 s every one at
