@@ -158,6 +158,13 @@ static steer_vec2 solve_least_violation(const orca_line *lines, int count, int h
     return result;
 }
 
+// Line l moved outwards by its own violation at `result` plus `give`.
+static inline orca_line eased_line(const orca_line *l, steer_vec2 result, float give)
+{
+    const float own = steer_maxf(cross(l->dir, steer_sub(l->point, result)), 0.0f);
+    return (orca_line){steer_mul_add(l->point, steer_perp(l->dir), -(own + give)), l->dir};
+}
+
 steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, float max_speed, steer_vec2 preferred,
                              float give, uint64_t stiff)
 {
@@ -173,21 +180,16 @@ steer_vec2 steer__orca_lp_solve(const orca_line *lines, int count, int hard, flo
     // a jam: every soft line may be violated by `give` more than at the
     // least-violating velocity; the velocity nearest the preferred one
     // among those
-    // (the hard lines copied, the soft ones written once)
+    // (the hard lines copied, the soft ones written once; then a settled
+    // pair's line, bit i - first of `stiff`, again without the give: a
+    // second pass over the few such lines costs less in a jam than a test
+    // of every line)
     orca_line relaxed[ORCA_MAX_LINES];
     for (int i = 0; i < hard; ++i) relaxed[i] = lines[i];
-    for (int i = hard; i < count; ++i) {
-        const steer_vec2 point = lines[i].point, dir = lines[i].dir;
-        float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
-        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -(own + give)), dir};
-    }
-    // (settled pairs: their lines give nothing)
+    for (int i = hard; i < count; ++i) relaxed[i] = eased_line(&lines[i], result, give);
     for (; stiff != 0; stiff &= stiff - 1) {
         const int i = first + __builtin_ctzll(stiff);
-        if (i < hard || i >= count) continue;
-        const steer_vec2 point = lines[i].point, dir = lines[i].dir;
-        float own = steer_maxf(cross(dir, steer_sub(point, result)), 0.0f);
-        relaxed[i] = (orca_line){steer_mul_add(point, steer_perp(dir), -own), dir};
+        if (i >= hard && i < count) relaxed[i] = eased_line(&lines[i], result, 0.0f);
     }
     steer_vec2 eased;
     if (solve_plane(relaxed, count, max_speed, preferred, false, &eased) == count) return eased;

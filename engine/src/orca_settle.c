@@ -1,15 +1,14 @@
 // orca_settle.c: settling at a shared point (orca_settle.h).
 #include "orca_settle.h"
 
-bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 dest_now, float speed,
+bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 dest_now,
                          float wish, float r_self, float r_cap, orca_settling *out)
 {
     *out = (orca_settling){false, false, 0.0f, 0.0f, 0.0f, 0.0f, {0.0f, 0.0f}};
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
     const orca_course *course = view->course;
-    if (ctx->self_proxy >= (uint32_t)g->count || !(speed < ORCA_SETTLE_SLOW * ctx->lim.max_speed)) return false;
-    if (!(wish < ORCA_SETTLE_WISH * ctx->lim.max_speed)) return false;
+    if (ctx->self_proxy >= (uint32_t)g->count) return false;
     const steer_vec2 dest = steer_v2(course[ctx->self].dx, course[ctx->self].dy), at = ctx->me.position;
     const float to_dest = steer_length(steer_sub(dest, at));
     // a new order: not settled, and its pairs do not rest (see

@@ -95,7 +95,10 @@ typedef struct orca_settling {
 } orca_settling;
 
 /// Whether the agent (not kinematic-specific; its grid record at me) is
-/// settled this step: slow, and its destination (the grid's copy) within
+/// settled this step. Called only for a slow agent asking for little
+/// (its speed under ORCA_SETTLE_SLOW and `wish` under ORCA_SETTLE_WISH of its
+/// max speed: reciprocal.c tests both before the call, so that a moving
+/// agent pays nothing). Settled: its destination (the grid's copy) within
 /// ORCA_SETTLE_ROOT of its radii, or a settled neighbour of the same
 /// destination touching it and nearer to the destination. dest_now: its
 /// destination from this step's order; out->fresh is set when it differs
@@ -103,7 +106,7 @@ typedef struct orca_settling {
 /// settled agent, out->pocket when it is on the point or touches two
 /// settled agents of its destination, and its count and pressing (the
 /// top): all 0 for an agent not settled.
-bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 dest_now, float speed,
+bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 dest_now,
                          float wish, float r_self, float r_cap, orca_settling *out);
 
 /// The level to publish (the course's rest): 1 when settled, else the

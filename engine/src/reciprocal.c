@@ -520,8 +520,8 @@ static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const ste
 // its arrive, so that nobody makes room for an agent making room.
 // Everything read of j is the grid's copy or the course of the step before:
 // the same for any agent order and worker count.
-static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_behaviour_def *pref,
-                                           const orca_neighbour *near, int k, steer_vec2 preferred)
+static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, steer_vec2 dest_me, const orca_neighbour *near,
+                                           int k, steer_vec2 preferred)
 {
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
@@ -529,7 +529,7 @@ static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, const steer_beha
     const steer_vec2 me = ctx->me.position;
     const float r_me = ctx->lim.radius, r_self = r_me * ORCA_CLEARANCE, r_cap = r_me + ORCA_CLEARANCE_MAX;
     // parked: on its own destination (not held up short of it)
-    if (!(steer_length_sq(steer_sub(destination(ctx, pref), me)) < r_me * r_me)) return preferred;
+    if (!(steer_length_sq(steer_sub(dest_me, me)) < r_me * r_me)) return preferred;
     steer_vec2 side = steer_v2(0.0f, 0.0f);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
@@ -642,10 +642,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // where everyone is when the new velocity starts to act (see the top)
     const float lead = ctx->kinematic ? 0.0f : dt;
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
+    // its destination (published in its course, read by the rules below)
+    const steer_vec2 dest = destination(ctx, pref);
     // a fixed destination inside the circle the agent turns on: less across
     // (turnable; a kinematic agent turns at once, a moving target with it)
     if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && has_destination(pref))
-        preferred = steer__orca_turnable(preferred, steer_sub(pref->target.point, p), ctx->lim.max_acceleration);
+        preferred = steer__orca_turnable(preferred, steer_sub(dest, p), ctx->lim.max_acceleration);
 
     orca_line lines[ORCA_MAX_LINES];
     // (out of line: a crowd without shapes only tests the pointer)
@@ -676,7 +678,6 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const uint32_t lo = (uint32_t)yielded, hi = (uint32_t)(yielded >> 32);
         *ctx->intent = (orca_intent){want.x, want.y, lo, hi, dir.x, dir.y};
     }
-    const steer_vec2 dest = destination(ctx, pref);
     // settling at a shared point (orca_settle.h; only a slow agent asking
     // for little can be settled: the call is skipped otherwise)
     orca_settling st = {false, false, 0.0f, 0.0f, 0.0f, 0.0f, {0.0f, 0.0f}};
@@ -684,7 +685,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     if (speed < ORCA_SETTLE_SLOW * max_speed) {
         const float asks = steer_length(preferred);
         if (asks < ORCA_SETTLE_WISH * max_speed)
-            settled = steer__orca_settled(ctx, near, k, dest, speed, asks, r_self, r_cap, &st);
+            settled = steer__orca_settled(ctx, near, k, dest, asks, r_self, r_cap, &st);
     }
     const bool fresh = st.fresh, pocket = st.pocket;
     const steer_vec2 push = st.push;
@@ -703,7 +704,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // an idle agent in the way of one that wants past it steps aside
     // (make_room); it stays idle for its shares
     if (idle && yielded == 0 && ctx->view->course != NULL && ctx->self_proxy < (uint32_t)g->count)
-        preferred = make_room(ctx, pref, near, k, preferred);
+        preferred = make_room(ctx, dest, near, k, preferred);
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     // its own preferred velocity as the neighbours read it (flow_share):
     // the grid's copy, so that each pair's two shares use the same values
@@ -764,7 +765,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
                 // a step to the right at a speed of its own (at a crawl
                 // too), faded within a horizon's travel of the destination
                 const float reach = d->time_horizon * max_speed;
-                const float left = steer_length(steer_sub(destination(ctx, pref), p));
+                const float left = steer_length(steer_sub(dest, p));
                 const float fade = left < reach ? left / reach : 1.0f;
                 const float side = ORCA_ONCOMING_SIDE * opp * max_speed * fade;
                 preferred = steer_mul_add(preferred, steer_v2(preferred.y, -preferred.x), side / pl);
