@@ -38,6 +38,20 @@ static inline steer_agent_id walker(steer_world *w, float x, float y, steer_beha
     return steer_agent_create(w, &d);
 }
 
+// An agent of radius r at `at` (max speed 1.5 m/s, max acceleration 15
+// m/s^2, the matrix's settings) running b, with the given key.
+static inline steer_agent_id avoider(steer_world *w, steer_vec2 at, float r, steer_behaviour *b, uint64_t key)
+{
+    steer_agent_def d = steer_default_agent_def();
+    d.state.position = at;
+    d.limits.radius = r;
+    d.limits.max_speed = 1.5f;
+    d.limits.max_acceleration = 15.0f;
+    d.behaviour = b;
+    d.key = key;
+    return steer_agent_create(w, &d);
+}
+
 static inline float distance(steer_world *w, steer_agent_id a, steer_agent_id b)
 {
     return steer_length(steer_sub(steer_agent_get_position(w, a), steer_agent_get_position(w, b)));

@@ -29,14 +29,7 @@ static passage through_a_row(float from_x, float to_x, float tau, bool reversed)
         int i = reversed ? N - 1 - k : k;
         spot[i] = i < PARKED ? steer_v2(0.0f, 1.5f * (float)(i - 2)) : steer_v2(to_x, 0.75f);
         b[i] = avoid_to(spot[i].x, spot[i].y, tau);
-        steer_agent_def d = steer_default_agent_def();
-        d.state.position = i < PARKED ? spot[i] : steer_v2(from_x, 0.75f);
-        d.limits.radius = 0.5f;
-        d.limits.max_speed = 1.5f;
-        d.limits.max_acceleration = 15.0f;
-        d.behaviour = b[i];
-        d.key = (uint64_t)i + 1;
-        ids[i] = steer_agent_create(w, &d);
+        ids[i] = avoider(w, i < PARKED ? spot[i] : steer_v2(from_x, 0.75f), 0.5f, b[i], (uint64_t)i + 1);
     }
     passage r = {0.0f, 0.0f, 100.0f, 0};
     for (int s = 1; s <= 400; ++s) {
@@ -104,14 +97,7 @@ static int through_a_field(int workers, uint64_t *hash)
             goal[i] = steer_v2(1.5f * (float)(SIDE - 1) + 3.0f, y);
         }
         b[i] = avoid_to(goal[i].x, goal[i].y, 2.0f);
-        steer_agent_def d = steer_default_agent_def();
-        d.state.position = from;
-        d.limits.radius = 0.5f;
-        d.limits.max_speed = 1.5f;
-        d.limits.max_acceleration = 15.0f;
-        d.behaviour = b[i];
-        d.key = (uint64_t)i + 1;
-        ids[i] = steer_agent_create(w, &d);
+        ids[i] = avoider(w, from, 0.5f, b[i], (uint64_t)i + 1);
     }
     for (int s = 0; s < 1800; ++s) steer_world_step(w, 0.1f);
     int home = 0;

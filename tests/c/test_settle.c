@@ -34,14 +34,7 @@ static void a_group_at_one_point_settles(void)
                 int i = run % 2 == 0 ? k : N - 1 - k;
                 float a = 6.2831853f * (float)i / (float)N, d = r * (8.0f + 2.0f * (float)(i % 3));
                 bs[i] = avoid_to_within(0, 0, 2, 6.0f + 2.0f * r);
-                steer_agent_def ad = steer_default_agent_def();
-                ad.limits.radius = r;
-                ad.limits.max_speed = 1.5f;
-                ad.limits.max_acceleration = 15.0f;
-                ad.state.position = steer_v2(d * cosf(a), d * sinf(a));
-                ad.behaviour = bs[i];
-                ad.key = (uint64_t)i + 1;
-                ids[i] = steer_agent_create(w, &ad);
+                ids[i] = avoider(w, steer_v2(d * cosf(a), d * sinf(a)), r, bs[i], (uint64_t)i + 1);
             }
             float fastest = 0.0f, deepest = 0.0f;
             for (int s = 1; s <= 1200; ++s) {
@@ -109,14 +102,7 @@ static void a_lopsided_heap_is_pressed_together(void)
         for (int k = 0; k < N; ++k) {
             int i = run % 2 == 0 ? k : N - 1 - k;
             bs[i] = avoid_to_within(0, 0, 1, 6);
-            steer_agent_def ad = steer_default_agent_def();
-            ad.limits.radius = 0.5f;
-            ad.limits.max_speed = 1.5f;
-            ad.limits.max_acceleration = 15.0f;
-            ad.state.position = steer_v2(at[i][0], at[i][1]);
-            ad.behaviour = bs[i];
-            ad.key = (uint64_t)i + 1;
-            ids[i] = steer_agent_create(w, &ad);
+            ids[i] = avoider(w, steer_v2(at[i][0], at[i][1]), 0.5f, bs[i], (uint64_t)i + 1);
         }
         float deepest = 0.0f;
         for (int step = 1; step <= 900; ++step) {
@@ -167,14 +153,7 @@ static void an_exit_is_not_held_by_two_agents_astride_it(void)
         for (int i = 0; i < 20; ++i, ++n) {
             const double d = 6.0 + 2.5 * i;
             bs[n] = avoid_to_within(0, 0, 2, 7);
-            steer_agent_def ad = steer_default_agent_def();
-            ad.limits.radius = 0.5f;
-            ad.limits.max_speed = 1.5f;
-            ad.limits.max_acceleration = 15.0f;
-            ad.state.position = steer_v2((float)(d * cos(a)), (float)(d * sin(a)));
-            ad.behaviour = bs[n];
-            ad.key = (uint64_t)n + 1;
-            ids[n] = steer_agent_create(w, &ad);
+            ids[n] = avoider(w, steer_v2((float)(d * cos(a)), (float)(d * sin(a))), 0.5f, bs[n], (uint64_t)n + 1);
         }
     }
     int left = 0;
