@@ -308,9 +308,12 @@ describe("steer.formation limits", function()
   end)
 
   it("refuses an anchor target of another world", function()
-    local other = steer.world{}:spawn{ x = 5 }
+    -- hold the other world: a collected world removes its agents, and the error would then be about that
+    local elsewhere = steer.world{}
+    local other = elsewhere:spawn{ x = 5 }
     assert.are.equal("bad argument #1 to 'formation' (field 'anchor.target' must be an agent of the formation's world)",
       err(function() steer.formation{ world = steer.world{}, anchor = { target = other } } end))
+    assert.is_true(other:alive())
   end)
 
   it("refuses world changes from its Lua functions while they run", function()
