@@ -38,9 +38,13 @@
 // Agents with trees of their own (a goal each) have them scattered in the
 // heap: each level of a tree is a cache miss that evaluation waits for
 // (measured with steer-bench crowd, ~30% of its time). Fetch ahead, one
-// level further down the nearer the agent is: the root 8 agents ahead, its
-// children array 4 ahead, the first child 2 ahead (a combinator's first
-// child, reciprocal_avoidance's preferred behaviour).
+// level further down the nearer the agent is: the root 5 agents ahead, its
+// children array 3 ahead, the first child 1 ahead (a combinator's first
+// child, reciprocal_avoidance's preferred behaviour). An agent of the disc
+// crowd takes about 350 ns, several times a miss to memory: from 8, 4 and
+// 2 agents ahead the lines fetched had probably partly left the L1 cache
+// again (5, 3, 1: the free crowd x0.97 to x0.985 at 7,000 to 13,000
+// agents; 12, 6, 3: x1.09; docs/crowds-bench21.md).
 // Every cache line of a node: evaluation reads its header, its definition
 // and its children pointer, spread over the whole struct.
 // (Inlined early on purpose: gcc otherwise finds these functions free of
@@ -83,12 +87,12 @@ STEER_PREFETCH_INLINE static void prefetch_trees(const steer_world *w, const uin
         __builtin_prefetch(&w->grid.proxy_of[a]);
         __builtin_prefetch(&w->out[a], 1);
     }
-    const steer_behaviour *b8 = k + 8 < n ? w->behaviour[order[k + 8]] : NULL;
-    if (b8 != here) prefetch_node(b8);
-    const steer_behaviour *b4 = k + 4 < n ? w->behaviour[order[k + 4]] : NULL;
-    if (b4 != NULL && b4 != here && b4->def.child_count > 0) __builtin_prefetch(b4->children);
-    const steer_behaviour *b2 = k + 2 < n ? w->behaviour[order[k + 2]] : NULL;
-    if (b2 != NULL && b2 != here && b2->def.child_count > 0) prefetch_node(b2->children[0].behaviour);
+    const steer_behaviour *b5 = k + 5 < n ? w->behaviour[order[k + 5]] : NULL;
+    if (b5 != here) prefetch_node(b5);
+    const steer_behaviour *b3 = k + 3 < n ? w->behaviour[order[k + 3]] : NULL;
+    if (b3 != NULL && b3 != here && b3->def.child_count > 0) __builtin_prefetch(b3->children);
+    const steer_behaviour *b1 = k + 1 < n ? w->behaviour[order[k + 1]] : NULL;
+    if (b1 != NULL && b1 != here && b1->def.child_count > 0) prefetch_node(b1->children[0].behaviour);
 #else
     (void)w, (void)order, (void)k;
 #endif

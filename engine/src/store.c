@@ -37,7 +37,7 @@ typedef struct store_column {
      {#field, sizeof *((steer_world *)0)->field, WORD_OF(*((steer_world *)0)->field), moves}, unless}
 #define COLUMN(field, moves) COLUMN_OF(field, moves, -1)
 #define DEFAULTED(field, counter) COLUMN_OF(field, true, (ptrdiff_t)offsetof(steer_world, counter))
-// (growth in this order: the allocation tests count the calls)
+// (the block holds them in this order, then the spares: steer__store_reserve)
 static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
@@ -108,26 +108,75 @@ static int spare_of(int c)
     return c;
 }
 
+// The columns and the spares share one block (world.h, store_block).
+// Arrays of a few hundred kB allocated apart come from the system
+// page-aligned, so element k of every column of one element size fell in
+// the same set of the 8-way L1 cache (64 sets of 64-byte lines) and at the
+// same offset in its page: the step's evaluation, which reads or writes
+// them all at the agent it is at and prefetches them 8 agents ahead,
+// evicted its own lines. When orca_course grew from 12 to 32 bytes its two
+// columns joined memory's on page starts (state, limits, filter and intent
+// were there already), and the free disc crowd took x1.11 the CPU time for
+// +2.9% instructions; x1.05 in the block (docs/crowds.md, "Benchmark",
+// and docs/crowds-bench21.md). In the block each
+// array starts at a cache line, and in a large block each also at a
+// colour of its own: `stagger` bytes further into its page than the array
+// before (the proxies' arrays do the same, grid.c). A small block is
+// packed: colouring it would add up to a page an array.
+enum { PAGE = 4096, LINE = 64 };
+
+typedef struct block_array {
+    char **at;   ///< where the array's pointer sits in the world
+    size_t size; ///< bytes of one element
+    bool kept;   ///< a column, whose elements move with the block (a spare's are not kept)
+} block_array;
+
+static size_t line_round(size_t bytes) { return (bytes + LINE - 1) / LINE * LINE; }
+
+// The arrays of the block: the columns, then the spares.
+static int block_arrays(steer_world *w, block_array *a)
+{
+    int n = 0;
+    for (int c = 0; c < COLUMN_COUNT; ++c) a[n++] = (block_array){column_of(w, c), columns[c].info.size, true};
+    for (int c = 0; c < COLUMN_COUNT; ++c) {
+        if (spare_of(c) == c) a[n++] = (block_array){(char **)&w->reorder_spare[c], columns[c].info.size, false};
+    }
+    return n;
+}
+
 bool steer__store_reserve(steer_world *w, int capacity)
 {
     _Static_assert(COLUMN_COUNT <= STEER_STORE_SPARES, "a spare per column at most");
+    _Static_assert(2 * COLUMN_COUNT <= PAGE / LINE, "a colour per array");
     if (capacity <= w->capacity) return true;
-    size_t n = (size_t)capacity;
-    for (int c = 0; c < COLUMN_COUNT; ++c) {
-        if (!steer__grow((void **)column_of(w, c), columns[c].info.size, n)) return false;
+    const size_t n = (size_t)capacity;
+    block_array a[2 * COLUMN_COUNT];
+    const int arrays = block_arrays(w, a);
+    size_t packed = LINE; // the first array's alignment
+    for (int j = 0; j < arrays; ++j) {
+        if (n > (SIZE_MAX / 2 - packed) / a[j].size) return false;
+        packed += line_round(n * a[j].size);
     }
-    // the reorder's spares (their contents are not kept)
-    for (int c = 0; c < COLUMN_COUNT; ++c) {
-        if (spare_of(c) != c) continue;
-        if (!steer__grow(&w->reorder_spare[c], columns[c].info.size, n)) return false;
+    // coloured when the pads (under a page an array) are at most an eighth of the block
+    const bool colour = packed / 8 >= (size_t)arrays * PAGE;
+    const uintptr_t stagger = (uintptr_t)(PAGE / LINE / arrays) * LINE;
+    char *block = steer__alloc(colour ? packed + (size_t)arrays * PAGE : packed);
+    if (block == NULL) return false;
+    char *at = block + (LINE - (uintptr_t)block % LINE) % LINE;
+    for (int j = 0; j < arrays; ++j) {
+        if (colour) at += ((uintptr_t)j * stagger - (uintptr_t)at) % PAGE; // to the array's colour
+        if (a[j].kept && w->capacity > 0) memcpy(at, *a[j].at, (size_t)w->capacity * a[j].size);
+        *a[j].at = at;
+        at += line_round(n * a[j].size);
     }
+    steer__free(w->store_block);
+    w->store_block = block;
     return true;
 }
 
 void steer__store_free(steer_world *w)
 {
-    for (int c = 0; c < COLUMN_COUNT; ++c) steer__free(*column_of(w, c));
-    for (int c = 0; c < STEER_STORE_SPARES; ++c) steer__free(w->reorder_spare[c]);
+    steer__free(w->store_block);
     steer__free(w->slots);
 }
 

@@ -102,6 +102,10 @@ struct steer_world {
     /// columns that move, capacity elements each; a column is gathered into
     /// the spare of its size, which then takes the column's place.
     void *reorder_spare[STEER_STORE_SPARES];
+    /// The one block the columns above and the spares are carved from,
+    /// each array at a cache line (and in a large block at a colour of its
+    /// own: store.c, steer__store_reserve)
+    void *store_block;
     uint64_t next_key;
     /// Counts the writes of agents' limits (spawn, set_limits, a snapshot
     /// read): the grid looks at the radii again only when it moved.

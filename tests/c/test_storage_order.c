@@ -41,6 +41,16 @@ static void spawn_all(run *r, const int *order, steer_behaviour *b)
     }
 }
 
+// Pairs of arrays starting in the same set of an 8-way 32 kB L1 cache (64
+// sets of 64-byte lines).
+static int same_sets(const void *const *arrays, int n)
+{
+    int same = 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) same += ((uintptr_t)arrays[i] / 64) % 64 == ((uintptr_t)arrays[j] / 64) % 64;
+    return same;
+}
+
 static void moved_agents_keep_everything(void)
 {
     steer_behaviour_def sep = steer_default_behaviour_def(STEER_SEPARATION);
@@ -107,6 +117,8 @@ static void moved_agents_keep_everything(void)
         for (int j = i + 1; j < nblocks; ++j) shared += blocks[i] == blocks[j];
     CHECK(shared == 0);
     CHECK(nblocks > steer__store_column_count());
+    // and the reorder only permutes the arrays' cache sets among them (store.c, steer__store_reserve)
+    CHECK(same_sets(blocks, nblocks) == 0);
 
     steer_world_destroy(a.world);
     steer_world_destroy(z.world);
@@ -124,10 +136,27 @@ static void proxy_arrays_in_different_cache_sets(void)
     steer_world *w = steer_world_create(&wd);
     const neighbour_grid *g = &w->grid;
     const void *arrays[9] = {g->x, g->y, g->vx, g->vy, g->ix, g->iy, g->px, g->py, g->yield_to};
-    int same = 0;
-    for (int i = 0; i < 9; ++i)
-        for (int j = i + 1; j < 9; ++j) same += ((uintptr_t)arrays[i] / 64) % 64 == ((uintptr_t)arrays[j] / 64) % 64;
-    CHECK(same == 0);
+    CHECK(same_sets(arrays, 9) == 0);
+    steer_world_destroy(w);
+}
+
+// The store's columns and the reorder's spares start in different sets of
+// the L1 cache: arrays allocated apart come page-aligned, so element k of
+// state, limits and intent (and of memory and the two course columns) fell
+// in one set, which the step's evaluation reads and writes at once
+// (store.c, steer__store_reserve).
+static void store_columns_in_different_cache_sets(void)
+{
+    steer_world_def wd = steer_default_world_def();
+    wd.agent_capacity = 100000; // columns of 100 kB to 3 MB: from the system, page-aligned
+    steer_world *w = steer_world_create(&wd);
+    const void *arrays[2 * STEER_STORE_SPARES];
+    int n = 0;
+    for (int c = 0; c < steer__store_column_count(); ++c) arrays[n++] = steer__store_column_data(w, c);
+    for (int c = 0; c < STEER_STORE_SPARES; ++c)
+        if (w->reorder_spare[c] != NULL) arrays[n++] = w->reorder_spare[c];
+    CHECK(n > steer__store_column_count());
+    CHECK(same_sets(arrays, n) == 0);
     steer_world_destroy(w);
 }
 
@@ -135,5 +164,6 @@ int main(void)
 {
     RUN(moved_agents_keep_everything);
     RUN(proxy_arrays_in_different_cache_sets);
+    RUN(store_columns_in_different_cache_sets);
     return TEST_RESULT();
 }
