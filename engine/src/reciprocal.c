@@ -375,7 +375,6 @@ typedef struct orca_frame {
     steer_vec2 p, v;
     float speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt;
     bool idle;
-    float radius; ///< the agent's body (step_radius)
     steer_vec2 wish; ///< the agent's preferred velocity as the neighbours see it (flow_share)
 } orca_frame;
 
@@ -401,7 +400,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
         share = adjusted_share(ctx, j, share);
         if (f->idle) share = steer_maxf(share, 0.5f);
         const float rj = view->limits[j].radius;
-        const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), f->radius + rj, f->lead, rel, f->v, vj);
+        const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj);
         lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, share);
     }
 }
@@ -731,11 +730,11 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, ctx->lim.radius, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
         adjust_lines(ctx, near, k, &f, lines + hard);
     }
     if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, ctx->lim.radius, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
         yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
     if (hard > 0) {
