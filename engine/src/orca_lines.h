@@ -31,6 +31,34 @@ static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_
     return steer_minf(r_self + r_other * ORCA_CLEARANCE, r_cap + r_other);
 }
 
+/// The combined radius a pair's half-plane is built with: pair_radius, or
+/// the two bodies plus how far one of the pair closes on the other in the
+/// step its new velocity waits for (`lead`: the notes' integrator moves an
+/// agent by its velocity before the steering changes it), when the other is
+/// not closing on it, whichever is larger. Each agent chooses its velocity
+/// from the other's current one: in a file at a gap an agent squeezed
+/// between the one ahead and the one behind gives up its half-planes (the
+/// least violation) and stops short, and the one behind closes in by its
+/// speed times the step before it can answer. The clearance covers only
+/// 0.1 m of that: a file at 1.5 m/s with a step of 0.1 s closes 0.15 m,
+/// and the first compression at a gap crushed such files by 5 to 7 cm
+/// (`bottleneck_500` with contact resolution off; docs/crowds.md, "The
+/// step's travel"). Pairs head-on or crossing (both closing), side by side
+/// or at rest keep pair_radius (counting them too widened every meeting at
+/// speed and jammed the small two-way hallways), as does a kinematic agent
+/// (lead 0: it takes its velocity at once). rel is the other's position
+/// relative to the agent's (at the lead), v and vj the two velocities,
+/// bodies the two radii; the expression is symmetric in the two agents, so
+/// both build with the same radius. Coincident agents keep pair_radius
+/// (0 / 0 is NaN, and the larger of NaN and r is r).
+static STEER_ALWAYS_INLINE float step_radius(float r, float bodies, float lead, steer_vec2 rel, steer_vec2 v,
+                                             steer_vec2 vj)
+{
+    const float mine = v.x * rel.x + v.y * rel.y, theirs = -(vj.x * rel.x + vj.y * rel.y);
+    const float closing = steer_maxf(steer_maxf(theirs > 0.0f ? 0.0f : mine, mine > 0.0f ? 0.0f : theirs), 0.0f);
+    const float d = sqrtf(rel.x * rel.x + rel.y * rel.y);
+    return steer_maxf(bodies + lead * (closing / steer_maxf(d, bodies)), r);
+}
 /// A neighbour reciprocal.c takes into account: its proxy in the grid and
 /// its squared distance.
 typedef struct orca_neighbour {
@@ -197,12 +225,14 @@ typedef struct orca_pair_frame {
     float r_self, r_cap;  ///< pair_radius's
     float max_speed;
     steer_vec2 wish;      ///< its preferred velocity as the grid keeps it (steer__orca_pairs' mask)
+    float radius;         ///< its body's radius (step_radius)
 } orca_pair_frame;
 
 /// The first k pairs of in from the grid's records of the neighbours near[0..k):
 /// for pair i, with b = bodies[near[i].proxy] and vj = (b.vx, b.vy),
 ///   rel = (b.x, b.y) + vj * lead - p, rx, ry = rel, vx, vy = v - vj,
-///   r = pair_radius(r_self, r_cap, b.radius), jx, jy = vj, tx, ty = (b.px, b.py),
+///   r = step_radius(pair_radius(r_self, r_cap, b.radius), radius + b.radius, lead, rel, v, vj),
+///   jx, jy = vj, tx, ty = (b.px, b.py),
 ///   mean = 0.5 (max_speed + b.max_speed), avoids = 1 when b.max_speed >= 0 (the
 ///   neighbour avoids: grid_body), else 0 (and then mean is not used),
 /// eight at a time with AVX2 (four records' fields a load), else one by one:

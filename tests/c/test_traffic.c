@@ -406,6 +406,57 @@ static void a_jam_at_a_gap_ignores_order_and_workers(void)
     CHECK(h[0] == h[3]);
 }
 
+// A file of ten agents (radius 0.5, max speed 1.5 m/s, max acceleration 10
+// m/s^2) walking at full speed, 1.12 m apart (their clearance), along a
+// corridor one body wide into a wall across it, steps of `dt`: the deepest
+// overlap of two of them.
+static float file_into_a_wall(uint64_t seed, float dt)
+{
+    steer_world *w = make_world(seed);
+    steer_world_add_segment(w, steer_v2(-100, -0.6f), steer_v2(20, -0.6f));
+    steer_world_add_segment(w, steer_v2(-100, 0.6f), steer_v2(20, 0.6f));
+    steer_world_add_segment(w, steer_v2(0, -5), steer_v2(0, 5));
+    enum { N = 10 };
+    steer_behaviour *bs[N];
+    steer_agent_id ids[N];
+    for (int i = 0; i < N; ++i) {
+        bs[i] = avoid_to(10, 0, 2);
+        steer_agent_def d = steer_default_agent_def();
+        d.state.position = steer_v2(-5.0f - 1.12f * (float)i, 0);
+        d.state.velocity = steer_v2(1.5f, 0);
+        d.limits.radius = 0.5f;
+        d.limits.max_speed = 1.5f;
+        d.limits.max_acceleration = 10.0f;
+        d.behaviour = bs[i];
+        d.key = (uint64_t)i + 1;
+        ids[i] = steer_agent_create(w, &d);
+    }
+    float deepest = 0.0f;
+    for (int s = 0; s < (int)(10.0f / dt); ++s) {
+        steer_world_step(w, dt);
+        for (int i = 0; i + 1 < N; ++i) deepest = steer_maxf(deepest, 1.0f - distance(w, ids[i], ids[i + 1]));
+    }
+    for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
+    steer_world_destroy(w);
+    return deepest;
+}
+
+static void a_file_stopping_short_is_not_crushed(void)
+{
+    // the front stops at the wall and each agent is squeezed between the
+    // one ahead and the one behind; at a step of 0.1 s a file at full speed
+    // closes 0.15 m in a step, more than the clearance's 0.1 m: 5.9 to 9.1
+    // cm deep over these seeds before the pair's radius covered it
+    // (step_radius, orca_lines.h); at 0.05 s the clearance covers it
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+        const float coarse = file_into_a_wall(seed, 0.1f), fine = file_into_a_wall(seed, 0.05f);
+        if (!(coarse < 0.05f && fine < 0.05f))
+            fprintf(stderr, "  seed %d: deepest %.4f m at dt 0.1, %.4f m at dt 0.05\n", (int)seed, coarse, fine);
+        CHECK(coarse < 0.05f);
+        CHECK(fine < 0.05f);
+    }
+}
+
 // A crowd of 196 on a 1.3 m lattice, each heading for the point opposite
 // through the centre (a jam there), reciprocal avoidance looking 6 m: the
 // world hash after 80 steps of 0.1 s. `layered`: every third agent on a
@@ -459,6 +510,7 @@ int main(void)
     RUN(keeps_right_while_slow);
     RUN(groups_head_on_in_a_hallway_get_through);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
+    RUN(a_file_stopping_short_is_not_crushed);
     RUN(the_gather_guess_changes_no_bit);
     return TEST_RESULT();
 }
