@@ -4,6 +4,23 @@
 #define STEER_ORCA_TURN_H
 #include <math.h>
 #include "steer/math.h"
+#include "steer/types.h"
+
+/// Leaning (steer__orca_lean): an opposed seek or arrive asks for a part to
+/// the right of its destination of this many radians of its speed...
+#define ORCA_LEAN 0.15f
+/// ...plus this fraction of its max speed as far as it is opposed
+/// (ORCA_ONCOMING_SIDE five times: what an arrive with the default
+/// time_to_target of 0.5 s reached at a step of 0.1 s; docs/crowds-seek21.md)
+#define ORCA_ONCOMING_LEAN 0.85f
+/// (not within this many metres of its destination: no direction to lean from)
+#define ORCA_LEAN_NEAR 1e-3f
+
+// v turned by the angle whose cosine is c and sine s.
+static inline steer_vec2 steer__orca_turned(steer_vec2 v, float c, float s)
+{
+    return steer_v2(v.x * c - v.y * s, v.x * s + v.y * c);
+}
 
 // Turning into a fixed destination (issue 21, docs/crowds.md "Turning into
 // a spot"): at speed s an agent turns at best on a circle of radius s^2 / a
@@ -39,6 +56,34 @@ static inline steer_vec2 steer__orca_turnable(steer_vec2 preferred, steer_vec2 t
     // w'^2 = (sqrt(u^4 + 4 (a d / 2)^2) - u^2) / 2, smaller than |w|^2
     const float w2 = 0.5f * (sqrtf(u2 * u2 + 4.0f * half * half) - u2);
     return steer_mul_add(steer_scale(n, u), w, sqrtf(w2 / wl2));
+}
+
+// A child that steers straight at its destination: the direction a lean is
+// measured from.
+static inline bool steer__orca_straight(steer_behaviour_type type)
+{
+    return type == STEER_SEEK || type == STEER_ARRIVE || type == STEER_KINEMATIC_SEEK || type == STEER_KINEMATIC_ARRIVE;
+}
+
+// Leaning right in two-way traffic (issue 21, docs/crowds-seek21.md). The
+// step to the right of an opposed agent (and the side bias) were added to
+// the preferred velocity every step; a child whose output follows the
+// agent's velocity (an arrive: v + (desired - v) dt / time_to_target)
+// carried each step's addition into the next and so stepped several times
+// further than one whose output does not (a seek at a high acceleration),
+// and further at a smaller step: the same two groups flowed or locked with
+// the behaviour's braking, its acceleration and the step. So for a child
+// steering straight at its destination (`to_dest`, `dist` away) the part
+// of the preferred velocity to the right of that direction is raised to
+// `right`, not added to (a part already further right is kept). Not
+// clamped to the max speed: the linear program keeps the velocity inside
+// the speed disc, and a clamp would shorten the part ahead of an agent
+// held on its right.
+static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_dest, float dist, float right)
+{
+    const steer_vec2 r = {to_dest.y / dist, -to_dest.x / dist};
+    const float now = steer_dot(preferred, r);
+    return right > now ? steer_mul_add(preferred, r, right - now) : preferred;
 }
 
 #endif

@@ -613,12 +613,6 @@ static float oncoming(const eval_view *view, const orca_neighbour *near, int k, 
     return opp;
 }
 
-// v turned by the angle whose cosine is c and sine s.
-static inline steer_vec2 turned(steer_vec2 v, float c, float s)
-{
-    return steer_v2(v.x * c - v.y * s, v.x * s + v.y * c);
-}
-
 bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const steer_behaviour_def *pref, bool has,
                              steer_steering child, steer_steering *out)
 {
@@ -753,23 +747,31 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
         const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
         if (ctx->course != NULL) ctx->course->opp = opp;
-        preferred = turned(preferred, 1.0f - 0.5f * turn * turn, turn);
         // (opposed or settled, never both)
         if (ctx->course != NULL && !(opp > 0.0f) && listed)
             ctx->course->rest = steer__orca_settle_level(ctx->view->course[ctx->self].rest, settled);
+        // (an opposed seek or arrive leans instead: steer__orca_lean)
+        const bool leans = opp > 0.0f && steer__orca_straight(pref->type);
+        const steer_vec2 to_dest = steer_sub(dest, ctx->me.position);
+        const float to_len = leans ? steer_length(to_dest) : 0.0f, pl = leans ? steer_length(preferred) : 0.0f;
+        const bool lean = pl > 0.0f && to_len > ORCA_LEAN_NEAR;
+        if (!lean) preferred = steer__orca_turned(preferred, 1.0f - 0.5f * turn * turn, turn);
         if (opp > 0.0f) {
-            // (counted for the world's `opposed`, step.c: an agent whose
-            // tree writes twice may count twice, which costs time only)
+            // (counted for the world's `opposed`, step.c: a tree writing
+            // twice may count twice, which costs time only); a step to the
+            // right at a speed of its own (at a crawl too), faded within a
+            // horizon's travel of the destination
             if (ctx->course != NULL) ++ctx->scratch->opposed;
-            const float pl = steer_length(preferred);
-            if (pl > 0.0f) {
-                // a step to the right at a speed of its own (at a crawl
-                // too), faded within a horizon's travel of the destination
-                const float reach = d->time_horizon * max_speed;
-                const float left = steer_length(steer_sub(dest, p));
-                const float fade = left < reach ? left / reach : 1.0f;
+            const float reach = d->time_horizon * max_speed, left = steer_length(steer_sub(dest, p));
+            const float fade = left < reach ? left / reach : 1.0f, tl = steer_length(preferred);
+            if (lean) {
+                // by ORCA_LEAN, down to the side bias within that travel
+                const float angle = (ORCA_LEAN - ORCA_SIDE_BIAS) * (to_len < reach ? to_len / reach : 1.0f) - turn;
+                const float side = ORCA_ONCOMING_LEAN * opp * max_speed * fade;
+                preferred = steer__orca_lean(preferred, to_dest, to_len, pl * angle + side);
+            } else if (tl > 0.0f) {
                 const float side = ORCA_ONCOMING_SIDE * opp * max_speed * fade;
-                preferred = steer_mul_add(preferred, steer_v2(preferred.y, -preferred.x), side / pl);
+                preferred = steer_mul_add(preferred, steer_v2(preferred.y, -preferred.x), side / tl);
                 preferred = steer_clamp_length(preferred, max_speed);
             }
         }
