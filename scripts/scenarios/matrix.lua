@@ -271,9 +271,11 @@ local NOT_YET = {
                                               -- (docs/crowds-wallend21.md)
   gather_12 = set("gap"),                     -- 4 runs of 360 (seed 1, horizon 5 s, dt 0.1): the heap still
                                               -- slides and keeps the clearance (docs/crowds-settle21c.md)
-  -- the large layouts below have not been run over the full matrix since the rules of 2026-11-26; at the
-  -- centre (docs/crowds.md's table) hallway_shared and gather_100 meet every target, junction misses a
-  -- wait in 2 runs of 4, exit home in 2, gather_r2 a contact in 1
+  -- the large layouts below have not been run over the full matrix since the rules of 2026-11-26; over
+  -- every setting at world seed 1 (docs/crowds.md, "The large layouts over every setting at world seed
+  -- 1"; 72 runs each) since the step's travel and the lean: hallway_shared 44 runs ok (home 28, wait 4),
+  -- junction 58 (home 2, wait 14), exit 34 (home 38), gather_100 50 (rest 22), gather_r2 68 (contacts 2,
+  -- gap 2), corridor 70 (wait 2)
   hallway_shared = set("home", "wait", "jam", "overlap"),
   junction = set("home", "wait", "jam", "overlap"),
   exit = set("home", "wait", "jam", "overlap"),
@@ -290,21 +292,25 @@ local NOT_YET = {
   twoway_16 = set("home", "wait", "contacts"),
   goal_line_16 = set("home", "wait"),         -- 282 of 360 runs ok (13 of 16 home at worst; 270 before the lean,
                                               -- 288 with the turn, 254 before keeping right)
-  -- at the centre (world seed 1) since keeping right became a sideways step, with the other rules of
-  -- 2026-11-26 (docs/crowds.md); the full matrix of these not run since
-  twoway_50 = set("home", "wait", "jam", "overlap"),        -- 50 of 50 home at the centre (1 before)
-  twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 38 of 40 (0)
-  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 16 of 20 (11; RVO2: 8 to 13)
-  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 40 of 40 (5; RVO2: 40)
+  -- over every setting at world seed 1 since the step's travel and the lean (72 runs each; the full matrix
+  -- of these not run since): runs ok, the worst run's agents home (008d2cd before both in brackets)
+  twoway_50 = set("home", "wait", "jam", "overlap"),        -- 67 (49), 0 of 50 (1); 5.3 cm in 1 run
+  twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 61 (40), 4 of 40 (0); 5.7 cm in 1
+  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 2 (0), 4 of 20 (9; RVO2: 8 to 13); crushes
+                                                            -- since the lean: 21.2 cm, 89 contact episodes
+  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 38 (28), 31 of 40 (6; RVO2: 40)
   -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
   -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds-parked21.md) 352 of
   -- 360, 39 of 40 home at worst (home missed in 2 runs, wait in 8)
   oneway_keep_40 = set("home", "wait"),
   oneway_narrow_40 = set("overlap", "home", "wait"), -- the full matrix: 351 of 360 runs ok; overlap up to 9.3 cm
-                                              -- at dt 0.1 (the narrowing squeezes) in 8; 39 of 40 home in 2 (seek)
-  oneway_bend_40 = set("overlap"),            -- the full matrix: 351 of 360; up to 9.7 cm in 9 (the inner corner)
-  oneway_park_40 = set("wait"),               -- the full matrix: 358 of 360; 35.5 s in 2 (seek)
+                                              -- at dt 0.1 (the narrowing squeezes) in 8; 39 of 40 home in 2 (seek);
+                                              -- since the step's travel at seed 1: 71 of 72, 7.0 cm in 1
+  oneway_bend_40 = set("overlap"),            -- the full matrix: 351 of 360; up to 9.7 cm in 9 (the inner corner);
+                                              -- since the step's travel at seed 1: 72 of 72 (3.3 cm)
+  oneway_park_40 = set("wait"),               -- the full matrix: 358 of 360; 35.5 s in 2 (seek); at seed 1
+                                              -- since the step's travel: 72 of 72
 }
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end
