@@ -31,6 +31,7 @@
 #include "orca_lines.h"
 #include "orca_lp.h"
 #include "orca_obstacles.h"
+#include "orca_room.h"
 #include "orca_settle.h"
 #include "orca_turn.h"
 #include "world.h"
@@ -82,9 +83,8 @@
 /// fraction of the max speed on (an arrive from rest asks for a tenth of
 /// what it wants in the first step: below ORCA_IDLE_SPEED)
 #define ORCA_YIELD_INTENT 0.01f
-/// Only agents slower than this fraction of their max speed yield, or are
-/// yielded to...
-#define ORCA_YIELD_SLOW 0.2f
+/// Only agents slower than ORCA_YIELD_SLOW (orca_room.h) of their max
+/// speed yield, or are yielded to...
 /// ...and a yielded agent is assumed to give way at this fraction of its
 /// max speed (half that, so that both stay slow while it is pushed)
 #define ORCA_YIELD_PUSH 0.1f
@@ -488,74 +488,6 @@ static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const ste
     return ctx->me.position;
 }
 
-/// Making room: an idle agent at its own destination whose centre lies
-/// within ORCA_ROOM_REACH times the two radii of a slow avoider that wants to
-/// get past it steps aside at this fraction of its max speed (see make_room)
-#define ORCA_ROOM_REACH 1.2f
-#define ORCA_ROOM_STEP 0.1f
-/// ...when that avoider's wish is at least this long (flow_share's direction,
-/// of length 1 from ORCA_SHARE_FLOOR of the max speed on: 0.5 is a wish of
-/// ORCA_IDLE_SPEED, an avoider that is not idle itself)
-#define ORCA_ROOM_WISH 0.5f
-
-// Agents at rest in the way (issue 21). A latecomer whose destination lies
-// among or behind agents parked on their own spots stops at rest at the
-// clearance distance from two of them, and from rest nobody gives ground:
-// its velocity is zero, so the idle agents' share of the avoidance is zero
-// too (docs/crowds-parked21.md). So an idle agent on its own destination
-// (within its radius of it: parked, not held up in a heap short of it)
-// steps aside, as its preferred velocity, when a neighbour j close by
-// (centres within ORCA_ROOM_REACH times the two radii) is held up (slower
-// than ORCA_YIELD_SLOW of its max speed: one walking past is avoided by the
-// idle share already) and wants to get past it: j's wish (the grid's copy)
-// points through it (it lies ahead of j, within the pair's clearance
-// distance of j's line) and j's destination (its course) lies beyond it
-// along that line by more than its radius (not on its spot: contention is
-// the yield's; not the point of a heap). It steps away from j's line,
-// square to j's wish, at ORCA_ROOM_STEP of its max speed, while that lasts;
-// once j moves on, is past it or no longer wants through, its own arrive
-// takes it back. The preferred velocity is not the avoidance: nothing pulls
-// it back while it lasts (a step back inside the avoidance, tried first,
-// settled at the edge of its reach), and the avoidance still keeps it clear
-// of the rest. Its intent and wish as the grid copies them stay those of
-// its arrive, so that nobody makes room for an agent making room.
-// Everything read of j is the grid's copy or the course of the step before:
-// the same for any agent order and worker count.
-static STEER_NOINLINE steer_vec2 make_room(const eval_ctx *ctx, steer_vec2 dest_me, const orca_neighbour *near,
-                                           int k, steer_vec2 preferred)
-{
-    const eval_view *view = ctx->view;
-    const neighbour_grid *g = view->grid;
-    const orca_course *course = view->course;
-    const steer_vec2 me = ctx->me.position;
-    const float r_me = ctx->lim.radius, r_self = r_me * ORCA_CLEARANCE, r_cap = r_me + ORCA_CLEARANCE_MAX;
-    // parked: on its own destination (not held up short of it)
-    if (!(steer_length_sq(steer_sub(dest_me, me)) < r_me * r_me)) return preferred;
-    steer_vec2 side = steer_v2(0.0f, 0.0f);
-    for (int i = 0; i < k; ++i) {
-        uint32_t q = near[i].proxy, j = g->agent[q];
-        if (!(view->flags[j] & AGENT_AVOIDS)) continue;
-        const float rj = view->limits[j].radius, reach = ORCA_ROOM_REACH * (r_me + rj);
-        if (!(near[i].d2 < reach * reach)) continue;
-        const steer_vec2 w = steer_v2(g->px[q], g->py[q]);
-        const float wl = steer_length(w);
-        if (!(wl >= ORCA_ROOM_WISH)) continue;
-        const float slow_j = ORCA_YIELD_SLOW * view->limits[j].max_speed;
-        if (!(g->vx[q] * g->vx[q] + g->vy[q] * g->vy[q] < slow_j * slow_j)) continue; // it is moving
-        const steer_vec2 u = steer_scale(w, 1.0f / wl), pj = steer_v2(g->x[q], g->y[q]);
-        const steer_vec2 rel = steer_sub(me, pj);
-        const float ahead = steer_dot(rel, u), across = u.x * rel.y - u.y * rel.x;
-        if (!(ahead > 0.0f) || !(fabsf(across) < pair_radius(r_self, r_cap, rj))) continue;
-        const steer_vec2 dest = steer_v2(course[j].dx, course[j].dy);
-        if (!(steer_dot(steer_sub(dest, pj), u) > ahead + r_me)) continue;
-        // away from j's line: to the left of its wish when on its left, else right
-        side = steer_add(side, across > 0.0f ? steer_v2(-u.y, u.x) : steer_v2(u.y, -u.x));
-    }
-    const float len = steer_length(side);
-    if (!(len > 0.0f)) return preferred;
-    return steer_scale(side, ORCA_ROOM_STEP * ctx->lim.max_speed / len);
-}
-
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
 // (its wish and the neighbours' wishes are the grid's copies of the step
 // before, their destinations and oppositions the courses the step before
@@ -697,9 +629,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         idle = steer_length_sq(preferred) < idle_speed * idle_speed;
     }
     // an idle agent in the way of one that wants past it steps aside
-    // (make_room); it stays idle for its shares
+    // (steer__orca_make_room, orca_room.c); it stays idle for its shares
     if (idle && yielded == 0 && ctx->view->course != NULL && ctx->self_proxy < (uint32_t)g->count)
-        preferred = make_room(ctx, dest, near, k, preferred);
+        preferred = steer__orca_make_room(ctx, dest, near, k, preferred);
     if (ctx->view->prioritised && !idle) k = drop_much_lower(ctx, near, k);
     // its own preferred velocity as the neighbours read it (flow_share):
     // the grid's copy, so that each pair's two shares use the same values
