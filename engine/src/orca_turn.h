@@ -5,6 +5,7 @@
 #include <math.h>
 #include "steer/math.h"
 #include "steer/types.h"
+#include "orca_lp.h"
 
 /// Leaning (steer__orca_lean): an opposed seek or arrive asks for a part to
 /// the right of its destination of this many radians of its speed...
@@ -79,11 +80,37 @@ static inline bool steer__orca_straight(steer_behaviour_type type)
 // clamped to the max speed: the linear program keeps the velocity inside
 // the speed disc, and a clamp would shorten the part ahead of an agent
 // held on its right.
-static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_dest, float dist, float right)
+// Beside a wall (`hard` static half-planes: the walls and shapes in reach)
+// a part to the right pressed beyond the wall's line is turned by the
+// linear program into a slide along the wall; at an angle to the
+// destination (a door post, the destination diagonally through the door)
+// that slide went back, away from it, into the agents there
+// (docs/crowds-door21.md). So where it would, the lean's part along that
+// line beyond it is taken back; the part into the wall is kept.
+static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_dest, float dist, float right,
+                                          const orca_line *hard_lines, int hard)
 {
     const steer_vec2 r = {to_dest.y / dist, -to_dest.x / dist};
     const float now = steer_dot(preferred, r);
-    return right > now ? steer_mul_add(preferred, r, right - now) : preferred;
+    const float add = right - now;
+    if (!(add > 0.0f)) return preferred;
+    steer_vec2 undo = {0.0f, 0.0f};
+    for (int i = 0; i < hard; ++i) {
+        // inside: cross(dir, v - point) >= 0; the lean changes it by add * into
+        const orca_line *l = &hard_lines[i];
+        const float into = l->dir.x * r.y - l->dir.y * r.x;
+        if (!(into < 0.0f)) continue;
+        // beyond the line the program keeps the part along it: when that
+        // part (`slide`) points away from the destination (`ahead`: the
+        // line's direction towards it), the lean's part along the line
+        // beyond it is taken back
+        const float ahead = steer_dot(l->dir, to_dest) < 0.0f ? -1.0f : 1.0f, back = ahead * steer_dot(r, l->dir);
+        const float room = l->dir.x * (preferred.y - l->point.y) - l->dir.y * (preferred.x - l->point.x);
+        const float beyond = add - steer_maxf(room, 0.0f) / -into;
+        const float slide = ahead * (steer_dot(preferred, l->dir) + add * steer_dot(r, l->dir));
+        if (back < 0.0f && beyond > 0.0f && slide < 0.0f) undo = steer_mul_add(undo, l->dir, -ahead * back * beyond);
+    }
+    return steer_add(steer_mul_add(preferred, r, add), undo);
 }
 
 #endif

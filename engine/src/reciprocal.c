@@ -700,7 +700,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
                 // by ORCA_LEAN, down to the side bias within that travel
                 const float angle = (ORCA_LEAN - ORCA_SIDE_BIAS) * (to_len < reach ? to_len / reach : 1.0f) - turn;
                 const float side = ORCA_ONCOMING_LEAN * opp * max_speed * fade;
-                preferred = steer__orca_lean(preferred, to_dest, to_len, pl * angle + side);
+                preferred = steer__orca_lean(preferred, to_dest, to_len, pl * angle + side, lines, hard);
             } else if (tl > 0.0f) {
                 const float side = ORCA_ONCOMING_SIDE * opp * max_speed * fade;
                 preferred = steer_mul_add(preferred, steer_v2(preferred.y, -preferred.x), side / tl);

@@ -520,6 +520,57 @@ static void a_file_stopping_short_is_not_crushed(void)
     }
 }
 
+// An opposed seek standing on a door post (a wall on its right, its
+// destination through the door ahead and to its right) with a file coming
+// the other way through the door (docs/crowds-door21.md): before, its lean
+// to the right pressed into the wall and the linear program turned it into
+// a slide along the wall, away from the door (0.7 to 1.6 m at three of
+// these four settings), into whoever stood there (the matrix's
+// twoway_door_20: a crush 21 cm deep in the corner below). Returns how far
+// it went down the wall.
+static float slide_from_a_door_post(float accel, float dt)
+{
+    steer_world *w = make_world(1);
+    steer_world_add_segment(w, steer_v2(0, -6), steer_v2(0, -0.8f));
+    steer_world_add_segment(w, steer_v2(0, 0.8f), steer_v2(0, 6));
+    steer_behaviour *b[5];
+    steer_agent_id ids[5];
+    for (int i = 0; i < 5; ++i) {
+        const float goal[2] = {i == 0 ? 3.0f : -4.0f, i == 0 ? 2.0f : -2.0f - 0.5f * (float)i};
+        steer_child c = {make(def_at(STEER_SEEK, goal[0], goal[1])), 1.0f};
+        steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+        r.children = &c, r.child_count = 1, r.radius = 6.0f, r.time_horizon = 1.0f;
+        b[i] = make(r);
+        steer_behaviour_release(c.behaviour);
+        steer_agent_def d = steer_default_agent_def();
+        d.state.position = i == 0 ? steer_v2(-0.55f, -1.2f) : steer_v2(0.8f + 1.2f * (float)i, 0.3f * (float)i);
+        d.limits.max_speed = 1.5f;
+        d.limits.max_acceleration = accel * 1.5f;
+        d.behaviour = b[i];
+        d.key = (uint64_t)i + 1;
+        ids[i] = steer_agent_create(w, &d);
+    }
+    float low = -1.2f;
+    for (int s = 0; s < (int)(15.0f / dt + 0.5f); ++s) {
+        steer_world_step(w, dt);
+        low = steer_minf(low, steer_agent_get_position(w, ids[0]).y);
+    }
+    for (int i = 0; i < 5; ++i) steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return -1.2f - low;
+}
+
+static void an_opposed_seek_on_a_door_post_does_not_slide_away(void)
+{
+    const float settings[4][2] = {{3.0f, 0.1f}, {10.0f, 0.1f}, {3.0f, 0.05f}, {100.0f, 0.1f}};
+    for (int k = 0; k < 4; ++k) {
+        const float slid = slide_from_a_door_post(settings[k][0], settings[k][1]);
+        if (!(slid < 0.1f)) fprintf(stderr, "  acceleration %g x max speed, dt %g: slid %.3f m\n",
+                                    (double)settings[k][0], (double)settings[k][1], (double)slid);
+        CHECK(slid < 0.1f);
+    }
+}
+
 // A crowd of 196 on a 1.3 m lattice, each heading for the point opposite
 // through the centre (a jam there), reciprocal avoidance looking 6 m: the
 // world hash after 80 steps of 0.1 s. `layered`: every third agent on a
@@ -575,6 +626,7 @@ int main(void)
     RUN(groups_head_on_in_a_hallway_get_through);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(a_file_stopping_short_is_not_crushed);
+    RUN(an_opposed_seek_on_a_door_post_does_not_slide_away);
     RUN(the_gather_guess_changes_no_bit);
     return TEST_RESULT();
 }
