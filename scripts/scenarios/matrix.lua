@@ -288,7 +288,8 @@ local NOT_YET = {
   -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm); 323 since the sideways step (1 contact,
   -- 0.5 cm); 322 and no contact with the step's travel (docs/crowds-overlap21.md); 345 since a seek or an
-  -- arrive leans alike (docs/crowds-seek21.md: seek 143 -> 167 of 180), with a contact in 2 runs (1.7 cm)
+  -- arrive leans alike (docs/crowds-seek21.md: seek 143 -> 167 of 180), with a contact in 2 runs (1.7 cm);
+  -- 344 and 3 since the lean is taken back along a wall (docs/crowds-door21.md)
   twoway_16 = set("home", "wait", "contacts"),
   goal_line_16 = set("home", "wait"),         -- 346 of 360 runs ok (15 of 16 home at worst) since parked agents
                                               -- make room for a goal among them (docs/crowds-room21b.md; 282
