@@ -269,13 +269,13 @@ local NOT_YET = {
   junction_20 = set("wait"),                  -- a 30 s wait in 10 runs of 360 (6 before the lean, 14 before the
                                               -- sideways keep-right step); every agent home since wallend21
                                               -- (docs/crowds-wallend21.md)
-  gather_12 = set("gap"),                     -- 4 runs of 360 (seed 1, horizon 5 s, dt 0.1): the heap still
+  gather_12 = set("gap"),                     -- 2 runs of 360 (4 before the step's travel): the heap still
                                               -- slides and keeps the clearance (docs/crowds-settle21c.md)
   -- the large layouts below have not been run over the full matrix since the rules of 2026-11-26; over
-  -- every setting at world seed 1 (docs/crowds.md, "The large layouts over every setting at world seed
-  -- 1"; 72 runs each) since the step's travel and the lean: hallway_shared 44 runs ok (home 28, wait 4),
-  -- junction 58 (home 2, wait 14), exit 34 (home 38), gather_100 50 (rest 22), gather_r2 68 (contacts 2,
-  -- gap 2), corridor 70 (wait 2)
+  -- every setting at world seeds 1 and 2 (docs/crowds.md, "The large layouts over every setting at world
+  -- seeds 1 and 2"; 72 runs a seed) at c8173f1, runs ok at seeds 1 / 2: hallway_shared 44 / 46 (home),
+  -- junction 50 / 50 (home, wait), exit 34 / 32 (home), gather_100 50 / 52 (rest, gap), gather_r2 68 / 72
+  -- (contacts, gap), corridor 70 / 72 (wait)
   hallway_shared = set("home", "wait", "jam", "overlap"),
   junction = set("home", "wait", "jam", "overlap"),
   exit = set("home", "wait", "jam", "overlap"),
@@ -295,13 +295,14 @@ local NOT_YET = {
                                               -- make room for a goal among them (docs/crowds-room21b.md; 282
                                               -- before, 270 before the lean, 288 with the turn, 254 before
                                               -- keeping right)
-  -- over every setting at world seed 1 since the step's travel and the lean (72 runs each; the full matrix
-  -- of these not run since): runs ok, the worst run's agents home (008d2cd before both in brackets)
-  twoway_50 = set("home", "wait", "jam", "overlap"),        -- 67 (49), 0 of 50 (1); 5.3 cm in 1 run
-  twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 61 (40), 4 of 40 (0); 5.7 cm in 1
-  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 2 (0), 4 of 20 (9; RVO2: 8 to 13); crushes
-                                                            -- since the lean: 21.2 cm, 89 contact episodes
-  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 38 (28), 31 of 40 (6; RVO2: 40)
+  -- over every setting at world seeds 1 / 2 at c8173f1 (72 runs a seed; the full matrix of these not run
+  -- since): runs ok, the worst run's agents home (seed 1 at 008d2cd, before the step's travel and the lean,
+  -- in brackets)
+  twoway_50 = set("home", "wait", "jam", "overlap"),        -- 67 / 66 (49), 0 / 0 of 50 (1); up to 6.7 cm
+  twoway_shared_40 = set("home", "wait", "jam", "overlap"), -- 61 / 69 (40), 3 / 40 of 40 (0); up to 5.7 cm
+  twoway_door_20 = set("home", "wait", "jam", "overlap"),   -- 0 / 0 (0), 8 / 5 of 20 (9; RVO2: 8 to 13); no
+                                                            -- contact (21.2 cm with the lean before door21)
+  goal_line_40 = set("home", "wait", "jam", "overlap"),     -- 59 / 62 (28), 39 / 39 of 40 (6; RVO2: 40)
   -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
   -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds-parked21.md) 352 of
@@ -309,9 +310,9 @@ local NOT_YET = {
   oneway_keep_40 = set("home", "wait"),
   oneway_narrow_40 = set("overlap", "home", "wait"), -- the full matrix: 351 of 360 runs ok; overlap up to 9.3 cm
                                               -- at dt 0.1 (the narrowing squeezes) in 8; 39 of 40 home in 2 (seek);
-                                              -- since the step's travel at seed 1: 71 of 72, 7.0 cm in 1
+                                              -- at c8173f1, seeds 1 / 2: 71 / 72 of 72, 7.0 cm in 1
   oneway_bend_40 = set("overlap"),            -- the full matrix: 351 of 360; up to 9.7 cm in 9 (the inner corner);
-                                              -- since the step's travel at seed 1: 72 of 72 (3.3 cm)
+                                              -- at c8173f1, seeds 1 / 2: 72 / 71 of 72 (5.1 cm in 1)
   oneway_park_40 = set("wait"),               -- the full matrix: 358 of 360; 35.5 s in 2 (seek); at seed 1
                                               -- since the step's travel: 72 of 72
 }
