@@ -4,6 +4,15 @@
 #define STEER_TEST_RECIPROCAL_FIXTURE_H
 #include <stdlib.h>
 #include "fixture.h"
+// The four runs of a same-bits check (test_settle.c, test_traffic.c):
+// runs 0 and 1 step on one worker, 2 and 3 on three (same_bits_workers);
+// odd runs spawn the agents in reverse order, with the same keys
+// (same_bits_spawn: the index of the k-th of n agents spawned); all four
+// must end with the same world hash (same_bits).
+static inline int same_bits_workers(int run) { return run < 2 ? 1 : 3; }
+static inline int same_bits_spawn(int run, int k, int n) { return run % 2 == 0 ? k : n - 1 - k; }
+static inline bool same_bits(const uint64_t h[4]) { return h[0] == h[1] && h[0] == h[2] && h[0] == h[3]; }
+
 // An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
 // round for neighbours (avoid_to: 6 m).
 static inline steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)

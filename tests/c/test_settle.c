@@ -25,13 +25,13 @@ static void a_group_at_one_point_settles(void)
         for (int run = 0; run < 4; ++run) {
             steer_world_def wd = steer_default_world_def();
             wd.seed = 3;
-            wd.worker_count = run < 2 ? 1 : 3;
+            wd.worker_count = same_bits_workers(run);
             steer_world *w = steer_world_create(&wd);
             enum { N = 24 };
             steer_behaviour *bs[N];
             steer_agent_id ids[N];
             for (int k = 0; k < N; ++k) {
-                int i = run % 2 == 0 ? k : N - 1 - k;
+                int i = same_bits_spawn(run, k, N);
                 float a = 6.2831853f * (float)i / (float)N, d = r * (8.0f + 2.0f * (float)(i % 3));
                 bs[i] = avoid_to_within(0, 0, 2, 6.0f + 2.0f * r);
                 ids[i] = avoider(w, steer_v2(d * cosf(a), d * sinf(a)), r, bs[i], (uint64_t)i + 1);
@@ -60,9 +60,7 @@ static void a_group_at_one_point_settles(void)
             for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
             steer_world_destroy(w);
         }
-        CHECK(h[0] == h[1]);
-        CHECK(h[0] == h[2]);
-        CHECK(h[0] == h[3]);
+        CHECK(same_bits(h));
     }
 }
 
@@ -85,7 +83,7 @@ static void a_lopsided_heap_is_pressed_together(void)
         steer_world_def wd = steer_default_world_def();
         wd.seed = 5;
         wd.cell_size = 6.0f;
-        wd.worker_count = run < 2 ? 1 : 3;
+        wd.worker_count = same_bits_workers(run);
         steer_world *w = steer_world_create(&wd);
         steer_behaviour *bs[N];
         steer_agent_id ids[N];
@@ -100,7 +98,7 @@ static void a_lopsided_heap_is_pressed_together(void)
             at[i][1] = (float)(d * sin(a));
         }
         for (int k = 0; k < N; ++k) {
-            int i = run % 2 == 0 ? k : N - 1 - k;
+            int i = same_bits_spawn(run, k, N);
             bs[i] = avoid_to_within(0, 0, 1, 6);
             ids[i] = avoider(w, steer_v2(at[i][0], at[i][1]), 0.5f, bs[i], (uint64_t)i + 1);
         }
@@ -125,9 +123,7 @@ static void a_lopsided_heap_is_pressed_together(void)
         for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
         steer_world_destroy(w);
     }
-    CHECK(h[0] == h[1]);
-    CHECK(h[0] == h[2]);
-    CHECK(h[0] == h[3]);
+    CHECK(same_bits(h));
 }
 
 // A point used as an exit (the matrix's `exit`: three columns of 20, 2.5 m

@@ -43,6 +43,21 @@ static float contend(const steer_vec2 *at, int n, bool reversed, float *settled,
     return first;
 }
 
+// The contenders at `at` (contend), spawned in both orders: the first is in
+// by `first_by` s, the others at rest within 5 s of it, no two ever closer
+// than their bodies, and the order changes no bit.
+static void check_contention(const steer_vec2 *at, int n, float first_by)
+{
+    float settled, closest, settled2, closest2;
+    uint64_t h, h2;
+    float first = contend(at, n, false, &settled, &closest, &h);
+    float first2 = contend(at, n, true, &settled2, &closest2, &h2);
+    CHECK(first > 0.0f && first <= first_by);
+    CHECK(settled <= first + 5.0f);
+    CHECK(closest >= 1.0f - 1e-3f);
+    CHECK(h == h2 && first == first2 && settled == settled2);
+}
+
 static void two_contenders_for_one_spot(void)
 {
     // head-on from 6 m either side: before, they stopped 0.55 m either side
@@ -50,14 +65,7 @@ static void two_contenders_for_one_spot(void)
     // spot: the first is in within 3 s of the 4 s straight walk, the other
     // at rest within 5 s of that, and spawn order changes no bit
     const steer_vec2 at[2] = {{-6.0f, 0.0f}, {6.0f, 0.0f}};
-    float settled, closest, settled2, closest2;
-    uint64_t h, h2;
-    float first = contend(at, 2, false, &settled, &closest, &h);
-    float first2 = contend(at, 2, true, &settled2, &closest2, &h2);
-    CHECK(first > 0.0f && first <= 7.0f);
-    CHECK(settled <= first + 5.0f);
-    CHECK(closest >= 1.0f - 1e-3f);
-    CHECK(h == h2 && first == first2 && settled == settled2);
+    check_contention(at, 2, 7.0f);
 }
 
 static void three_contenders_for_one_spot(void)
@@ -70,14 +78,7 @@ static void three_contenders_for_one_spot(void)
         float a = (float)i * 2.0943951f + 0.3f;
         at[i] = steer_v2(0.65f * cosf(a), 0.65f * sinf(a));
     }
-    float settled, closest, settled2, closest2;
-    uint64_t h, h2;
-    float first = contend(at, 3, false, &settled, &closest, &h);
-    float first2 = contend(at, 3, true, &settled2, &closest2, &h2);
-    CHECK(first > 0.0f && first <= 5.0f);
-    CHECK(settled <= first + 5.0f);
-    CHECK(closest >= 1.0f - 1e-3f);
-    CHECK(h == h2 && first == first2 && settled == settled2);
+    check_contention(at, 3, 5.0f);
 }
 
 // A seek to (gx, gy) under reciprocal avoidance (the matrix's brain with
@@ -449,13 +450,13 @@ static void a_jam_at_a_gap_ignores_order_and_workers(void)
         steer_world_def wd = steer_default_world_def();
         wd.seed = 5;
         wd.resolve_agent_contacts = true;
-        wd.worker_count = run < 2 ? 1 : 3;
+        wd.worker_count = same_bits_workers(run);
         steer_world *w = steer_world_create(&wd);
         steer_world_add_segment(w, steer_v2(0, -20), steer_v2(0, -1.2f));
         steer_world_add_segment(w, steer_v2(0, 1.2f), steer_v2(0, 20));
         steer_behaviour *bs[30];
         for (int k = 0; k < 30; ++k) {
-            int i = run % 2 == 0 ? k : 29 - k;
+            int i = same_bits_spawn(run, k, 30);
             bs[i] = avoid_to(2.5f, 0, 2);
             walker(w, -2.0f - 1.1f * (float)(i / 6), -3.3f + 1.3f * (float)(i % 6), bs[i], (uint64_t)i + 1);
         }
@@ -464,9 +465,7 @@ static void a_jam_at_a_gap_ignores_order_and_workers(void)
         for (int i = 0; i < 30; ++i) steer_behaviour_release(bs[i]);
         steer_world_destroy(w);
     }
-    CHECK(h[0] == h[1]);
-    CHECK(h[0] == h[2]);
-    CHECK(h[0] == h[3]);
+    CHECK(same_bits(h));
 }
 
 // A file of ten agents (radius 0.5, max speed 1.5 m/s, max acceleration 10
