@@ -474,11 +474,11 @@ static bool has_destination(const steer_behaviour_def *pref)
 }
 
 // The agent's destination as its neighbours read it (oncoming): the target
-// of its preferred behaviour when that has one, else where it is (an agent
-// going nowhere opposes nobody).
-static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref)
+// of its preferred behaviour when that has one (`goes`: has_destination),
+// else where it is (an agent going nowhere opposes nobody).
+static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const steer_behaviour_def *pref, bool goes)
 {
-    if (has_destination(pref)) {
+    if (goes) {
         // (a point: steer__context_target's position, without the call;
         // finite: every way a target is set checks it)
         if (pref->target.kind == STEER_TARGET_POINT) return pref->target.point;
@@ -570,10 +570,11 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     const float lead = ctx->kinematic ? 0.0f : dt;
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
     // its destination (published in its course, read by the rules below)
-    const steer_vec2 dest = destination(ctx, pref);
+    const bool goes = has_destination(pref);
+    const steer_vec2 dest = destination(ctx, pref, goes);
     // a fixed destination inside the circle the agent turns on: less across
     // (turnable; a kinematic agent turns at once, a moving target with it)
-    if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && has_destination(pref))
+    if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && goes)
         preferred = steer__orca_turnable(preferred, steer_sub(dest, p), ctx->lim.max_acceleration);
 
     orca_line lines[ORCA_MAX_LINES];
