@@ -18,7 +18,7 @@
 #define ORCA_LEAN_NEAR 1e-3f
 /// Held up, an opposed seek or arrive asks towards its destination for no
 /// more than its own speed that way plus this fraction of its max speed
-/// (what an arrive with the default time_to_target of 0.5 s asks at a step
+/// (what an arrive with a time_to_target of 0.5 s, the matrix's, asks at a step
 /// of 0.1 s, as ORCA_ONCOMING_LEAN; steer__orca_unpressed)
 #define ORCA_PRESS 0.2f
 
@@ -125,8 +125,9 @@ static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_de
 // pressed into the other, nobody had room to step right, and the two
 // locked for good (twoway_50 with `seek` at an acceleration of 100 times
 // the max speed: 0 of 50 home). An arrive's output follows its velocity
-// and asked about its crawl plus a fifth of the max speed ahead, so it
-// stepped right and flowed. So an opposed child steering straight at its
+// and asked about its crawl plus a fifth of the max speed ahead (a
+// time_to_target of 0.5 s at a step of 0.1 s), so it stepped right and
+// flowed. So an opposed child steering straight at its
 // destination (`n`, the unit direction to it) asks along that direction
 // for at most its velocity's part that way (none when pushed back) plus
 // `most`; the part across, and the lean added after, are kept. At speed
