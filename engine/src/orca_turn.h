@@ -16,6 +16,11 @@
 #define ORCA_ONCOMING_LEAN 0.85f
 /// (not within this many metres of its destination: no direction to lean from)
 #define ORCA_LEAN_NEAR 1e-3f
+/// Held up, an opposed seek or arrive asks towards its destination for no
+/// more than its own speed that way plus this fraction of its max speed
+/// (what an arrive with a time_to_target of 0.5 s, the matrix's, asks at a step
+/// of 0.1 s, as ORCA_ONCOMING_LEAN; steer__orca_unpressed)
+#define ORCA_PRESS 0.2f
 
 // v turned by the angle whose cosine is c and sine s.
 static inline steer_vec2 steer__orca_turned(steer_vec2 v, float c, float s)
@@ -111,6 +116,26 @@ static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_de
         if (back < 0.0f && beyond > 0.0f && slide < 0.0f) undo = steer_mul_add(undo, l->dir, -ahead * back * beyond);
     }
     return steer_add(steer_mul_add(preferred, r, add), undo);
+}
+
+// Not pressing into an oncoming front (issue 21, docs/crowds-seeklock21.md).
+// A seek asks for its max speed towards its goal whatever its velocity, so
+// held up at a crawl by the group coming the other way it still asked for
+// full speed ahead, as much as the lean asked to the right: each front
+// pressed into the other, nobody had room to step right, and the two
+// locked for good (twoway_50 with `seek` at an acceleration of 100 times
+// the max speed: 0 of 50 home). An arrive's output follows its velocity
+// and asked about its crawl plus a fifth of the max speed ahead (a
+// time_to_target of 0.5 s at a step of 0.1 s), so it stepped right and
+// flowed. So an opposed child steering straight at its
+// destination (`n`, the unit direction to it) asks along that direction
+// for at most its velocity's part that way (none when pushed back) plus
+// `most`; the part across, and the lean added after, are kept. At speed
+// nothing changes (the velocity's own part is already about the ask).
+static inline steer_vec2 steer__orca_unpressed(steer_vec2 preferred, steer_vec2 v, steer_vec2 n, float most)
+{
+    const float ahead = steer_dot(preferred, n), cap = steer_maxf(steer_dot(v, n), 0.0f) + most;
+    return ahead > cap ? steer_mul_add(preferred, n, cap - ahead) : preferred;
 }
 
 #endif

@@ -716,9 +716,12 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
             const float reach = d->time_horizon * max_speed, left = steer_length(steer_sub(dest, p));
             const float fade = left < reach ? left / reach : 1.0f, tl = steer_length(preferred);
             if (lean) {
-                // by ORCA_LEAN, down to the side bias within that travel
+                // by ORCA_LEAN, down to the side bias within that travel;
+                // held up, not pressing ahead (steer__orca_unpressed)
                 const float angle = (ORCA_LEAN - ORCA_SIDE_BIAS) * (to_len < reach ? to_len / reach : 1.0f) - turn;
                 const float side = ORCA_ONCOMING_LEAN * opp * max_speed * fade;
+                const steer_vec2 ahead = steer_scale(to_dest, 1.0f / to_len);
+                preferred = steer__orca_unpressed(preferred, v, ahead, ORCA_PRESS * max_speed);
                 preferred = steer__orca_lean(preferred, to_dest, to_len, pl * angle + side, lines, hard);
             } else if (tl > 0.0f) {
                 const float side = ORCA_ONCOMING_SIDE * opp * max_speed * fade;

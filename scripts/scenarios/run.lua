@@ -3,10 +3,12 @@
 --
 --   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [--seed n] [case ...]
 --   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
---     [--markdown] [--seeds 1,2] [--pref arrive,seek] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
+--     [--markdown] [--seeds 1,2] [--pref arrive,seek,navigate] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
 --     [--tau-obst 1,5,tau] [layout ...]
 --
 -- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua);
+-- --pref navigate runs the layouts with `navigate` (a route round the walls) as the
+-- preferred behaviour instead of a straight line (not in the default matrix);
 -- --tau-obst sets the obstacle time horizons (default 1 s; `tau`: the agents' horizon);
 -- --markdown prints, after the text table, its summary rows as a Markdown table.
 --

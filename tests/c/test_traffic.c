@@ -380,7 +380,25 @@ static const float hallway_groups[16][4] = {
     {5.311f, 0.660f, -16.0f, 0.660f},
 };
 
-static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
+// A seek to (gx, gy) under reciprocal avoidance (horizon 2 s, neighbours
+// within 7 m, as hallway_groups_home's arrive).
+static steer_behaviour *avoid_seeking(float gx, float gy)
+{
+    steer_child child = {make(def_at(STEER_SEEK, gx, gy)), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &child;
+    r.child_count = 1;
+    r.radius = 7.0f;
+    r.time_horizon = 2.0f;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(child.behaviour);
+    return b;
+}
+
+// The groups of hallway_groups home within 124 s, each agent running an
+// arrive (max acceleration 15 m/s^2, the matrix's centre) or, with `seek`,
+// a seek at a max acceleration of 100 times its max speed.
+static int hallway_groups_home(bool reversed, int workers, bool seek, uint64_t *hash)
 {
     steer_world_def wd = steer_default_world_def();
     wd.seed = 1;
@@ -396,11 +414,11 @@ static int hallway_groups_home(bool reversed, int workers, uint64_t *hash)
         const float *a = hallway_groups[i];
         // (the matrix's neighbour distance: twice the distance covered in
         // the horizon at full speed, plus two radii)
-        b[i] = avoid_to_within(a[2], a[3], 2.0f, 7.0f);
+        b[i] = seek ? avoid_seeking(a[2], a[3]) : avoid_to_within(a[2], a[3], 2.0f, 7.0f);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(a[0], a[1]);
         d.limits.max_speed = 1.5f;
-        d.limits.max_acceleration = 15.0f;
+        d.limits.max_acceleration = seek ? 150.0f : 15.0f;
         d.behaviour = b[i];
         d.key = (uint64_t)i + 1;
         ids[i] = steer_agent_create(w, &d);
@@ -433,9 +451,28 @@ static void groups_head_on_in_a_hallway_get_through(void)
     // soon as its front sees the other coming, and all get through, the
     // same bits for either spawn order and any worker count
     uint64_t h[3];
-    CHECK(hallway_groups_home(false, 1, &h[0]) == 16);
-    CHECK(hallway_groups_home(true, 1, &h[1]) == 16);
-    CHECK(hallway_groups_home(false, 3, &h[2]) == 16);
+    CHECK(hallway_groups_home(false, 1, false, &h[0]) == 16);
+    CHECK(hallway_groups_home(true, 1, false, &h[1]) == 16);
+    CHECK(hallway_groups_home(false, 3, false, &h[2]) == 16);
+    CHECK(h[0] == h[1] && h[0] == h[2]);
+}
+
+// Held up by the group coming the other way, a seek asked for its max
+// speed ahead whatever its velocity, as much as its lean asked to the
+// right: each front pressed into the other, and with an acceleration of
+// 100 times the max speed (the velocity follows the program's answer at
+// once) nobody had room to step right (this hallway with seeks: 0 of 16
+// home in 124 s, the front rows at a few cm/s; the matrix's twoway_50 0 of
+// 50, docs/crowds-seeklock21.md). Now an opposed seek or arrive asks ahead
+// for no more than its own speed that way plus a fifth of its max speed
+// (steer__orca_unpressed): all get through, the same bits for either spawn
+// order and any worker count.
+static void opposed_seekers_held_up_do_not_press(void)
+{
+    uint64_t h[3];
+    CHECK(hallway_groups_home(false, 1, true, &h[0]) == 16);
+    CHECK(hallway_groups_home(true, 1, true, &h[1]) == 16);
+    CHECK(hallway_groups_home(false, 3, true, &h[2]) == 16);
     CHECK(h[0] == h[1] && h[0] == h[2]);
 }
 
@@ -623,6 +660,7 @@ int main(void)
     RUN(keeps_right_while_slow);
     RUN(keeps_right_whatever_the_braking);
     RUN(groups_head_on_in_a_hallway_get_through);
+    RUN(opposed_seekers_held_up_do_not_press);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(a_file_stopping_short_is_not_crushed);
     RUN(an_opposed_seek_on_a_door_post_does_not_slide_away);
