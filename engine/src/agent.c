@@ -57,12 +57,16 @@ void steer__agent_set_filter(steer_world *w, int i, agent_filter f)
 
 void steer__agent_recount(steer_world *w)
 {
-    w->filtered = w->prioritised = w->opposed = 0;
+    w->filtered = w->prioritised = w->opposed = w->settling = 0;
     for (int i = 0; i < w->count; ++i) {
         w->filtered += !steer__filter_is_default(&w->filter[i]);
         w->prioritised += w->priority[i] != 0.0f;
         w->opposed += w->course[i].opp > 0.0f;
+        w->settling += steer__rest_held(w->rest[i]);
     }
+    // the step's buffer is not in a snapshot: 0, and the marks say so
+    memset(w->rest_next, 0, sizeof *w->rest_next * (size_t)w->count);
+    for (int i = 0; i < w->count; ++i) w->rest_held[i] = steer__rest_held(w->rest[i]);
 }
 
 steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
@@ -89,7 +93,9 @@ steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)
     w->out[i] = (steer_steering){{0.0f, 0.0f}, 0.0f};
     memset(&w->memory[i], 0, sizeof w->memory[i]);
     w->intent[i] = (orca_intent){0.0f, 0.0f, 0u, 0u, 0.0f, 0.0f};
-    w->course[i] = (orca_course){0};
+    w->course[i] = (orca_course){0.0f, 0.0f, 0.0f};
+    w->rest[i] = w->rest_next[i] = (orca_rest){0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    w->rest_held[i] = 0;
     w->key[i] = def->key != 0 ? def->key : w->next_key;
     if (def->key == 0) ++w->next_key;
     w->rng[i] = steer__stream_seed(w->def.seed, w->key[i]);
@@ -121,6 +127,11 @@ void steer_agent_destroy(steer_world *w, steer_agent_id id)
     w->filtered -= (int)!steer__filter_is_default(&w->filter[i]);
     w->prioritised -= w->priority[i] != 0.0f;
     w->opposed -= w->course[i].opp > 0.0f;
+    w->settling -= steer__rest_held(w->rest[i]);
+    // (the columns that do not move: the last agent's settling state of
+    // two steps before, and its marks, follow it into the hole)
+    w->rest_next[i] = w->rest_next[w->count - 1];
+    w->rest_held[i] = w->rest_held[w->count - 1];
     steer__store_remove(w, id, i);
     w->grid.dirty = true;
 }

@@ -45,6 +45,8 @@ void steer__context_view_init(eval_view *v, steer_world *w)
     v->geometry = w->geometry;
     v->course = w->course;
     v->opposed = w->opposed > 0;
+    v->rest = w->rest;
+    v->settling = w->settling > 0;
     v->slot_of = w->slot_of;
     v->slot_targets = w->slot_targets;
     v->slot_target_count = w->slot_target_capacity;

@@ -59,6 +59,10 @@ typedef struct eval_view {
     /// orca_course): during a step, what the step before wrote
     const struct orca_course *course;
     bool opposed; ///< some agent's course has an opposition (world.h, opposed)
+    /// the agents' settling states (world.h, orca_rest), the step before's;
+    /// while `settling` is false all are 0 and the rules skip them
+    const struct orca_rest *rest;
+    bool settling;
     const uint32_t *slot_of; ///< dense index -> agent slot index
     const slot_target *slot_targets; ///< by agent slot index, slot_target_count entries
     int slot_target_count;
@@ -84,6 +88,9 @@ typedef struct eval_scratch {
     /// the step: agents evaluated on this worker whose new course has an
     /// opposition (step.c sums them into the world's `opposed`)
     int opposed;
+    /// ...and whose new settling state may not be all 0 (the world's
+    /// `settling`, evaluate.c)
+    int settling;
 } eval_scratch;
 
 bool steer__context_scratch_reserve(eval_scratch *s, int capacity);
@@ -132,6 +139,16 @@ typedef struct eval_ctx {
     /// tells the step that it did (else the agent keeps the course it had)
     struct orca_course *course;
     bool course_written;
+    /// where it leaves the agent's settling state (world.h, orca_rest):
+    /// the step's rest_next (set with `course`); `rest_written` once it did;
+    /// `rest_now` whether the last one it left may not be all 0
+    struct orca_rest *rest;
+    bool rest_written, rest_now;
+    /// the agent's rest_held (world.h): bit 0, its settling state of the
+    /// step before may not be all 0 (clear: it is, and is not read); bit 1,
+    /// the one of two steps before in `rest` may not be (clear: it is, and
+    /// is written over only by a state that may not be)
+    uint8_t rest_marks;
     struct nav_plan *plan;     ///< a body's (an anchor's) navigate plan; agents' are in the view
     bool plan_writable;        ///< false while previewing: the plan's progress is not advanced
 } eval_ctx;

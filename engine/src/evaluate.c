@@ -335,6 +335,9 @@ static void init_ctx(eval_ctx *ctx, steer_world *w, const eval_view *view, eval_
     ctx->intent = NULL;
     ctx->course = NULL;
     ctx->course_written = false;
+    ctx->rest = NULL;
+    ctx->rest_written = ctx->rest_now = false;
+    ctx->rest_marks = 0; // (the agent's, where it may write: steer__evaluate_agent)
     ctx->plan = NULL; // an agent's is read from the view, by navigate only
     ctx->plan_writable = true;
 }
@@ -343,12 +346,15 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
 {
     steer_steering out = {{0.0f, 0.0f}, 0.0f};
     const steer_behaviour *b = w->behaviour[i];
-    bool failed = false, written = false;
+    bool failed = false, written = false, held = false;
+    const uint8_t marks = w->rest_held[i];
     if (b != NULL) {
         eval_ctx ctx;
         init_ctx(&ctx, w, view, scratch, i, dt, w->memory[i].value, &w->rng[i]);
         ctx.intent = &w->intent[i];
         ctx.course = &w->course_next[i];
+        ctx.rest = &w->rest_next[i];
+        ctx.rest_marks = marks;
         // a traced agent's evaluation goes into its worker's buffer, then
         // into the agent's record (trace.c)
         if (w->flags[i] & AGENT_TRACE) ctx.trace = steer__trace_start(w, (int)(scratch - w->scratch));
@@ -359,6 +365,7 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
             steer__trace_finish(w, i, ctx.trace);
         }
         written = ctx.course_written;
+        held = ctx.rest_now;
     }
     // the course the next step reads (world.h, orca_course): the one
     // written (its opposition counted by reciprocal.c), else the agent's own
@@ -366,6 +373,14 @@ bool steer__evaluate_agent(steer_world *w, const eval_view *view, eval_scratch *
         w->course_next[i] = w->course[i];
         scratch->opposed += w->course[i].opp > 0.0f;
     }
+    // its settling state likewise (world.h, orca_rest, rest_held: the
+    // buffers' states that may not be all 0); kept, where one may not be 0
+    if (!written && marks != 0) {
+        w->rest_next[i] = (marks & 1) ? w->rest[i] : (orca_rest){0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        held = marks & 1;
+    }
+    w->rest_held[i] = (uint8_t)(held | (marks & 1) << 1); // (the buffers swap after the step)
+    scratch->settling += held;
     w->out[i] = out;
     return !failed;
 }
@@ -382,6 +397,7 @@ bool steer__evaluate_preview(steer_world *w, const steer_behaviour *b, int i, fl
     // worker 0's scratch: previews run on the thread that steps the world
     init_ctx(&ctx, w, &view, &w->scratch[0], i, dt, mem.value, &rng);
     ctx.plan_writable = false;
+    ctx.rest_marks = w->rest_held[i]; // (its level is read as a step reads it)
     if (record_trace && (w->flags[i] & AGENT_TRACE) && w->trace_stage != NULL) {
         // an inspector's preview of a paused world: the trace as a step
         // would record it (worker 0's buffer, then the agent's record)

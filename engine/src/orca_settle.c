@@ -8,6 +8,7 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
     const orca_course *course = view->course;
+    const orca_rest *rest = view->rest;
     if (ctx->self_proxy >= (uint32_t)g->count) return false;
     const steer_vec2 dest = steer_v2(course[ctx->self].dx, course[ctx->self].dy), at = ctx->me.position;
     const float to_dest = steer_length(steer_sub(dest, at));
@@ -19,11 +20,13 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
     int touching = 0, supports = 0;
     float carried = 0.0f, heap = 0.0f, pressed = 0.0f;
     steer_vec2 push = steer_v2(0.0f, 0.0f);
-    for (int i = 0; i < k; ++i) {
+    // (no agent settling: none counts, and the column is not read)
+    const int settling = view->settling ? k : 0;
+    for (int i = 0; i < settling; ++i) {
         const uint32_t q = near[i].proxy, j = g->agent[q];
-        const orca_course *cj = &course[j];
+        const orca_rest *cj = &rest[j];
         if (!(cj->rest > 0.0f)) continue;
-        const float ex = cj->dx - dest.x, ey = cj->dy - dest.y;
+        const float ex = course[j].dx - dest.x, ey = course[j].dy - dest.y;
         if (ex * ex + ey * ey >= ORCA_SETTLE_SAME * ORCA_SETTLE_SAME) continue;
         const steer_vec2 pj = steer_v2(g->x[q], g->y[q]);
         const float reach = pair_radius(r_self, r_cap, view->limits[j].radius) + ORCA_SETTLE_REACH;
@@ -56,7 +59,7 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
     // not while its supports relay no heap (just settled) or the count
     // still changes
     const float packed = ORCA_PACKED * sqrtf(out->heap);
-    const float was = course[ctx->self].heap;
+    const float was = (ctx->rest_marks & 1) ? rest[ctx->self].heap : 0.0f; // (world.h, rest_held)
     const bool beyond = heap > 0.0f && fabsf(out->heap - was) <= ORCA_HEAP_SAME * was &&
                         to_dest > ORCA_PRESS_BEYOND * packed;
     out->press = on_point ? 0.0f : beyond ? 1.0f : ORCA_PRESS_RELAY * pressed;
@@ -76,7 +79,7 @@ uint64_t steer__orca_settle_lines(const eval_ctx *ctx, const orca_neighbour *nea
     uint64_t stiff = 0;
     for (int i = 0; i < k; ++i) {
         const uint32_t q = near[i].proxy, j = g->agent[q];
-        const float lvl = steer__orca_pair_level(view->course, ctx->self, (int)j);
+        const float lvl = steer__orca_pair_level(view, ctx->self, (int)j);
         if (!(lvl > 0.0f)) continue;
         const float rb = ctx->lim.radius + view->limits[j].radius;
         const float still = ORCA_SETTLE_SLOW * pairs->mean[i];

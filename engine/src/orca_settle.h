@@ -30,8 +30,9 @@
 // beyond) is not pressed at all.
 //
 // The state each agent publishes is its settling level, 1 when settled,
-// easing to 0 when not, in its course's `rest`, and its count and pressing
-// (orca_settling) in the course's other fields (world.h, orca_course).
+// easing to 0 when not, in its settling state's `rest`, and its count and
+// pressing (orca_settling) in the state's other fields (world.h, orca_rest:
+// a column of its own, not read while every agent's is 0).
 // Everything read of a neighbour is the grid's copy or the course from
 // before the step, so the result is the same for any agent order and
 // worker count.
@@ -83,7 +84,7 @@
 #define ORCA_PRESS_RELAY 0.8f
 
 /// What steer__orca_settled finds of the agent (the last four published
-/// in its course, world.h).
+/// in its settling state, world.h's orca_rest).
 typedef struct orca_settling {
     bool fresh;      ///< its order is new (then it is not settled)
     bool pocket;     ///< on the point, or touching two settled agents
@@ -109,7 +110,7 @@ typedef struct orca_settling {
 bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 dest_now,
                          float wish, float r_self, float r_cap, orca_settling *out);
 
-/// The level to publish (the course's rest): 1 when settled, else the
+/// The level to publish (the settling state's rest): 1 when settled, else the
 /// level of the step before (`was`) eased towards 0.
 static inline float steer__orca_settle_level(float was, bool settled)
 {
@@ -117,12 +118,13 @@ static inline float steer__orca_settle_level(float was, bool settled)
     return was > 0.0f ? steer_maxf(was - ORCA_SETTLE_EASE, 0.0f) : 0.0f;
 }
 
-/// The level of a pair (dense indices me and j in the courses of the step
-/// before): the smaller of the two, in [0, 1], and 0 unless they have one
-/// destination.
-static inline float steer__orca_pair_level(const orca_course *course, int me, int j)
+/// The level of a pair (dense indices me and j in the settling states and
+/// courses of the step before): the smaller of the two, in [0, 1], and 0
+/// unless they have one destination.
+static inline float steer__orca_pair_level(const eval_view *view, int me, int j)
 {
-    float lvl = steer_clampf(steer_minf(course[me].rest, course[j].rest), 0.0f, 1.0f);
+    const orca_course *course = view->course;
+    float lvl = steer_clampf(steer_minf(view->rest[me].rest, view->rest[j].rest), 0.0f, 1.0f);
     const float ex = course[j].dx - course[me].dx, ey = course[j].dy - course[me].dy;
     if (!(ex * ex + ey * ey < ORCA_SETTLE_SAME * ORCA_SETTLE_SAME)) lvl = 0.0f;
     return lvl;

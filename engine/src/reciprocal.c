@@ -451,8 +451,9 @@ static STEER_NOINLINE void yield_lines(const eval_ctx *ctx, const orca_neighbour
         }
         // (a settled pair's margin: orca_settle.h)
         const float rb = ctx->lim.radius + view->limits[j].radius;
-        const float r = steer__orca_settle_radius(pair_radius(f->r_self, f->r_cap, view->limits[j].radius), rb,
-                                                  steer__orca_pair_level(view->course, ctx->self, (int)j));
+        // (0 while its own level is: world.h, rest_held)
+        const float lvl = (ctx->rest_marks & 1) ? steer__orca_pair_level(view, ctx->self, (int)j) : 0.0f;
+        const float r = steer__orca_settle_radius(pair_radius(f->r_self, f->r_cap, view->limits[j].radius), rb, lvl);
         lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, 1.0f);
     }
 }
@@ -486,6 +487,20 @@ static STEER_ALWAYS_INLINE steer_vec2 destination(const eval_ctx *ctx, const ste
         if (steer__context_target(ctx, &pref->target, &t) && steer_vec2_is_finite(t.position)) return t.position;
     }
     return ctx->me.position;
+}
+
+// The agent's settling state into the step's buffer (world.h, orca_rest):
+// where it may not be all 0 (`held`: settled, or its level of the step
+// before above 0; else every field is 0), or the one there may not
+// (rest_held's bit 1), or this evaluation wrote one already (a second
+// reciprocal_avoidance node's replaces it); else the 0 there stays.
+static inline void write_rest(eval_ctx *ctx, bool held, orca_rest r)
+{
+    ctx->rest_now = held;
+    if (held || (ctx->rest_marks & 2) || ctx->rest_written) {
+        *ctx->rest = r;
+        ctx->rest_written = true;
+    }
 }
 
 // Two-way traffic: how much the traffic ahead opposes the agent, in [0, 1]
@@ -620,9 +635,10 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     if (ctx->course != NULL) {
         // its destination, its count and pressing; its opposition and
         // settling level below (0 without neighbours)
-        *ctx->course = (orca_course){dest.x, dest.y, 0.0f, 0.0f, st.press, st.mass, st.heap, st.supports};
+        *ctx->course = (orca_course){dest.x, dest.y, 0.0f};
         ctx->course_written = true;
     }
+    float level = 0.0f; // its settling level (written at the end: write_rest)
     if (yielded != 0) {
         // what it asks for, not its velocity: being pushed round, it would
         // keep going round
@@ -651,7 +667,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // a settled agent's pairs of the same destination (not with layers or
     // priorities in use: their lines are rebuilt below with the clearance)
     uint64_t stiff = 0;
-    if (listed && ctx->view->course[ctx->self].rest > 0.0f && !ctx->view->filtered && !ctx->view->prioritised)
+    // its level (0 where its state is: rest_held's bit 0)
+    const float was = listed && (ctx->rest_marks & 1) ? ctx->view->rest[ctx->self].rest : 0.0f;
+    if (was > 0.0f && !ctx->view->filtered && !ctx->view->prioritised)
         stiff = steer__orca_settle_lines(ctx, near, k, &pairs, v, speed, inv_tau, inv_dt, fresh, pocket,
                                          lines + count);
     count += k;
@@ -682,7 +700,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         if (ctx->course != NULL) ctx->course->opp = opp;
         // (opposed or settled, never both)
         if (ctx->course != NULL && !(opp > 0.0f) && listed)
-            ctx->course->rest = steer__orca_settle_level(ctx->view->course[ctx->self].rest, settled);
+            level = steer__orca_settle_level(was, settled);
         // (an opposed seek or arrive leans instead: steer__orca_lean)
         const bool leans = opp > 0.0f && steer__orca_straight(pref->type);
         const steer_vec2 to_dest = steer_sub(dest, ctx->me.position);
@@ -712,6 +730,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
             }
         }
     }
+    if (ctx->course != NULL)
+        write_rest(ctx, settled || was > 0.0f, (orca_rest){level, st.press, st.mass, st.heap, st.supports});
     // pressed by outer agents of its heap (orca_settle.h; not with layers
     // or priorities in use, as the resting half-planes)
     if ((push.x != 0.0f || push.y != 0.0f) && !ctx->view->filtered && !ctx->view->prioritised)

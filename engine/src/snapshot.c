@@ -17,7 +17,9 @@ static const char magic[8] = {'S', 'T', 'E', 'E', 'R', 'S', 'N', 'P'};
 /// 2: navigate's plans and the agents' own goals (after the agents' columns,
 /// and after each formation's anchor state).
 /// 3: the world's next move_group order id (after next_key).
-enum { SNAP_FORMAT = 3 };
+/// 4: the agents' settling state in a column of its own (`rest`, 20
+/// bytes), the course 12 bytes (world.h, orca_rest).
+enum { SNAP_FORMAT = 4 };
 /// Most nodes of a snapshot's behaviour graph and points of a path it holds.
 enum { SNAP_MAX_OBJECTS = 1 << 26 };
 

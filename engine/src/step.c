@@ -242,9 +242,17 @@ static void swap_courses(steer_world *w)
     orca_course *read = w->course;
     w->course = w->course_next;
     w->course_next = read;
-    int opposed = 0;
-    for (int k = 0; k < w->def.worker_count; ++k) opposed += w->scratch[k].opposed;
+    int opposed = 0, settling = 0;
+    for (int k = 0; k < w->def.worker_count; ++k) {
+        opposed += w->scratch[k].opposed;
+        settling += w->scratch[k].settling;
+    }
     w->opposed = opposed;
+    // the settling states likewise, with their counts (world.h, settling)
+    orca_rest *rest = w->rest;
+    w->rest = w->rest_next;
+    w->rest_next = rest;
+    w->settling = settling;
 }
 
 // Returns the agents whose callback failed.
@@ -258,7 +266,7 @@ static int evaluate_agents(steer_world *w, float dt)
     p.skip_callbacks = w->def.worker_count > 1;
     memset(p.skipped, 0, sizeof p.skipped);
     memset(p.errors, 0, sizeof p.errors);
-    for (int k = 0; k < w->def.worker_count; ++k) w->scratch[k].opposed = 0;
+    for (int k = 0; k < w->def.worker_count; ++k) w->scratch[k].opposed = w->scratch[k].settling = 0;
     steer__tasks_parallel_for(w, evaluate_range, w->count, 64, &p);
     int skipped = 0, failed = 0;
     for (int k = 0; k < w->def.worker_count; ++k) {

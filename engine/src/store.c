@@ -42,10 +42,14 @@ static const store_column columns[] = {
     COLUMN(state, true),     COLUMN(limits, true), COLUMN(behaviour, true), COLUMN(out, true),
     COLUMN(memory, true),    COLUMN(rng, true),    COLUMN(key, true),       COLUMN(slot_of, true),
     COLUMN(flags, true),     DEFAULTED(filter, filtered), DEFAULTED(priority, prioritised), COLUMN(user_data, true),
-    COLUMN(plan, true),      COLUMN(intent, true), COLUMN(course, true),
+    COLUMN(plan, true),      COLUMN(intent, true), COLUMN(course, true), DEFAULTED(rest, settling),
     COLUMN(push, false),     // agent contact resolution's scratch
     COLUMN(last_out, false), // the previous outputs, during a step (step.c)
     COLUMN(course_next, false), // the courses a step writes (world.h, orca_course)
+    // the settling states a step writes and which of an agent's may not
+    // be all 0 (world.h, orca_rest, rest_held): steer_agent_destroy moves
+    // them, the reorder clears the first and sets the marks again
+    COLUMN(rest_next, false), COLUMN(rest_held, false),
 };
 #undef COLUMN
 #undef COLUMN_OF
@@ -245,6 +249,7 @@ static void gather_range(int start, int end, int worker, void *context)
     case 8: GATHER(8);
     case 12: GATHER(12);
     case 16: GATHER(16); // agent_filter
+    case 20: GATHER(20); // orca_rest
     case 24: GATHER(24);
     case 32: GATHER(32); // agent_memory
     default: GATHER(p->size);
@@ -280,4 +285,11 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
         *column = p.spare;
     }
     steer__tasks_parallel_for(w, renumber_range, n, RANGE, &p);
+    // (world.h, rest_held: the step's settling states are not moved)
+    memset(w->rest_next, 0, sizeof *w->rest_next * (size_t)n);
+    if (w->settling == 0) {
+        memset(w->rest_held, 0, (size_t)n);
+    } else {
+        for (int k = 0; k < n; ++k) w->rest_held[k] = steer__rest_held(w->rest[k]);
+    }
 }

@@ -11,7 +11,7 @@
 
 /// Room for the storage reorder's spares: at least the number of element
 /// sizes among the columns that move (store.c checks it).
-#define STEER_STORE_SPARES 18
+#define STEER_STORE_SPARES 21
 
 /// An agent's behaviour memory: each stateful node of the agent's tree
 /// (wander: 1, follow_path: 1, obstacle_avoidance: 1) has a fixed place in
@@ -34,21 +34,40 @@ typedef struct orca_intent {
 
 /// The rest of it, for keeping right in two-way traffic (reciprocal.c,
 /// oncoming): its destination (its preferred behaviour's target; none: its
-/// own position) and its opposition; and its settling state (orca_settle.h).
-/// Read only by the agents that meet oncoming traffic or settle at a shared
-/// point, so it is not copied into the grid with the intent:
-/// a step's evaluation reads the world's `course` (what the step before
-/// wrote) and writes `course_next`, which take each other's place after
-/// it (step.c), so every agent order and worker count reads the same.
+/// own position) and its opposition. Read only by the agents that meet
+/// oncoming traffic or settle at a shared point, so it is not copied into
+/// the grid with the intent: a step's evaluation reads the world's `course`
+/// (what the step before wrote) and writes `course_next`, which take each
+/// other's place after it (step.c), so every agent order and worker count
+/// reads the same. 12 bytes: every agent writes it every step (its
+/// settling state, written by few, is orca_rest).
 typedef struct orca_course {
     float dx, dy; ///< the destination
     float opp;    ///< the opposition, relayed
-    float rest;   ///< the settling level in [0, 1] (orca_settle.h)
+} orca_course;
+
+/// An agent's settling state (orca_settle.h), in columns of its own
+/// (`rest`, `rest_next`) double-buffered as the course: all 0 but while the
+/// agent settles at a shared point or its level eases back to 0. An agent
+/// whose states in both buffers are 0 (its `rest_held` marks) neither
+/// reads nor writes them, so the course every agent writes stays 12 bytes
+/// (docs/crowds-course21.md).
+typedef struct orca_rest {
+    float rest; ///< the settling level in [0, 1] (orca_settle.h)
     /// settled at a shared point: how much it presses on its supports,
     /// the area it carries, the heap's area it knows and how many supports
     /// it has (orca_settle.h, orca_settling; 0 when not settled)
     float press, mass, heap, supports;
-} orca_course;
+} orca_rest;
+
+/// Whether a settling state holds anything but +0 in its fields (compared
+/// as bits: a -0 counts).
+static inline bool steer__rest_held(orca_rest r)
+{
+    uint32_t b[5];
+    memcpy(b, &r, sizeof b);
+    return (b[0] | b[1] | b[2] | b[3] | b[4]) != 0;
+}
 
 typedef struct agent_memory {
     float value[STEER_MAX_TREE_MEMORY];
@@ -82,6 +101,7 @@ struct steer_world {
     agent_memory *memory;
     orca_intent *intent; ///< reciprocal avoidance's intent (orca_intent)
     orca_course *course; ///< and its destination and opposition (orca_course)
+    orca_rest *rest;     ///< its settling state (orca_rest)
     uint64_t *rng;
     uint64_t *key;
     uint32_t *slot_of; ///< dense -> slot index
@@ -97,6 +117,15 @@ struct steer_world {
     /// During a step, the courses the evaluation writes (orca_course); an
     /// agent whose evaluation wrote none keeps its own
     orca_course *course_next;
+    /// During a step, the settling states the evaluation writes (orca_rest):
+    /// an agent's only where it or the one there may not be all 0 (rest_held)
+    orca_rest *rest_next;
+    /// Which of the agent's two settling states may not be all 0 (a clear
+    /// bit: that one is): bit 0 its `rest`, bit 1 its `rest_next` (between
+    /// steps: the one of two steps before). Read and written by the agent's
+    /// own evaluation only (and spawn, removal, the reorder, a snapshot's
+    /// restore: agent.c, store.c).
+    uint8_t *rest_held;
     struct nav_plan **plan; ///< navigate's plan (navigate.h), NULL until the agent navigates
     /// The storage reorder's spares (store.c): one per element size of the
     /// columns that move, capacity elements each; a column is gathered into
@@ -130,6 +159,11 @@ struct steer_world {
     /// while there are none, no agent has an opposition to pass back
     /// (reciprocal.c, oncoming)
     int opposed;
+    /// Agents whose settling state (`rest`) may not be all 0 (settled or
+    /// easing at the step before), or more (a removal may leave it high):
+    /// while 0, every agent's is 0, and no rule looks at the neighbours'
+    /// (orca_settle.c), nor the reorder at the column (store.c).
+    int settling;
 
     neighbour_grid grid;
     /// One evaluation scratch per worker (def.worker_count); a step's

@@ -551,10 +551,13 @@ static void test_refusals(void)
     memcpy(bad, bytes, size);
     bad[8] = 1; // format 1: written before plans were saved; both formats named
     CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "snapshot format 1") &&
-          message_has(&e, "reads format 3"));
+          message_has(&e, "reads format 4"));
     bad[8] = 2; // format 2: written before the world's next move_group id was saved
     CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "snapshot format 2") &&
-          message_has(&e, "reads format 3"));
+          message_has(&e, "reads format 4"));
+    bad[8] = 3; // format 3: the settling state inside a 32-byte course
+    CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "snapshot format 3") &&
+          message_has(&e, "reads format 4"));
     memcpy(bad, bytes, size);
     bad[16] = '9'; // another engine version ("9.1.0")
     CHECK(steer_world_restore(bad, size, &rd, &e) == NULL && message_has(&e, "written by steer 9"));
