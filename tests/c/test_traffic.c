@@ -84,18 +84,21 @@ static void three_contenders_for_one_spot(void)
 // A seek to (gx, gy) under reciprocal avoidance (the matrix's brain with
 // `seek`), and a seeker of max speed 1.5 m/s and max acceleration `accel`
 // at (x, y) moving at (vx, vy).
-static steer_behaviour *avoid_seek_to(float gx, float gy)
+// (looking `radius` m round, with a time horizon of `tau` s)
+static steer_behaviour *avoid_seek_within(float gx, float gy, float radius, float tau)
 {
     steer_child c = {make(def_at(STEER_SEEK, gx, gy)), 1.0f};
     steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
     r.children = &c;
     r.child_count = 1;
-    r.radius = 6.0f;
-    r.time_horizon = 1.0f;
+    r.radius = radius;
+    r.time_horizon = tau;
     steer_behaviour *b = make(r);
     steer_behaviour_release(c.behaviour);
     return b;
 }
+
+static steer_behaviour *avoid_seek_to(float gx, float gy) { return avoid_seek_within(gx, gy, 6.0f, 1.0f); }
 
 static steer_agent_id seeker(steer_world *w, float x, float y, float vx, float vy, float accel, steer_behaviour *b,
                              uint64_t key)
@@ -382,18 +385,7 @@ static const float hallway_groups[16][4] = {
 
 // A seek to (gx, gy) under reciprocal avoidance (horizon 2 s, neighbours
 // within 7 m, as hallway_groups_home's arrive).
-static steer_behaviour *avoid_seeking(float gx, float gy)
-{
-    steer_child child = {make(def_at(STEER_SEEK, gx, gy)), 1.0f};
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    r.children = &child;
-    r.child_count = 1;
-    r.radius = 7.0f;
-    r.time_horizon = 2.0f;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(child.behaviour);
-    return b;
-}
+static steer_behaviour *avoid_seeking(float gx, float gy) { return avoid_seek_within(gx, gy, 7.0f, 2.0f); }
 
 // The groups of hallway_groups home within 124 s, each agent running an
 // arrive (max acceleration 15 m/s^2, the matrix's centre) or, with `seek`,
@@ -443,6 +435,17 @@ static int hallway_groups_home(bool reversed, int workers, bool seek, uint64_t *
     return home;
 }
 
+// Every agent of both groups home, the same bits for either spawn order
+// and one or three workers (seeks or arrives).
+static void check_hallway_groups(bool seek)
+{
+    uint64_t h[3];
+    CHECK(hallway_groups_home(false, 1, seek, &h[0]) == 16);
+    CHECK(hallway_groups_home(true, 1, seek, &h[1]) == 16);
+    CHECK(hallway_groups_home(false, 3, seek, &h[2]) == 16);
+    CHECK(h[0] == h[1] && h[0] == h[2]);
+}
+
 static void groups_head_on_in_a_hallway_get_through(void)
 {
     // before, the groups met before the side bias had sorted them into
@@ -450,11 +453,7 @@ static void groups_head_on_in_a_hallway_get_through(void)
     // docs/crowds-twoway21.md); now the whole of each group keeps right as
     // soon as its front sees the other coming, and all get through, the
     // same bits for either spawn order and any worker count
-    uint64_t h[3];
-    CHECK(hallway_groups_home(false, 1, false, &h[0]) == 16);
-    CHECK(hallway_groups_home(true, 1, false, &h[1]) == 16);
-    CHECK(hallway_groups_home(false, 3, false, &h[2]) == 16);
-    CHECK(h[0] == h[1] && h[0] == h[2]);
+    check_hallway_groups(false);
 }
 
 // Held up by the group coming the other way, a seek asked for its max
@@ -469,11 +468,7 @@ static void groups_head_on_in_a_hallway_get_through(void)
 // order and any worker count.
 static void opposed_seekers_held_up_do_not_press(void)
 {
-    uint64_t h[3];
-    CHECK(hallway_groups_home(false, 1, true, &h[0]) == 16);
-    CHECK(hallway_groups_home(true, 1, true, &h[1]) == 16);
-    CHECK(hallway_groups_home(false, 3, true, &h[2]) == 16);
-    CHECK(h[0] == h[1] && h[0] == h[2]);
+    check_hallway_groups(true);
 }
 
 static void a_jam_at_a_gap_ignores_order_and_workers(void)
