@@ -65,8 +65,7 @@ void steer__agent_recount(steer_world *w)
         w->settling += steer__rest_held(w->rest[i]);
     }
     // the step's buffer is not in a snapshot: 0, and the marks say so
-    memset(w->rest_next, 0, sizeof *w->rest_next * (size_t)w->count);
-    for (int i = 0; i < w->count; ++i) w->rest_held[i] = steer__rest_held(w->rest[i]);
+    steer__store_remark_rest(w);
 }
 
 steer_agent_id steer_agent_create(steer_world *w, const steer_agent_def *def)

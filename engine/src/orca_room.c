@@ -4,7 +4,6 @@
 
 #include "behaviour.h"
 #include "eval.h"
-#include "geometry.h"
 #include "orca_lines.h"
 #include "orca_room.h"
 #include "world.h"
@@ -23,6 +22,13 @@
 /// ...and no further out than this fraction of its radius from its
 /// destination
 #define ORCA_ROOM_HOLD 0.8f
+
+// The unit direction square to u (a unit vector) on the side of rel
+// (`across`, u x rel): left of u when rel is on its left, else right.
+static inline steer_vec2 away_from_line(steer_vec2 u, float across)
+{
+    return across > 0.0f ? steer_v2(-u.y, u.x) : steer_v2(u.y, -u.x);
+}
 
 // Agents at rest in the way (issue 21). A latecomer whose destination lies
 // among or behind agents parked on their own spots stops at rest at the
@@ -85,29 +91,27 @@ steer_vec2 steer__orca_make_room(const eval_ctx *ctx, steer_vec2 dest_me,
             continue; // it is moving
         const steer_vec2 w = steer_v2(g->px[q], g->py[q]), pj = steer_v2(g->x[q], g->y[q]);
         const steer_vec2 rel = steer_sub(me, pj), dest = steer_v2(course[j].dx, course[j].dy);
-        const float wl = steer_length(w);
+        const float wl = steer_length(w), keep = pair_radius(r_self, r_cap, rj);
         if (!(wl > 0.0f)) continue; // it wants nothing
         if (wl >= ORCA_ROOM_WISH) {
             const steer_vec2 u = steer_scale(w, 1.0f / wl);
-            const float ahead = steer_dot(rel, u), across = u.x * rel.y - u.y * rel.x;
-            if (ahead > 0.0f && fabsf(across) < pair_radius(r_self, r_cap, rj) &&
-                steer_dot(steer_sub(dest, pj), u) > ahead + r_me) {
-                // away from j's line: to the left of its wish when on its left, else right
-                side = steer_add(side, across > 0.0f ? steer_v2(-u.y, u.x) : steer_v2(u.y, -u.x));
+            const float ahead = steer_dot(rel, u), across = steer_cross(u, rel);
+            if (ahead > 0.0f && fabsf(across) < keep && steer_dot(steer_sub(dest, pj), u) > ahead + r_me) {
+                // away from j's line
+                side = steer_add(side, away_from_line(u, across));
                 continue;
             }
         }
         // j's destination among the parked (see the top): square to j's
         // line to it, away from it, and on along that line
         const steer_vec2 off = steer_sub(me, dest), to = steer_sub(dest, pj);
-        const float keep = pair_radius(r_self, r_cap, rj), od2 = steer_length_sq(off);
+        const float od2 = steer_length_sq(off);
         if (!(od2 < keep * keep) || !(od2 > 0.0f) ||
             !(steer_length_sq(steer_sub(dest, dest_me)) > r_me * r_me))
             continue;
         if (!(steer_length_sq(to) > rj * rj) || !(steer_dot(rel, to) > 0.0f)) continue;
-        const float tl = steer_length(to), ac = (to.x * rel.y - to.y * rel.x) / tl;
-        const steer_vec2 sq =
-            ac > 0.0f ? steer_v2(-to.y / tl, to.x / tl) : steer_v2(to.y / tl, -to.x / tl);
+        const float tl = steer_length(to);
+        const steer_vec2 sq = away_from_line(steer_v2(to.x / tl, to.y / tl), steer_cross(to, rel));
         side = steer_add(side, steer_add(sq, steer_scale(to, 1.0f / tl)));
     }
     const float len = steer_length(side);

@@ -103,14 +103,14 @@ static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_de
     for (int i = 0; i < hard; ++i) {
         // inside: cross(dir, v - point) >= 0; the lean changes it by add * into
         const orca_line *l = &hard_lines[i];
-        const float into = l->dir.x * r.y - l->dir.y * r.x;
+        const float into = steer_cross(l->dir, r);
         if (!(into < 0.0f)) continue;
         // beyond the line the program keeps the part along it: when that
         // part (`slide`) points away from the destination (`ahead`: the
         // line's direction towards it), the lean's part along the line
         // beyond it is taken back
         const float ahead = steer_dot(l->dir, to_dest) < 0.0f ? -1.0f : 1.0f, back = ahead * steer_dot(r, l->dir);
-        const float room = l->dir.x * (preferred.y - l->point.y) - l->dir.y * (preferred.x - l->point.x);
+        const float room = steer_cross(l->dir, steer_sub(preferred, l->point));
         const float beyond = add - steer_maxf(room, 0.0f) / -into;
         const float slide = ahead * (steer_dot(preferred, l->dir) + add * steer_dot(r, l->dir));
         if (back < 0.0f && beyond > 0.0f && slide < 0.0f) undo = steer_mul_add(undo, l->dir, -ahead * back * beyond);

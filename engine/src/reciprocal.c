@@ -714,7 +714,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
             // horizon's travel of the destination
             if (ctx->course != NULL) ++ctx->scratch->opposed;
             const float reach = d->time_horizon * max_speed, left = steer_length(steer_sub(dest, p));
-            const float fade = left < reach ? left / reach : 1.0f, tl = steer_length(preferred);
+            const float fade = left < reach ? left / reach : 1.0f, tl = lean ? pl : steer_length(preferred);
             if (lean) {
                 // by ORCA_LEAN, down to the side bias within that travel;
                 // held up, not pressing ahead (steer__orca_unpressed)

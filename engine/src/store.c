@@ -285,7 +285,12 @@ void steer__store_reorder(steer_world *w, uint32_t *order)
         *column = p.spare;
     }
     steer__tasks_parallel_for(w, renumber_range, n, RANGE, &p);
-    // (world.h, rest_held: the step's settling states are not moved)
+    steer__store_remark_rest(w); // (the step's settling states are not moved)
+}
+
+void steer__store_remark_rest(steer_world *w)
+{
+    const int n = w->count;
     memset(w->rest_next, 0, sizeof *w->rest_next * (size_t)n);
     if (w->settling == 0) {
         memset(w->rest_held, 0, (size_t)n);

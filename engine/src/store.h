@@ -40,5 +40,10 @@ void steer__store_remove(steer_world *w, steer_agent_id id, int i);
 /// Move every agent to dense index k where order[k] held it; order then
 /// becomes the identity. Handles are unchanged. On the world's workers.
 void steer__store_reorder(steer_world *w, uint32_t *order);
+/// The step's settling states (rest_next) cleared and the agents' marks
+/// (rest_held) set again from their states in `rest` (world.h): after the
+/// columns moved (the reorder) or were restored (a snapshot), the step's
+/// buffer is not theirs. Reads `settling` (0: every state is 0).
+void steer__store_remark_rest(steer_world *w);
 
 #endif

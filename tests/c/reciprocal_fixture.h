@@ -13,6 +13,21 @@ static inline int same_bits_workers(int run) { return run < 2 ? 1 : 3; }
 static inline int same_bits_spawn(int run, int k, int n) { return run % 2 == 0 ? k : n - 1 - k; }
 static inline bool same_bits(const uint64_t h[4]) { return h[0] == h[1] && h[0] == h[2] && h[0] == h[3]; }
 
+// `child` under reciprocal avoidance, looking `radius` m round for
+// neighbours, with a time horizon of `horizon` s (0: the default, 2 s).
+static inline steer_behaviour *avoiding(steer_behaviour_def child, float radius, float horizon)
+{
+    steer_child c = {make(child), 1.0f};
+    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
+    r.children = &c;
+    r.child_count = 1;
+    r.radius = radius;
+    if (horizon > 0.0f) r.time_horizon = horizon;
+    steer_behaviour *b = make(r);
+    steer_behaviour_release(c.behaviour);
+    return b;
+}
+
 // An arrive at (gx, gy) under reciprocal avoidance, looking `radius` m
 // round for neighbours (avoid_to: 6 m).
 static inline steer_behaviour *avoid_to_within(float gx, float gy, float horizon, float radius)
@@ -21,15 +36,7 @@ static inline steer_behaviour *avoid_to_within(float gx, float gy, float horizon
     a.target_radius = 0.1f;
     a.slow_radius = 2.0f;
     a.time_to_target = 0.5f;
-    steer_child c = {make(a), 1.0f};
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    r.children = &c;
-    r.child_count = 1;
-    r.radius = radius;
-    r.time_horizon = horizon;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(c.behaviour);
-    return b;
+    return avoiding(a, radius, horizon);
 }
 
 static inline steer_behaviour *avoid_to(float gx, float gy, float horizon)

@@ -176,13 +176,7 @@ static void kinematic_avoiders_share(void)
     float aside[2] = {0.0f, 0.0f};
     for (int i = 0; i < 2; ++i) {
         float x = i == 0 ? -10.0f : 10.0f;
-        steer_child c = {make(def_at(STEER_KINEMATIC_SEEK, -x, 0.0f)), 1.0f};
-        steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-        r.children = &c;
-        r.child_count = 1;
-        r.radius = 6.0f;
-        b[i] = make(r);
-        steer_behaviour_release(c.behaviour);
+        b[i] = avoiding(def_at(STEER_KINEMATIC_SEEK, -x, 0.0f), 6.0f, 0.0f);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(x, 0.0f);
         d.limits.max_speed = 1.5f;

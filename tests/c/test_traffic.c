@@ -84,21 +84,7 @@ static void three_contenders_for_one_spot(void)
 // A seek to (gx, gy) under reciprocal avoidance (the matrix's brain with
 // `seek`), and a seeker of max speed 1.5 m/s and max acceleration `accel`
 // at (x, y) moving at (vx, vy).
-// (looking `radius` m round, with a time horizon of `tau` s)
-static steer_behaviour *avoid_seek_within(float gx, float gy, float radius, float tau)
-{
-    steer_child c = {make(def_at(STEER_SEEK, gx, gy)), 1.0f};
-    steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-    r.children = &c;
-    r.child_count = 1;
-    r.radius = radius;
-    r.time_horizon = tau;
-    steer_behaviour *b = make(r);
-    steer_behaviour_release(c.behaviour);
-    return b;
-}
-
-static steer_behaviour *avoid_seek_to(float gx, float gy) { return avoid_seek_within(gx, gy, 6.0f, 1.0f); }
+static steer_behaviour *avoid_seek_to(float gx, float gy) { return avoiding(def_at(STEER_SEEK, gx, gy), 6.0f, 1.0f); }
 
 static steer_agent_id seeker(steer_world *w, float x, float y, float vx, float vy, float accel, steer_behaviour *b,
                              uint64_t key)
@@ -325,13 +311,7 @@ static float right_after(int kind, float dt)
         c.target_radius = 0.1f;
         c.slow_radius = 2.0f;
         c.time_to_target = kind == 1 ? 0.5f : dt;
-        steer_child child = {make(c), 1.0f};
-        steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-        r.children = &child;
-        r.child_count = 1;
-        r.radius = 10.0f;
-        b[i] = make(r);
-        steer_behaviour_release(child.behaviour);
+        b[i] = avoiding(c, 10.0f, 0.0f);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(4.0f * side, 0.0f);
         d.state.velocity = steer_v2(-1.5f * side, 0.0f);
@@ -385,7 +365,7 @@ static const float hallway_groups[16][4] = {
 
 // A seek to (gx, gy) under reciprocal avoidance (horizon 2 s, neighbours
 // within 7 m, as hallway_groups_home's arrive).
-static steer_behaviour *avoid_seeking(float gx, float gy) { return avoid_seek_within(gx, gy, 7.0f, 2.0f); }
+static steer_behaviour *avoid_seeking(float gx, float gy) { return avoiding(def_at(STEER_SEEK, gx, gy), 7.0f, 2.0f); }
 
 // The groups of hallway_groups home within 124 s, each agent running an
 // arrive (max acceleration 15 m/s^2, the matrix's centre) or, with `seek`,
@@ -568,11 +548,7 @@ static float slide_from_a_door_post(float accel, float dt)
     steer_agent_id ids[5];
     for (int i = 0; i < 5; ++i) {
         const float goal[2] = {i == 0 ? 3.0f : -4.0f, i == 0 ? 2.0f : -2.0f - 0.5f * (float)i};
-        steer_child c = {make(def_at(STEER_SEEK, goal[0], goal[1])), 1.0f};
-        steer_behaviour_def r = def_of(STEER_RECIPROCAL_AVOIDANCE);
-        r.children = &c, r.child_count = 1, r.radius = 6.0f, r.time_horizon = 1.0f;
-        b[i] = make(r);
-        steer_behaviour_release(c.behaviour);
+        b[i] = avoid_seek_to(goal[0], goal[1]);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = i == 0 ? steer_v2(-0.55f, -1.2f) : steer_v2(0.8f + 1.2f * (float)i, 0.3f * (float)i);
         d.limits.max_speed = 1.5f;
