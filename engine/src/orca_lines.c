@@ -122,6 +122,15 @@ static STEER_ALWAYS_INLINE __m128 length4(__m128 x, __m128 y)
     return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
 }
 
+// length4 of the lanes set in `lanes`: of lanes 0 and 1 alone (one pair of
+// doubles, 2 and 3 then 0) when those are all.
+static STEER_ALWAYS_INLINE __m128 length4_of(__m128 x, __m128 y, int lanes)
+{
+    if (lanes & 12) return length4(x, y);
+    const __m128d xl = _mm_cvtps_pd(x), yl = _mm_cvtps_pd(y);
+    return _mm_cvtpd_ps(_mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(xl, xl), _mm_mul_pd(yl, yl))));
+}
+
 // lanes: those of the n to compute (1 to 4) as a mask of bits.
 static STEER_ALWAYS_INLINE lines4 lines4_at(const orca_pairs *in, int i, int lanes, __m128 inv_tau, __m128 inv_dt,
                                             __m128 vx0, __m128 vy0)
@@ -228,7 +237,7 @@ static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, int la
     const __m128 jx = _mm_loadu_ps(in->jx + i), jy = _mm_loadu_ps(in->jy + i);
     const __m128 mean = _mm_loadu_ps(in->mean + i);
     // avoid_share: the velocities' right of way
-    const __m128 sum = _mm_add_ps(speed, length4(jx, jy)), d = length4(rx, ry);
+    const __m128 sum = _mm_add_ps(speed, length4_of(jx, jy, lanes)), d = length4_of(rx, ry, lanes);
     const __m128 speeds = _mm_max_ps(sum, _mm_mul_ps(_mm_set1_ps(ORCA_SHARE_FLOOR), mean));
     const __m128 den = _mm_mul_ps(d, speeds);
     const __m128 ahead = _mm_div_ps(
