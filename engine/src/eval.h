@@ -183,13 +183,12 @@ int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2],
 /// the AVX2 path writes whole groups of 8); returns their count
 /// (reciprocal.c, closest_neighbours; the same lists on every path).
 int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys);
-/// The ranks of n (at most 64) keys (`bits`: non-negative floats' bits,
-/// below 2^31) in their order by value, then by place: rank[m] is the place
-/// of key m in that order, for every m < n (room for n rounded up to 16 in
-/// both: the AVX2 path reads and writes groups of 16). Branch-free counts of
-/// the keys before each (AVX2 when the CPU has it, else plain C: the same
-/// ranks; reciprocal.c, closest_neighbours).
-void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *rank);
+/// The order of n (at most 64) keys (`bits`: non-negative floats' bits,
+/// below 2^31; room for n rounded up to 16: the AVX2 path reads groups of 16) by
+/// value, then by place: order[r] is the place m whose key has rank r, for
+/// every r < n. Branch-free counts of the keys before each (AVX2 when the CPU
+/// has it, else plain C: the same order; reciprocal.c, closest_neighbours).
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 /// Sum the neighbours within radius; separation's sum too when `separation`
 /// is given (its law and decay, with ctx's max_acceleration).
 void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_def *separation,

@@ -344,11 +344,12 @@ int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uin
 
 // The rank of key m: the keys smaller than it, and the equal ones placed
 // before it (keys equal in value and place are the same key).
-static void rank_plain(const uint32_t *bits, int n, uint32_t *rank)
+static void rank_plain(const uint32_t *bits, int n, uint32_t *order)
 {
     for (int m = 0; m < n; ++m) {
-        rank[m] = 0;
-        for (int j = 0; j < n; ++j) rank[m] += (bits[j] < bits[m]) | ((bits[j] == bits[m]) & (j < m));
+        uint32_t rank = 0;
+        for (int j = 0; j < n; ++j) rank += (bits[j] < bits[m]) | ((bits[j] == bits[m]) & (j < m));
+        order[rank] = (uint32_t)m;
     }
 }
 
@@ -359,11 +360,12 @@ static void rank_plain(const uint32_t *bits, int n, uint32_t *rank)
 // before the sixteen that is bits[j] < bits[m] + 1, for those after them
 // bits[j] < bits[m], and for those among them the + 1 is a mask of the
 // lanes past j's (-1 in the lanes m > j: `later` read from 15 - (j - c) on).
-__attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *rank)
+__attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bits, int n, uint32_t *order)
 {
     static const int32_t later[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     const __m256i minus_one = _mm256_set1_epi32(-1);
+    int32_t rank[16] __attribute__((aligned(32)));
     for (int c = 0; c < n; c += 16) {
         const __m256i key_lo = _mm256_loadu_si256((const __m256i *)(bits + c));
         const __m256i key_hi = _mm256_loadu_si256((const __m256i *)(bits + c + 8));
@@ -388,21 +390,22 @@ __attribute__((target("avx2,popcnt"))) static void rank_avx2(const uint32_t *bit
             acc_lo = _mm256_sub_epi32(acc_lo, _mm256_cmpgt_epi32(key_lo, bj));
             acc_hi = _mm256_sub_epi32(acc_hi, _mm256_cmpgt_epi32(key_hi, bj));
         }
-        _mm256_storeu_si256((__m256i *)(rank + c), acc_lo);
-        _mm256_storeu_si256((__m256i *)(rank + c + 8), acc_hi);
+        _mm256_store_si256((__m256i *)rank, acc_lo);
+        _mm256_store_si256((__m256i *)(rank + 8), acc_hi);
+        for (int m = c; m < end; ++m) order[rank[m - c]] = (uint32_t)m;
     }
 }
 #endif
 
-void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *rank)
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order)
 {
 #if defined(STEER_X86_DISPATCH)
     if (has_avx2) {
-        rank_avx2(bits, n, rank);
+        rank_avx2(bits, n, order);
         return;
     }
 #endif
-    rank_plain(bits, n, rank);
+    rank_plain(bits, n, order);
 }
 
 /* ---- pass 2: sum ---------------------------------------------------------------------- */

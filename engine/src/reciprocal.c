@@ -138,8 +138,6 @@ static STEER_NOINLINE const float *body_distances(const eval_ctx *ctx, int found
 /// and orders a shortlist of at most ORCA_SHORTLIST.
 #define ORCA_CANDIDATES 256
 #define ORCA_SHORTLIST 40
-// (closest_neighbours writes every candidate of a shortlist to its place in out)
-_Static_assert(ORCA_SHORTLIST <= STEER_MAX_AVOID_NEIGHBOURS, "out's room");
 
 // The k closest neighbours gathered, nearest first. The gather lists
 // proxies in the grid's canonical order (bucket, then state), so keeping
@@ -163,15 +161,13 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, bool guesse
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
     if (guessed && found <= ORCA_SHORTLIST) {
-        // (not with agents of several sizes: see gather_closest; the keys
-        // and ranks: room for the ranks' groups of 16) each candidate to
-        // its place: the first k are the k nearest (those after them land
-        // in out's room, unused)
-        uint32_t bits[ORCA_SHORTLIST + 16], rank[ORCA_SHORTLIST + 16];
+        // (not with agents of several sizes: see gather_closest; the keys:
+        // room for the ranks' groups of 16)
+        uint32_t bits[ORCA_SHORTLIST + 16], order[ORCA_SHORTLIST];
         memcpy(bits, dist_sq, (size_t)found * sizeof *bits);
-        steer__neighbour_rank(bits, found, rank);
-        for (int m = 0; m < found; ++m) out[rank[m]] = (orca_neighbour){s->proxy[m], dist_sq[m]};
-        s->closest_hint = out[k - 1].d2 * 1.1f;
+        steer__neighbour_rank(bits, found, order);
+        for (int i = 0; i < k; ++i) out[i] = (orca_neighbour){s->proxy[order[i]], dist_sq[order[i]]};
+        s->closest_hint = dist_sq[order[k - 1]] * 1.1f;
         return k;
     }
     // agents of several sizes: the nearest bodies (see body_distances)
@@ -184,15 +180,14 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, bool guesse
             // the shortlist in the order of its keys (the places in pick
             // rise with the places in the gather): the first k are the k
             // nearest
-            uint32_t rank[ORCA_SHORTLIST + 16], kth = 0;
-            steer__neighbour_rank(bits, n, rank);
-            for (int m = 0; m < n; ++m) {
-                uint32_t at = pick[m];
-                out[rank[m]] = (orca_neighbour){s->proxy[at], dist_sq[at]};
-                kth = rank[m] == (uint32_t)k - 1 ? at : kth;
+            uint32_t order[ORCA_SHORTLIST];
+            steer__neighbour_rank(bits, n, order);
+            for (int i = 0; i < k; ++i) {
+                uint32_t at = pick[order[i]];
+                out[i] = (orca_neighbour){s->proxy[at], dist_sq[at]};
             }
             // the next agent's guess: its k-th neighbour, a tenth further in area
-            s->closest_hint = key_of[kth] * 1.1f;
+            s->closest_hint = key_of[pick[order[k - 1]]] * 1.1f;
             return k;
         }
     }

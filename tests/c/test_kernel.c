@@ -35,7 +35,7 @@ void steer__neighbour_sums(eval_ctx *ctx, float radius, const steer_behaviour_de
 int steer__neighbour_gather(const neighbour_grid *g, const uint32_t ranges[][2], int count, float cx, float cy, float r2,
                             uint32_t self, eval_scratch *s);
 int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uint32_t *pick, uint32_t *keys);
-void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *rank);
+void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
 void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
@@ -160,14 +160,14 @@ static void shortlists_agree(int level)
 }
 
 
-// The ranks of a shortlist (reciprocal.c, closest_neighbours): every path
-// gives the places an insertion sort of the keys (value, place) gives, for
+// The order of a shortlist (reciprocal.c, closest_neighbours): every path
+// gives the order an insertion sort of the keys (value, place) gives, for
 // 0 to 64 keys (tails of 1 to 7 after the groups of 8), with many ties,
 // zeros and the largest values.
 static void ranks_agree(int level)
 {
     uint64_t rng = 11;
-    static uint32_t bits[64 + 8], a[64 + 16], b[64 + 16];
+    static uint32_t bits[64 + 8], a[64], b[64];
     uint64_t key[64];
     int compared = 0, differ = 0, ties = 0;
     for (int round = 0; round < 2000; ++round) {
@@ -188,7 +188,7 @@ static void ranks_agree(int level)
         }
         steer__neighbour_rank(bits, n, a);
         plain_neighbour_rank(bits, n, b);
-        for (int r = 0; r < n; ++r) differ += a[key[r] & 0xffffffffu] != (uint32_t)r || b[key[r] & 0xffffffffu] != (uint32_t)r;
+        for (int r = 0; r < n; ++r) differ += a[r] != (uint32_t)key[r] || b[r] != (uint32_t)key[r];
         compared += n;
     }
     CHECK(compared > 60000);
