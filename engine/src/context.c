@@ -77,7 +77,9 @@ bool steer__context_target(const eval_ctx *ctx, const steer_target *t, target_st
     }
 }
 
-int steer__context_gather(eval_ctx *ctx, float radius)
+int steer__context_gather(eval_ctx *ctx, float radius) { return steer__context_gather_within(ctx, radius, radius); }
+
+int steer__context_gather_within(eval_ctx *ctx, float cells, float radius)
 {
     // the list lives in the shared scratch: a callback behaviour may have run a
     // nested evaluation (get_steering) that gathered over it since
@@ -87,7 +89,7 @@ int steer__context_gather(eval_ctx *ctx, float radius)
     const float cx = ctx->me.position.x, cy = ctx->me.position.y;
     const float r2 = radius * radius;
     const uint32_t (*ranges)[2];
-    int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, radius, &ranges);
+    int count = steer__grid_ranges(g, &s->ranges, ctx->me.position, cells, &ranges);
     int n = steer__neighbour_gather(g, ranges, count, cx, cy, r2, ctx->self_proxy, s);
     // layers and floors: only the neighbours the agent sees, in order
     if (ctx->view->filtered) {

@@ -165,6 +165,10 @@ static inline float *steer__node_memory(eval_ctx *ctx) { return ctx->mem + ctx->
 /// Gather the neighbours within radius (excluding self) into ctx->scratch;
 /// returns their count. Cached across the behaviours of one evaluation.
 int steer__context_gather(eval_ctx *ctx, float radius);
+/// steer__context_gather within `radius` over the cells of the box of
+/// `cells` (at least radius): consecutive agents mostly share that box,
+/// whose ranges of proxies the grid keeps from one to the next.
+int steer__context_gather_within(eval_ctx *ctx, float cells, float radius);
 
 /// The kernel of steer__context_gather (neighbour_sums.c): the proxies of
 /// `ranges` within squared distance r2 of (cx, cy), but `self`, into

@@ -10,12 +10,20 @@
 // gives the same result for NaN and signed zeros (a > b ? a : b is
 // maxps(a, b)).
 //
+// flow_share's blend at a crawl (the queue's right of way, three
+// divisions) is computed only when a lane kept takes it (about one group of
+// eight in five in steer-bench crowd --scene disc's free crowd).
+//
 // agent_line has three cases: the cut-off disc, the legs of the cone and,
-// rarely outside a jam, overlapping. The vector paths compute the first two
-// for every lane (both sides of each test), and the third when a lane
-// needs it (its length in double, as steer_length), and keep in each lane
-// what the scalar code would take (an overlapping lane: agent_line's test
-// `dist2 > r2` false, also for NaN). Every kept value is the same IEEE
+// rarely outside a jam, overlapping. The vector paths compute the first
+// for every lane, the legs when a lane kept takes one (apart, not cut: in
+// the free disc crowd about one group of eight in nine; in its jam two in
+// five) and the third when a lane needs it (its length in double, as
+// steer_length), and keep in each lane what the scalar code would take (an
+// overlapping lane: agent_line's test `dist2 > r2` false, also for NaN).
+// (The lanes skipped are those whose values the selects would drop: the
+// divider, shared by every square root and division, was a bottleneck of
+// the step.) Every kept value is the same IEEE
 // operations on the same operands in the same order as agent_line's (sqrt
 // and division are correctly rounded in any width; no contraction:
 // CMakeLists.txt), so the lines have the same bits on every path
@@ -114,6 +122,15 @@ static STEER_ALWAYS_INLINE __m128 length4(__m128 x, __m128 y)
     return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
 }
 
+// length4 of the lanes set in `lanes`: of lanes 0 and 1 alone (one pair of
+// doubles, 2 and 3 then 0) when those are all.
+static STEER_ALWAYS_INLINE __m128 length4_of(__m128 x, __m128 y, int lanes)
+{
+    if (lanes & 12) return length4(x, y);
+    const __m128d xl = _mm_cvtps_pd(x), yl = _mm_cvtps_pd(y);
+    return _mm_cvtpd_ps(_mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(xl, xl), _mm_mul_pd(yl, yl))));
+}
+
 // lanes: those of the n to compute (1 to 4) as a mask of bits.
 static STEER_ALWAYS_INLINE lines4 lines4_at(const orca_pairs *in, int i, int lanes, __m128 inv_tau, __m128 inv_dt,
                                             __m128 vx0, __m128 vy0)
@@ -133,21 +150,27 @@ static STEER_ALWAYS_INLINE lines4 lines4_at(const orca_pairs *in, int i, int lan
     const __m128 wl = _mm_sqrt_ps(w2), inv_wl = _mm_div_ps(one, wl);
     const __m128 ux = _mm_mul_ps(wx, inv_wl), uy = _mm_mul_ps(wy, inv_wl);
     const __m128 grow = _mm_sub_ps(_mm_mul_ps(r, inv_tau), wl);
-    // a leg: left when rel_pos x w > 0
-    const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist2, r2)), inv = _mm_div_ps(one, dist2);
-    const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rx, wy), _mm_mul_ps(ry, wx)), zero);
-    const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), inv);
-    const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rx, r), _mm_mul_ps(ry, leg)), inv);
-    const __m128 qx = _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), sign), inv);
-    const __m128 qy =
-        _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(rx, sign), r), _mm_mul_ps(ry, leg)), sign), inv);
-    const __m128 ldx = select4(left, lx, qx), ldy = select4(left, ly, qy);
-    const __m128 along = _mm_add_ps(_mm_mul_ps(vx, ldx), _mm_mul_ps(vy, ldy));
-    const __m128 lux = _mm_sub_ps(_mm_mul_ps(ldx, along), vx), luy = _mm_sub_ps(_mm_mul_ps(ldy, along), vy);
     lines4 o;
-    o.dx = select4(cut, uy, ldx);
-    o.dy = select4(cut, _mm_xor_ps(ux, sign), ldy);
-    __m128 u_x = select4(cut, _mm_mul_ps(ux, grow), lux), u_y = select4(cut, _mm_mul_ps(uy, grow), luy);
+    o.dx = uy;
+    o.dy = _mm_xor_ps(ux, sign);
+    __m128 u_x = _mm_mul_ps(ux, grow), u_y = _mm_mul_ps(uy, grow);
+    if (_mm_movemask_ps(_mm_andnot_ps(cut, apart)) & lanes) {
+        // a leg (some lane kept takes one: see the top): left when rel_pos x w > 0
+        const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist2, r2)), inv = _mm_div_ps(one, dist2);
+        const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rx, wy), _mm_mul_ps(ry, wx)), zero);
+        const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), inv);
+        const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rx, r), _mm_mul_ps(ry, leg)), inv);
+        const __m128 qx = _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(rx, leg), _mm_mul_ps(ry, r)), sign), inv);
+        const __m128 qy =
+            _mm_mul_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(rx, sign), r), _mm_mul_ps(ry, leg)), sign), inv);
+        const __m128 ldx = select4(left, lx, qx), ldy = select4(left, ly, qy);
+        const __m128 along = _mm_add_ps(_mm_mul_ps(vx, ldx), _mm_mul_ps(vy, ldy));
+        const __m128 lux = _mm_sub_ps(_mm_mul_ps(ldx, along), vx), luy = _mm_sub_ps(_mm_mul_ps(ldy, along), vy);
+        o.dx = select4(cut, o.dx, ldx);
+        o.dy = select4(cut, o.dy, ldy);
+        u_x = select4(cut, u_x, lux);
+        u_y = select4(cut, u_y, luy);
+    }
     if ((_mm_movemask_ps(apart) ^ 15) & lanes) {
         // overlapping: the cut-off disc of horizon dt; w's length in double
         const __m128 cwx = _mm_sub_ps(vx, _mm_mul_ps(rx, inv_dt)), cwy = _mm_sub_ps(vy, _mm_mul_ps(ry, inv_dt));
@@ -202,9 +225,11 @@ static STEER_ALWAYS_INLINE __m128 clamp_unit4(__m128 a)
 }
 
 // The shares of pairs i to i + 3 (steer__orca_shares), flow_share's
-// operations lane by lane; mine: A's preferred velocity.
-static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, __m128 vx0, __m128 vy0, __m128 speed,
-                                             __m128 mx, __m128 my, bool idle)
+// operations lane by lane; mine: A's preferred velocity; lanes: those of
+// the pairs to compute as a mask of bits (the blend only when one of them
+// takes it: see the top).
+static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, int lanes, __m128 vx0, __m128 vy0,
+                                             __m128 speed, __m128 mx, __m128 my, bool idle)
 {
     const __m128 zero = _mm_setzero_ps(), half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
     const __m128 big = _mm_set1_ps(FLT_MAX), sign = _mm_set1_ps(-0.0f);
@@ -212,7 +237,7 @@ static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, __m128
     const __m128 jx = _mm_loadu_ps(in->jx + i), jy = _mm_loadu_ps(in->jy + i);
     const __m128 mean = _mm_loadu_ps(in->mean + i);
     // avoid_share: the velocities' right of way
-    const __m128 sum = _mm_add_ps(speed, length4(jx, jy)), d = length4(rx, ry);
+    const __m128 sum = _mm_add_ps(speed, length4_of(jx, jy, lanes)), d = length4_of(rx, ry, lanes);
     const __m128 speeds = _mm_max_ps(sum, _mm_mul_ps(_mm_set1_ps(ORCA_SHARE_FLOOR), mean));
     const __m128 den = _mm_mul_ps(d, speeds);
     const __m128 ahead = _mm_div_ps(
@@ -223,19 +248,22 @@ static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, __m128
     const __m128 blend = _mm_mul_ps(_mm_set1_ps(ORCA_FLOW_BLEND), mean), room = _mm_sub_ps(blend, speed);
     const __m128 slow = _mm_and_ps(_mm_cmpgt_ps(room, zero), _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(jx, jx), _mm_mul_ps(jy, jy)),
                                                                          _mm_mul_ps(room, room)));
-    const __m128 w = _mm_min_ps(_mm_div_ps(sum, blend), one);
-    // queue_ahead: the preferred velocities' right of way
-    const __m128 tx = _mm_loadu_ps(in->tx + i), ty = _mm_loadu_ps(in->ty + i);
-    const __m128 ca = _mm_div_ps(_mm_add_ps(_mm_mul_ps(mx, rx), _mm_mul_ps(my, ry)), d);
-    const __m128 cb = _mm_div_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(tx, rx), _mm_mul_ps(ty, ry)), sign), d);
-    const __m128 queue = _mm_sub_ps(_mm_mul_ps(_mm_max_ps(ca, zero), _mm_max_ps(_mm_xor_ps(cb, sign), zero)),
-                                    _mm_mul_ps(_mm_max_ps(cb, zero), _mm_max_ps(_mm_xor_ps(ca, sign), zero)));
-    const __m128 kept = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(d, zero), _mm_cmple_ps(d, big)), finite4(queue));
-    const __m128 qa = _mm_and_ps(kept, clamp_unit4(queue));
-    const __m128 mixed = _mm_add_ps(_mm_mul_ps(w, vshare),
-                                    _mm_mul_ps(_mm_sub_ps(one, w), _mm_add_ps(half, _mm_mul_ps(half, qa))));
     const __m128 avoids = _mm_cmpneq_ps(_mm_loadu_ps(in->avoids + i), zero);
-    const __m128 share = select4(avoids, select4(slow, mixed, vshare), one);
+    __m128 share = select4(avoids, vshare, one);
+    if (_mm_movemask_ps(_mm_and_ps(avoids, slow)) & lanes) {
+        const __m128 w = _mm_min_ps(_mm_div_ps(sum, blend), one);
+        // queue_ahead: the preferred velocities' right of way
+        const __m128 tx = _mm_loadu_ps(in->tx + i), ty = _mm_loadu_ps(in->ty + i);
+        const __m128 ca = _mm_div_ps(_mm_add_ps(_mm_mul_ps(mx, rx), _mm_mul_ps(my, ry)), d);
+        const __m128 cb = _mm_div_ps(_mm_xor_ps(_mm_add_ps(_mm_mul_ps(tx, rx), _mm_mul_ps(ty, ry)), sign), d);
+        const __m128 queue = _mm_sub_ps(_mm_mul_ps(_mm_max_ps(ca, zero), _mm_max_ps(_mm_xor_ps(cb, sign), zero)),
+                                        _mm_mul_ps(_mm_max_ps(cb, zero), _mm_max_ps(_mm_xor_ps(ca, sign), zero)));
+        const __m128 kept = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(d, zero), _mm_cmple_ps(d, big)), finite4(queue));
+        const __m128 qa = _mm_and_ps(kept, clamp_unit4(queue));
+        const __m128 mixed = _mm_add_ps(_mm_mul_ps(w, vshare),
+                                        _mm_mul_ps(_mm_sub_ps(one, w), _mm_add_ps(half, _mm_mul_ps(half, qa))));
+        share = select4(avoids, select4(slow, mixed, vshare), one);
+    }
     return idle ? _mm_max_ps(share, half) : share;
 }
 
@@ -243,7 +271,10 @@ static STEER_NOINLINE void shares_sse2(orca_pairs *in, int k, steer_vec2 v, floa
 {
     const __m128 vx0 = _mm_set1_ps(v.x), vy0 = _mm_set1_ps(v.y), sp = _mm_set1_ps(speed);
     const __m128 mx = _mm_set1_ps(mine.x), my = _mm_set1_ps(mine.y);
-    for (int i = 0; i < k; i += 4) _mm_storeu_ps(in->share + i, shares4_at(in, i, vx0, vy0, sp, mx, my, idle));
+    for (int i = 0; i < k; i += 4) {
+        const int n = k - i < 4 ? k - i : 4;
+        _mm_storeu_ps(in->share + i, shares4_at(in, i, (1 << n) - 1, vx0, vy0, sp, mx, my, idle));
+    }
 }
 
 // oncoming_candidate of pairs i to i + 3, as a 4-bit lane mask (lim: 0.24 |wish|^2).
@@ -325,20 +356,28 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx2(const orca
         const __m256 wl = _mm256_sqrt_ps(w2), inv_wl = _mm256_div_ps(one, wl);
         const __m256 ux = _mm256_mul_ps(wx, inv_wl), uy = _mm256_mul_ps(wy, inv_wl);
         const __m256 grow = _mm256_sub_ps(_mm256_mul_ps(r, tau), wl);
-        const __m256 leg = _mm256_sqrt_ps(_mm256_sub_ps(dist2, r2)), inv = _mm256_div_ps(one, dist2);
-        const __m256 left =
-            _mm256_cmp_ps(_mm256_sub_ps(_mm256_mul_ps(rx, wy), _mm256_mul_ps(ry, wx)), zero, _CMP_GT_OQ);
-        const __m256 lx = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), inv);
-        const __m256 ly = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(rx, r), _mm256_mul_ps(ry, leg)), inv);
-        const __m256 qx = _mm256_mul_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), sign), inv);
-        const __m256 qy = _mm256_mul_ps(
-            _mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_xor_ps(rx, sign), r), _mm256_mul_ps(ry, leg)), sign), inv);
-        const __m256 ldx = select8(left, lx, qx), ldy = select8(left, ly, qy);
-        const __m256 along = _mm256_add_ps(_mm256_mul_ps(vx, ldx), _mm256_mul_ps(vy, ldy));
-        const __m256 lux = _mm256_sub_ps(_mm256_mul_ps(ldx, along), vx), luy = _mm256_sub_ps(_mm256_mul_ps(ldy, along), vy);
-        __m256 dx = select8(cut, uy, ldx), dy = select8(cut, _mm256_xor_ps(ux, sign), ldy);
-        __m256 u_x = select8(cut, _mm256_mul_ps(ux, grow), lux), u_y = select8(cut, _mm256_mul_ps(uy, grow), luy);
+        __m256 dx = uy, dy = _mm256_xor_ps(ux, sign);
+        __m256 u_x = _mm256_mul_ps(ux, grow), u_y = _mm256_mul_ps(uy, grow);
         const int n = k - i < 8 ? k - i : 8;
+        if (_mm256_movemask_ps(_mm256_andnot_ps(cut, apart)) & ((1 << n) - 1)) {
+            // a leg (some lane kept takes one)
+            const __m256 leg = _mm256_sqrt_ps(_mm256_sub_ps(dist2, r2)), inv = _mm256_div_ps(one, dist2);
+            const __m256 left =
+                _mm256_cmp_ps(_mm256_sub_ps(_mm256_mul_ps(rx, wy), _mm256_mul_ps(ry, wx)), zero, _CMP_GT_OQ);
+            const __m256 lx = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), inv);
+            const __m256 ly = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(rx, r), _mm256_mul_ps(ry, leg)), inv);
+            const __m256 qx =
+                _mm256_mul_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(rx, leg), _mm256_mul_ps(ry, r)), sign), inv);
+            const __m256 qy = _mm256_mul_ps(
+                _mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_xor_ps(rx, sign), r), _mm256_mul_ps(ry, leg)), sign),
+                inv);
+            const __m256 ldx = select8(left, lx, qx), ldy = select8(left, ly, qy);
+            const __m256 along = _mm256_add_ps(_mm256_mul_ps(vx, ldx), _mm256_mul_ps(vy, ldy));
+            dx = select8(cut, dx, ldx);
+            dy = select8(cut, dy, ldy);
+            u_x = select8(cut, u_x, _mm256_sub_ps(_mm256_mul_ps(ldx, along), vx));
+            u_y = select8(cut, u_y, _mm256_sub_ps(_mm256_mul_ps(ldy, along), vy));
+        }
         if ((_mm256_movemask_ps(apart) ^ 255) & ((1 << n) - 1)) {
             // overlapping (lines4_at's operations)
             const __m256 cwx = _mm256_sub_ps(vx, _mm256_mul_ps(rx, step)), cwy = _mm256_sub_ps(vy, _mm256_mul_ps(ry, step));
@@ -373,8 +412,9 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void lines_avx2(const orca
 }
 
 // shares4_at in eight lanes.
-__attribute__((target("avx2"))) static inline __m256 shares8_at(const orca_pairs *in, int i, __m256 vx0, __m256 vy0,
-                                                                __m256 speed, __m256 mx, __m256 my, bool idle)
+__attribute__((target("avx2"))) static inline __m256 shares8_at(const orca_pairs *in, int i, int lanes, __m256 vx0,
+                                                                __m256 vy0, __m256 speed, __m256 mx, __m256 my,
+                                                                bool idle)
 {
     const __m256 zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
     const __m256 big = _mm256_set1_ps(FLT_MAX), sign = _mm256_set1_ps(-0.0f), lo = _mm256_set1_ps(-1.0f);
@@ -395,21 +435,25 @@ __attribute__((target("avx2"))) static inline __m256 shares8_at(const orca_pairs
     const __m256 slow = _mm256_and_ps(
         _mm256_cmp_ps(room, zero, _CMP_GT_OQ),
         _mm256_cmp_ps(_mm256_add_ps(_mm256_mul_ps(jx, jx), _mm256_mul_ps(jy, jy)), _mm256_mul_ps(room, room), _CMP_LT_OQ));
-    const __m256 w = _mm256_min_ps(_mm256_div_ps(sum, blend), one);
-    const __m256 tx = _mm256_loadu_ps(in->tx + i), ty = _mm256_loadu_ps(in->ty + i);
-    const __m256 ca = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(mx, rx), _mm256_mul_ps(my, ry)), d);
-    const __m256 cb = _mm256_div_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(tx, rx), _mm256_mul_ps(ty, ry)), sign), d);
-    const __m256 queue =
-        _mm256_sub_ps(_mm256_mul_ps(_mm256_max_ps(ca, zero), _mm256_max_ps(_mm256_xor_ps(cb, sign), zero)),
-                      _mm256_mul_ps(_mm256_max_ps(cb, zero), _mm256_max_ps(_mm256_xor_ps(ca, sign), zero)));
-    const __m256 kept = _mm256_and_ps(
-        _mm256_and_ps(_mm256_cmp_ps(d, zero, _CMP_GT_OQ), _mm256_cmp_ps(d, big, _CMP_LE_OQ)),
-        _mm256_cmp_ps(_mm256_andnot_ps(sign, queue), big, _CMP_LE_OQ));
-    const __m256 qa = _mm256_and_ps(kept, _mm256_min_ps(one, _mm256_max_ps(lo, queue)));
-    const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(w, vshare), _mm256_mul_ps(_mm256_sub_ps(one, w),
-                                                                              _mm256_add_ps(half, _mm256_mul_ps(half, qa))));
     const __m256 avoids = _mm256_cmp_ps(_mm256_loadu_ps(in->avoids + i), zero, _CMP_NEQ_UQ);
-    const __m256 share = select8(avoids, select8(slow, mixed, vshare), one);
+    __m256 share = select8(avoids, vshare, one);
+    if (_mm256_movemask_ps(_mm256_and_ps(avoids, slow)) & lanes) {
+        const __m256 w = _mm256_min_ps(_mm256_div_ps(sum, blend), one);
+        const __m256 tx = _mm256_loadu_ps(in->tx + i), ty = _mm256_loadu_ps(in->ty + i);
+        const __m256 ca = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(mx, rx), _mm256_mul_ps(my, ry)), d);
+        const __m256 cb =
+            _mm256_div_ps(_mm256_xor_ps(_mm256_add_ps(_mm256_mul_ps(tx, rx), _mm256_mul_ps(ty, ry)), sign), d);
+        const __m256 queue =
+            _mm256_sub_ps(_mm256_mul_ps(_mm256_max_ps(ca, zero), _mm256_max_ps(_mm256_xor_ps(cb, sign), zero)),
+                          _mm256_mul_ps(_mm256_max_ps(cb, zero), _mm256_max_ps(_mm256_xor_ps(ca, sign), zero)));
+        const __m256 kept = _mm256_and_ps(
+            _mm256_and_ps(_mm256_cmp_ps(d, zero, _CMP_GT_OQ), _mm256_cmp_ps(d, big, _CMP_LE_OQ)),
+            _mm256_cmp_ps(_mm256_andnot_ps(sign, queue), big, _CMP_LE_OQ));
+        const __m256 qa = _mm256_and_ps(kept, _mm256_min_ps(one, _mm256_max_ps(lo, queue)));
+        const __m256 queued = _mm256_add_ps(half, _mm256_mul_ps(half, qa));
+        const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(w, vshare), _mm256_mul_ps(_mm256_sub_ps(one, w), queued));
+        share = select8(avoids, select8(slow, mixed, vshare), one);
+    }
     return idle ? _mm256_max_ps(share, half) : share;
 }
 
@@ -420,11 +464,15 @@ __attribute__((target("avx2"))) static STEER_NOINLINE void shares_avx2(orca_pair
     const __m256 vx0 = _mm256_set1_ps(v.x), vy0 = _mm256_set1_ps(v.y), sp = _mm256_set1_ps(speed);
     const __m256 mx = _mm256_set1_ps(mine.x), my = _mm256_set1_ps(mine.y);
     int i = 0;
-    for (; k - i > 4; i += 8) _mm256_storeu_ps(in->share + i, shares8_at(in, i, vx0, vy0, sp, mx, my, idle));
+    for (; k - i > 4; i += 8) {
+        const int n = k - i < 8 ? k - i : 8;
+        _mm256_storeu_ps(in->share + i, shares8_at(in, i, (1 << n) - 1, vx0, vy0, sp, mx, my, idle));
+    }
     if (i < k) {
-        _mm_storeu_ps(in->share + i, shares4_at(in, i, _mm256_castps256_ps128(vx0), _mm256_castps256_ps128(vy0),
-                                                _mm256_castps256_ps128(sp), _mm256_castps256_ps128(mx),
-                                                _mm256_castps256_ps128(my), idle));
+        _mm_storeu_ps(in->share + i,
+                      shares4_at(in, i, (1 << (k - i)) - 1, _mm256_castps256_ps128(vx0), _mm256_castps256_ps128(vy0),
+                                 _mm256_castps256_ps128(sp), _mm256_castps256_ps128(mx), _mm256_castps256_ps128(my),
+                                 idle));
     }
 }
 

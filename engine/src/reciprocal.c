@@ -153,11 +153,23 @@ static STEER_NOINLINE const float *body_distances(const eval_ctx *ctx, int found
 // When the guess holds k or more, the k smallest keys are all in it; else
 // (or when the shortlist or the candidates are too many) every candidate
 // goes through a sorted list of k. The guess only decides how much work is
-// done: same result.
-static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighbour *out)
+// done: same result. `guessed`: the gather itself kept only candidates
+// within a guess and found k or more (gather_closest): they are the
+// shortlist.
+static int closest_neighbours(const eval_ctx *ctx, int found, int k, bool guessed, orca_neighbour *out)
 {
     eval_scratch *s = ctx->scratch;
     const float *dist_sq = s->dist_sq;
+    if (guessed && found <= ORCA_SHORTLIST) {
+        // (not with agents of several sizes: see gather_closest; the keys:
+        // room for the ranks' groups of 16)
+        uint32_t bits[ORCA_SHORTLIST + 16], order[ORCA_SHORTLIST];
+        memcpy(bits, dist_sq, (size_t)found * sizeof *bits);
+        steer__neighbour_rank(bits, found, order);
+        for (int i = 0; i < k; ++i) out[i] = (orca_neighbour){s->proxy[order[i]], dist_sq[order[i]]};
+        s->closest_hint = dist_sq[order[k - 1]] * 1.1f;
+        return k;
+    }
     // agents of several sizes: the nearest bodies (see body_distances)
     const float *key_of = ctx->view->grid->mixed_radii ? body_distances(ctx, found) : dist_sq;
     if (k > 0 && found > k && found <= ORCA_CANDIDATES) {
@@ -199,39 +211,44 @@ static int closest_neighbours(const eval_ctx *ctx, int found, int k, orca_neighb
 /// closest_neighbours guessed (closest_hint, itself a tenth beyond the last
 /// agent's k-th).
 #define ORCA_GATHER_GUESS 1.1f
-/// ...when that is under this fraction of the radius's squared (its box
-/// of cells at most 0.59 times as wide): a jam's (the disc scene's about
-/// 6 m of 15: 0.16 to 0.22), not a free crowd's. Taken at 0.49 in the free
-/// disc scene (its 10th neighbour 10 m off in 15) the guess saved 14
-/// instructions an agent-step but cost 1.3 more mispredicted branches
-/// (boxes of cells that change from agent to agent, which the grid's
-/// one-entry cache of ranges then rebuilds) and about 5% of its CPU time;
-/// tried always, `steer-bench crowd` (10 m in 11) cost 40 instructions
-/// more (guesses that come short gather twice).
+/// ...over the guess's own box of cells when that is under this fraction of
+/// the radius's squared (the box at most 0.59 times as wide): a jam's (the
+/// disc scene's about 6 m of 15: 0.16 to 0.22), not a free crowd's; else
+/// over the radius's box. Taken at 0.49 in the free disc scene (its 10th
+/// neighbour 10 m off in 15) the guess's box saved 14 instructions an
+/// agent-step but cost 1.3 more mispredicted branches (boxes of cells that
+/// change from agent to agent, which the grid's one-entry cache of ranges
+/// then rebuilds) and about 5% of its CPU time.
 #define ORCA_GATHER_NARROWER 0.35f
 
 // The gather for closest_neighbours: first within the distance the last
 // agent's k-th neighbour suggests (a neighbour in grid order sees about the
-// same density), whose box of cells is smaller than the full radius's
-// (cells as wide as the look distance: about 4 instead of 9 in the disc
-// scene's jam), then, when that holds fewer than k, within the full
-// radius. Same result: with k or more within the guess, the k closest
-// within the radius are those k, and a gather lists candidates in the
-// grid's canonical order whatever its box, so ties break the same way.
-// Not for agents of several sizes (their order is by bodies: see
-// body_distances). gather_guess is off only in a test
+// same density), over a box of cells smaller than the full radius's when
+// the guess is much shorter (cells as wide as the look distance: about 4
+// instead of 9 in the disc scene's jam), then, when that holds fewer than
+// k, within the full radius. Same result: with k or more within the guess,
+// the k closest within the radius are those k, and a gather lists
+// candidates in the grid's canonical order whatever its box, so ties break
+// the same way. *guessed: the first gather found k or more (then
+// closest_neighbours needs no shortlist of its own: in the free disc crowd
+// about 99 agents in 100). Not for agents of several sizes (their order is
+// by bodies: see body_distances). gather_guess is off only in a test
 // (steer__orca_gather_guess).
 static bool gather_guess = true;
 
 void steer__orca_gather_guess(bool on) { gather_guess = on; }
 
-static int gather_closest(eval_ctx *ctx, float radius, int k)
+static int gather_closest(eval_ctx *ctx, float radius, int k, bool *guessed)
 {
-    const float guess = ctx->scratch->closest_hint * ORCA_GATHER_GUESS;
-    if (k > 0 && guess > 0.0f && guess < ORCA_GATHER_NARROWER * radius * radius && !ctx->view->grid->mixed_radii &&
-        gather_guess) {
-        int found = steer__context_gather(ctx, sqrtf(guess));
-        if (found >= k) return found;
+    const float guess = ctx->scratch->closest_hint * ORCA_GATHER_GUESS, r2 = radius * radius;
+    *guessed = false;
+    if (k > 0 && guess > 0.0f && guess < r2 && !ctx->view->grid->mixed_radii && gather_guess) {
+        const float within = sqrtf(guess);
+        int found = steer__context_gather_within(ctx, guess < ORCA_GATHER_NARROWER * r2 ? within : radius, within);
+        if (found >= k) {
+            *guessed = true;
+            return found;
+        }
     }
     return steer__context_gather(ctx, radius);
 }
@@ -571,8 +588,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // the neighbours first: no value computed below is kept across these
     // calls (their registers would be saved and restored round each)
     orca_neighbour near[STEER_MAX_AVOID_NEIGHBOURS];
-    int found = gather_closest(ctx, d->radius, (int)d->max_neighbours);
-    int k = closest_neighbours(ctx, found, (int)d->max_neighbours, near);
+    bool guessed;
+    int found = gather_closest(ctx, d->radius, (int)d->max_neighbours, &guessed);
+    int k = closest_neighbours(ctx, found, (int)d->max_neighbours, guessed, near);
 
     // the preferred velocity: the child's steering applied over the step,
     // or a kinematic child's velocity (the caller evaluated the child)

@@ -17,11 +17,23 @@ void steer__steering_seek(const eval_ctx *ctx, steer_vec2 point, bool away, stee
     out->angular = 0.0f;
 }
 
+// steer_normalize(a), given a's length in double as steer_length takes it
+// (infinite when a component is: then steer_normalize's own rule).
+static steer_vec2 unit_of(steer_vec2 a, double len)
+{
+    if (isinf(len)) return steer_normalize(a);
+    if (len > 0.0) return steer_v2((float)(a.x / len), (float)(a.y / len));
+    return steer_v2(0.0f, 0.0f);
+}
+
 bool steer__steering_arrive(const eval_ctx *ctx, steer_vec2 point, float target_radius, float slow_radius,
                          float time_to_target, steer_steering *out)
 {
     steer_vec2 direction = steer_sub(point, ctx->me.position);
-    float distance = steer_length(direction);
+    // the length in double once: steer_length's distance, and below the
+    // direction steer_normalize gives (the same square root)
+    const double len = sqrt((double)direction.x * direction.x + (double)direction.y * direction.y);
+    float distance = (float)len;
     if (distance < target_radius) {
         // arrive: inside the target radius the notes return no steering. A
         // character that is still moving there would coast through and out
@@ -41,7 +53,7 @@ bool steer__steering_arrive(const eval_ctx *ctx, steer_vec2 point, float target_
     float max_speed = ctx->lim.max_speed;
     // outside the slow radius full speed, inside it scaled by distance
     float target_speed = distance > slow_radius ? max_speed : max_speed * (distance / slow_radius);
-    steer_vec2 target_velocity = steer_scale(steer_normalize(direction), target_speed);
+    steer_vec2 target_velocity = steer_scale(unit_of(direction, len), target_speed);
     // accelerate to the target velocity over time_to_target, capped
     out->linear = steer__over_time(target_velocity, ctx->me.velocity, time_to_target, ctx->lim.max_acceleration);
     out->angular = 0.0f;

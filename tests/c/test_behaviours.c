@@ -147,6 +147,54 @@ static void seek_and_flee(void)
     steer_world_destroy(w);
 }
 
+// arrive's output taken as before its one square root (steer_length's
+// distance, then steer_normalize's direction, which took the root again).
+static steer_vec2 arrive_as_before(steer_vec2 position, steer_vec2 velocity, steer_vec2 point, float slow_radius,
+                                   float time_to_target, float max_speed, float max_acceleration)
+{
+    const steer_vec2 direction = steer_sub(point, position);
+    const float distance = steer_length(direction);
+    const float target_speed = distance > slow_radius ? max_speed : max_speed * (distance / slow_radius);
+    const steer_vec2 target_velocity = steer_scale(steer_normalize(direction), target_speed);
+    return steer__over_time(target_velocity, velocity, time_to_target, max_acceleration);
+}
+
+// arrive takes the direction from the distance's square root: the same bits
+// as steer_normalize's, for targets near and far, off the axes, tiny and
+// huge offsets.
+static void arrive_direction_as_normalize(void)
+{
+    steer_world *w = make_world(1);
+    const steer_vec2 at = steer_v2(0.3f, -0.7f), v = steer_v2(0.2f, 0.1f);
+    steer_agent_id a = spawn(w, at.x, at.y, v.x, v.y);
+    steer_behaviour_def d = def_at(STEER_ARRIVE, 0, 0);
+    d.target_radius = 0.0f;
+    d.slow_radius = 3.0f;
+    d.max_speed = 5.0f;
+    d.max_acceleration = 1e30f; // (unclamped: the direction's bits show)
+    steer_behaviour *b = make(d);
+    uint64_t rng = 5;
+    int compared = 0, differ = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const float scale = i % 4 == 0 ? 1e-6f : i % 4 == 1 ? 1.0f : i % 4 == 2 ? 40.0f : 1e30f;
+        steer_vec2 point = steer_v2(at.x + scale * (2.0f * steer__rng_float(&rng) - 1.0f),
+                                    at.y + scale * (2.0f * steer__rng_float(&rng) - 1.0f));
+        if (i % 97 == 0) point.x = i % 2 ? FLT_MAX : -FLT_MAX; // (a target point is finite)
+        if (i % 89 == 0) point.y = i % 2 ? FLT_MAX : -FLT_MAX;
+        steer_behaviour_set_target(b, point_target(point.x, point.y));
+        bool has;
+        const steer_steering s = steering_of(b, w, a, &has);
+        const steer_vec2 want = arrive_as_before(at, v, point, d.slow_radius, d.time_to_target, d.max_speed,
+                                                 d.max_acceleration);
+        ++compared;
+        differ += !has || memcmp(&s.linear, &want, sizeof want) != 0;
+    }
+    CHECK(compared == 4000);
+    CHECK(differ == 0);
+    steer_behaviour_release(b);
+    steer_world_destroy(w);
+}
+
 static void arrive(void)
 {
     steer_world *w = make_world(1);
@@ -628,6 +676,7 @@ int main(void)
     RUN(kinematic_wander);
     RUN(seek_and_flee);
     RUN(arrive);
+    RUN(arrive_direction_as_normalize);
     RUN(align);
     RUN(velocity_match);
     RUN(pursue_and_evade);

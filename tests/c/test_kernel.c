@@ -273,20 +273,48 @@ static void random_pair(uint64_t *rng, orca_pairs *in, int i, float inv_dt)
     in->share[i] = steer__rng_float(rng) < 0.2f ? 1.0f : steer__rng_float(rng);
 }
 
+// A group of neighbours as the AVX2 path takes them (eight, the last four
+// or fewer in one of four; the SSE2 path's groups of four lie inside them),
+// counted in groups[0] when none kept takes a leg (every one the cut-off
+// disc or overlapping: the vector paths skip the legs), else in groups[1].
+static void count_leg_groups(const orca_pairs *in, int k, float inv_tau, int groups[2])
+{
+    for (int i = 0; i < k; i += 8) {
+        const int end = k - i > 4 && i + 8 < k ? i + 8 : k;
+        bool legs = false;
+        for (int j = i; j < end; ++j) legs |= line_case(in, j, inv_tau) >= CASE_LEFT;
+        ++groups[legs];
+        if (end == k) break;
+    }
+}
+
 // ORCA's half-planes (reciprocal.c's neighbour loop): every path, against
 // agent_line one by one, bit for bit; every case of agent_line many times
-// and every count of neighbours (tails of 1 to 7 after the groups of 8).
+// and every count of neighbours (tails of 1 to 7 after the groups of 8);
+// every third round a crowd at a distance moving along (nearly every line
+// the cut-off disc's), so that groups without a leg come often.
 static void agent_lines_agree(int level)
 {
     static orca_pairs in;
     static orca_line want[ORCA_PAIRS_ROOM], got[ORCA_PAIRS_ROOM], plain[ORCA_PAIRS_ROOM];
     uint64_t rng = 99;
-    int compared = 0, differ = 0, plain_differ = 0, cases[CASES] = {0};
+    int compared = 0, differ = 0, plain_differ = 0, cases[CASES] = {0}, groups[2] = {0};
     for (int round = 0; round < 3000; ++round) {
         const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
         const float inv_tau = 1.0f / uniform(&rng, 0.5f, 12.0f), inv_dt = 1.0f / uniform(&rng, 0.01f, 0.5f);
         const steer_vec2 v = steer_v2(uniform(&rng, -3.0f, 3.0f), uniform(&rng, -3.0f, 3.0f));
-        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) random_pair(&rng, &in, i, inv_dt); // (the padding too)
+        for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) {
+            random_pair(&rng, &in, i, inv_dt); // (the padding too)
+            if (round % 3 == 1 && steer__rng_float(&rng) < 0.95f) {
+                // a crowd: the relative velocity small, the neighbour 1 to 4 radii off
+                const float a = uniform(&rng, 0.0f, 6.2831853f), d = in.r[i] * uniform(&rng, 1.0f, 4.0f);
+                in.rx[i] = d * cosf(a);
+                in.ry[i] = d * sinf(a);
+                in.vx[i] = uniform(&rng, -0.05f, 0.05f);
+                in.vy[i] = uniform(&rng, -0.05f, 0.05f);
+            }
+        }
+        count_leg_groups(&in, k, inv_tau, groups);
         for (int i = 0; i < k; ++i) {
             want[i] = agent_line(steer_v2(in.rx[i], in.ry[i]), steer_v2(in.vx[i], in.vy[i]), in.r[i], inv_tau, inv_dt,
                                  v, in.share[i]);
@@ -304,6 +332,7 @@ static void agent_lines_agree(int level)
     }
     CHECK(compared > 90000);
     for (int c = 0; c < CASES; ++c) CHECK(cases[c] > 1000);
+    CHECK(groups[0] > 1000 && groups[1] > 1000);
     CHECK(differ == 0);
     CHECK(plain_differ == 0);
     if (differ || plain_differ)
@@ -414,6 +443,27 @@ static void random_share_pair(uint64_t *rng, orca_pairs *in, int i)
     in->avoids[i] = steer__rng_float(rng) < 0.15f ? 0.0f : 1.0f;
 }
 
+// Whether pair i takes flow_share's blend at a crawl (B avoids, and both
+// are below the blend speed).
+static bool blends(const orca_pairs *in, int i, float speed)
+{
+    const float room = ORCA_FLOW_BLEND * in->mean[i] - speed;
+    return in->avoids[i] != 0.0f && room > 0.0f && in->jx[i] * in->jx[i] + in->jy[i] * in->jy[i] < room * room;
+}
+
+// The groups of pairs as count_leg_groups takes them, counted in groups[0]
+// when none kept blends (the vector paths skip the blend), else in groups[1].
+static void count_blend_groups(const orca_pairs *in, int k, float speed, int groups[2])
+{
+    for (int i = 0; i < k; i += 8) {
+        const int end = k - i > 4 && i + 8 < k ? i + 8 : k;
+        bool blend = false;
+        for (int j = i; j < end; ++j) blend |= blends(in, j, speed);
+        ++groups[blend];
+        if (end == k) break;
+    }
+}
+
 // The shares (reciprocal.c's neighbour loop): every path, against
 // flow_share one by one, bit for bit, each of its paths many times and
 // every count of neighbours.
@@ -422,7 +472,7 @@ static void shares_agree(int level)
     static orca_pairs in, plain;
     static float want[ORCA_PAIRS_ROOM];
     uint64_t rng = 7;
-    int compared = 0, differ = 0, plain_differ = 0, mutant_differ = 0, cases[SHARE_CASES] = {0};
+    int compared = 0, differ = 0, plain_differ = 0, mutant_differ = 0, cases[SHARE_CASES] = {0}, groups[2] = {0};
     for (int round = 0; round < 6000; ++round) {
         const int k = round % (STEER_MAX_AVOID_NEIGHBOURS + 1);
         steer_vec2 v = steer_v2(uniform(&rng, -2.0f, 2.0f), uniform(&rng, -2.0f, 2.0f));
@@ -451,6 +501,7 @@ static void shares_agree(int level)
             share_cases(&in, i, v, speed, mine, idle, cases);
             mutant_differ += in.avoids[i] != 0.0f && !same_float(share, share_reassociated(&in, i, v, speed, mine));
         }
+        count_blend_groups(&in, k, speed, groups);
         plain = in;
         steer__orca_shares(&in, k, v, speed, mine, idle);
         plain_orca_shares(&plain, k, v, speed, mine, idle);
@@ -467,6 +518,7 @@ static void shares_agree(int level)
         CHECK(cases[c] > 200);
         if (cases[c] <= 200) fprintf(stderr, "  shares: case %d seen %d times\n", c, cases[c]);
     }
+    CHECK(groups[0] > 1000 && groups[1] > 1000);
     CHECK(differ == 0);
     CHECK(plain_differ == 0);
     if (differ || plain_differ)

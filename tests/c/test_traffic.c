@@ -579,10 +579,10 @@ static void an_opposed_seek_on_a_door_post_does_not_slide_away(void)
 }
 
 // A crowd of 196 on a 1.3 m lattice, each heading for the point opposite
-// through the centre (a jam there), reciprocal avoidance looking 6 m: the
-// world hash after 80 steps of 0.1 s. `layered`: every third agent on a
+// through the centre (a jam there), reciprocal avoidance looking `look` m:
+// the world hash after 80 steps of 0.1 s. `layered`: every third agent on a
 // layer the others' masks leave out (the gather keeps only those seen).
-static uint64_t jam_hash(bool guess, int workers, bool layered)
+static uint64_t jam_hash(bool guess, int workers, bool layered, float look)
 {
     steer__orca_gather_guess(guess);
     steer_world_def wd = steer_default_world_def();
@@ -593,7 +593,7 @@ static uint64_t jam_hash(bool guess, int workers, bool layered)
     steer_behaviour *bs[SIDE * SIDE];
     for (int i = 0; i < SIDE * SIDE; ++i) {
         float x = 1.3f * (float)(i % SIDE - SIDE / 2), y = 1.3f * (float)(i / SIDE - SIDE / 2);
-        bs[i] = avoid_to(-x, -y, 2);
+        bs[i] = avoid_to_within(-x, -y, 2, look);
         steer_agent_id a = walker(w, x, y, bs[i], (uint64_t)i + 1);
         if (layered && i % 3 == 0) steer_agent_set_layer(w, a, 2u);
         if (layered && i % 3 != 0) steer_agent_set_mask(w, a, 1u);
@@ -609,14 +609,19 @@ static uint64_t jam_hash(bool guess, int workers, bool layered)
 static void the_gather_guess_changes_no_bit(void)
 {
     // gather_closest first gathers within the distance the last agent's
-    // ten closest suggest (its box of cells smaller), then within the full
-    // radius if that held fewer than ten: the same neighbours in the same
-    // order as the full gather, so the same bits, for any worker count
-    // (each worker's guess comes from the agents it evaluated last)
-    for (int layered = 0; layered < 2; ++layered) {
-        uint64_t full = jam_hash(false, 1, layered);
-        CHECK(jam_hash(true, 1, layered) == full);
-        CHECK(jam_hash(true, 3, layered) == full);
+    // ten closest suggest (looking 6 m, its box of cells smaller; looking
+    // 3.5 m, the tenth 2.6 m off at the start, over the full radius's box),
+    // then within the full radius if that held fewer than ten: the same
+    // neighbours in the same order as the full gather, so the same bits, for
+    // any worker count (each worker's guess comes from the agents it
+    // evaluated last)
+    const float looks[2] = {6.0f, 3.5f};
+    for (int l = 0; l < 2; ++l) {
+        for (int layered = 0; layered < 2; ++layered) {
+            uint64_t full = jam_hash(false, 1, layered, looks[l]);
+            CHECK(jam_hash(true, 1, layered, looks[l]) == full);
+            CHECK(jam_hash(true, 3, layered, looks[l]) == full);
+        }
     }
 }
 
