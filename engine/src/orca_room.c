@@ -52,8 +52,8 @@ static inline steer_vec2 away_from_line(steer_vec2 u, float across)
 //   of a heap), j is not on it yet (further than its own radius from it)
 //   and it stands on j's side of it (ahead of j towards it). Goals closer
 //   than a body's width (a line of them) make this; the wish does not
-//   count here beyond not being zero: an arrive at rest asks for a tenth of
-//   what it wants at dt 0.05 (below ORCA_ROOM_WISH within 2 m), and j may
+//   count here beyond not being zero: an arrive at rest asks for a fifth of
+//   what it wants (below ORCA_ROOM_WISH within 2 m), and j may
 //   have yielded to it (its wish as copied is the one before the yield).
 //   It steps away from the line from j to j's destination, square to it,
 //   and on past it along that line (the stagger a line of goals closer than

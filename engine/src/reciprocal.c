@@ -36,6 +36,14 @@
 #include "orca_turn.h"
 #include "world.h"
 
+/// The wish's horizon: with anything to avoid, the preferred velocity is the
+/// child's steering applied over the larger of the step and this many seconds
+/// (the step the rules' thresholds were set at), so that what an agent wishes
+/// for, against what each step's rules add and take, does not halve with the
+/// step (docs/crowds-dt21.md); with nothing to avoid, over the step (the
+/// child's own steering). A child that brings the agent to rest within the
+/// step (an arrive inside its target radius) is not carried past rest.
+#define ORCA_WISH_HORIZON 0.1f
 /// Deadlock breaking: the preferred velocity turns right by this many
 /// radians (a consistent side preference: two agents meeting head-on both
 /// keep right)...
@@ -592,16 +600,32 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     int found = gather_closest(ctx, d->radius, (int)d->max_neighbours, &guessed);
     int k = closest_neighbours(ctx, found, (int)d->max_neighbours, guessed, near);
 
-    // the preferred velocity: the child's steering applied over the step,
-    // or a kinematic child's velocity (the caller evaluated the child)
     const float dt = ctx->dt, max_speed = ctx->lim.max_speed;
     const steer_vec2 v = ctx->me.velocity;
-    steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, dt);
-    preferred = steer_clamp_length(preferred, max_speed);
-
     // where everyone is when the new velocity starts to act (see the top)
     const float lead = ctx->kinematic ? 0.0f : dt;
     const steer_vec2 p = steer_mul_add(ctx->me.position, v, lead);
+    orca_line lines[ORCA_MAX_LINES];
+    // (out of line: a crowd without shapes only tests the pointer)
+    int hard = ctx->view->geometry != NULL ? steer__orca_obstacle_lines(ctx, d, p, lines) : 0;
+    int count = hard;
+
+    // the preferred velocity: the child's steering applied over the step,
+    // or over ORCA_WISH_HORIZON if longer when there is anything to avoid
+    // (what the rules below read of the wish then does not hinge on the
+    // step), or a kinematic child's velocity (the caller evaluated the child)
+    float over = dt;
+    if (k + hard > 0 && !ctx->kinematic && dt < ORCA_WISH_HORIZON) {
+        // no further than its acceleration reaches within the step, so the
+        // answer stays reachable (a child at its max acceleration, a seek,
+        // keeps its step); a child that brings the agent to rest within the
+        // step (an arrive inside its target radius): at rest, not past it
+        const float al = steer_length(child.linear), amax = ctx->lim.max_acceleration;
+        const bool rests = steer_length_sq(steer_mul_add(v, child.linear, dt)) <= 1e-8f * steer_length_sq(v);
+        if (al < 0.999f * amax && !rests) over = steer_minf(ORCA_WISH_HORIZON, amax * dt / al);
+    }
+    steer_vec2 preferred = ctx->kinematic ? child.linear : steer_mul_add(v, child.linear, over);
+    preferred = steer_clamp_length(preferred, max_speed);
     // its destination (published in its course, read by the rules below)
     const bool goes = has_destination(pref);
     const steer_vec2 dest = destination(ctx, pref, goes);
@@ -609,11 +633,6 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // (turnable; a kinematic agent turns at once, a moving target with it)
     if (!ctx->kinematic && pref->target.kind == STEER_TARGET_POINT && goes)
         preferred = steer__orca_turnable(preferred, steer_sub(dest, p), ctx->lim.max_acceleration);
-
-    orca_line lines[ORCA_MAX_LINES];
-    // (out of line: a crowd without shapes only tests the pointer)
-    int hard = ctx->view->geometry != NULL ? steer__orca_obstacle_lines(ctx, d, p, lines) : 0;
-    int count = hard;
 
     const neighbour_grid *g = ctx->view->grid;
     const float inv_tau = 1.0f / d->time_horizon, inv_dt = 1.0f / dt, r_self = ctx->lim.radius * ORCA_CLEARANCE;

@@ -625,6 +625,34 @@ static void the_gather_guess_changes_no_bit(void)
     }
 }
 
+// The wish over a fixed horizon (docs/crowds-dt21.md): an arrive among
+// neighbours asks, after one step from rest, for the velocity its child
+// reaches in ORCA_WISH_HORIZON (0.1 s), at a step of 0.05 s as at 0.1 s
+// (before: half as much at 0.05, a jam's front wishing half as hard); alone
+// it steers as its child at either step. Returns a's speed after one step.
+static float first_speed(float dt, bool neighbour)
+{
+    steer_world *w = make_world(3);
+    steer_behaviour *ba = avoid_to(10, 0, 2), *bb = avoid_to(0, 3, 2);
+    steer_agent_id a = avoider(w, steer_v2(0, 0), 0.5f, ba, 1);
+    if (neighbour) avoider(w, steer_v2(0, 3), 0.5f, bb, 2); // at rest on its goal, 3 m aside
+    steer_world_step(w, dt);
+    float s = steer_length(steer_agent_get_velocity(w, a));
+    steer_behaviour_release(ba);
+    steer_behaviour_release(bb);
+    steer_world_destroy(w);
+    return s;
+}
+
+static void the_wish_does_not_hinge_on_the_step(void)
+{
+    // the arrive from rest, 10 m out: (1.5 m/s - 0) / 0.5 s = 3 m/s^2
+    CHECK_NEAR(first_speed(0.1f, true), 0.3f, 1e-4);
+    CHECK_NEAR(first_speed(0.05f, true), 0.3f, 1e-4);
+    CHECK_NEAR(first_speed(0.05f, false), 0.15f, 1e-5);
+    CHECK_NEAR(first_speed(0.1f, false), 0.3f, 1e-5);
+}
+
 int main(void)
 {
     RUN(two_contenders_for_one_spot);
@@ -641,5 +669,6 @@ int main(void)
     RUN(a_file_stopping_short_is_not_crushed);
     RUN(an_opposed_seek_on_a_door_post_does_not_slide_away);
     RUN(the_gather_guess_changes_no_bit);
+    RUN(the_wish_does_not_hinge_on_the_step);
     return TEST_RESULT();
 }
