@@ -273,7 +273,7 @@ local NOT_YET = {
   junction_20 = set("wait"),                  -- a 30 s wait in 10 runs of 360 (6 before the lean, 14 before the
                                               -- sideways keep-right step); every agent home since wallend21
                                               -- (docs/crowds-wallend21.md)
-  gather_12 = set("gap"),                     -- 2 runs of 360 (4 before the step's travel): the heap still
+  gather_12 = set("gap"),                     -- 4 runs of 360 (2 before the wish's horizon): the heap still
                                               -- slides and keeps the clearance (docs/crowds-settle21c.md)
   -- the large layouts: the full matrix at 2e6a5d6 (docs/crowds.md, "The large layouts over the full matrix
   -- (world seeds 1 to 5)"), runs ok of 360 and the targets missed (runs): hallway_shared 214 (home 145,
@@ -295,7 +295,7 @@ local NOT_YET = {
   -- 344 and 3 since the lean is taken back along a wall (docs/crowds-door21.md); 359 and 1 (1.7 cm), every
   -- agent home in every run, since a held-up opposed seek does not press ahead (docs/crowds-seeklock21.md)
   twoway_16 = set("contacts"),
-  goal_line_16 = set("home", "wait"),         -- 346 of 360 runs ok (15 of 16 home at worst) since parked agents
+  goal_line_16 = set("home", "wait"),         -- 348 of 360 runs ok (15 of 16 home at worst) since parked agents
                                               -- make room for a goal among them (docs/crowds-room21b.md; 282
                                               -- before, 270 before the lean, 288 with the turn, 254 before
                                               -- keeping right)
