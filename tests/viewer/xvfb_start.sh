@@ -17,12 +17,15 @@ wait_for() {
 }
 WID=""
 for i in $(seq 1200); do
-  WID=$(xdotool search --name '^steer-viewer$' 2>/dev/null | head -n 1)
+  WID=$(xdotool search --name '^steer-viewer$' 2>"$LOG.xdotool" | head -n 1)
   [ -n "$WID" ] && break
   kill -0 "$PID" 2>/dev/null || fail "the viewer exited before its window appeared"
   sleep 0.05
 done
-[ -n "$WID" ] || fail "no window"
+# (once, in CI under load, no window was found in 60 s while the viewer ran
+# and drew: say what xdotool and the server said, to trace it next time)
+[ -n "$WID" ] || fail "no window (DISPLAY=${DISPLAY:-unset}; xdotool: $(cat "$LOG.xdotool");" \
+  "windows: $(xdotool search --name . 2>&1 | head -n 5 | tr '\n' ' '))"
 wait_for "panels drawn"
 # the window once the loop runs: SDL may have made it again for its renderer
 # (the first id then names no window)
