@@ -16,7 +16,7 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
     // steer__orca_settle_lines)
     out->fresh = steer_length_sq(steer_sub(dest_now, dest)) >= ORCA_SETTLE_SAME * ORCA_SETTLE_SAME;
     if (out->fresh) return false;
-    bool on_point = to_dest < ORCA_SETTLE_ROOT * ctx->lim.radius;
+    const bool on_point = to_dest < ORCA_SETTLE_ROOT * ctx->lim.radius;
     int touching = 0, supports = 0;
     float carried = 0.0f, heap = 0.0f, pressed = 0.0f;
     steer_vec2 push = steer_v2(0.0f, 0.0f);
@@ -49,11 +49,6 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
             }
         }
     }
-    // kept on the point: it was on it the step before (settled with no
-    // support: its own state) and, within ORCA_SETTLE_KEEP of its radii, no
-    // settled agent of its destination touching it is nearer to the point
-    const bool was_on = (ctx->rest_marks & 1) && rest[ctx->self].rest >= 1.0f && rest[ctx->self].supports == 0.0f;
-    on_point = on_point || (was_on && supports == 0 && to_dest < ORCA_SETTLE_KEEP * ctx->lim.radius);
     if (!on_point && supports == 0) return false;
     out->pocket = on_point || touching >= 2;
     out->supports = (float)supports;

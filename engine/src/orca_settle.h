@@ -1,11 +1,9 @@
 // orca_settle.h: settling at a shared point (reciprocal.c;
-// docs/crowds-gap21.md, docs/crowds-settle21c.md, docs/crowds-settle21d.md).
-// A group sent to one point piles up round it; an agent of it that is slow
-// and asks for little (under ORCA_SETTLE_WISH) and is on the point (under
-// its body, or kept there: ORCA_SETTLE_KEEP),
-// or touches a settled agent of the same destination nearer to that point
-// (a support), is settled; it is in a pocket when on the point or touching
-// two settled agents.
+// docs/crowds-gap21.md, docs/crowds-settle21c.md). A group sent to one
+// point piles up round it; an agent of it that is slow and asks for little
+// (under ORCA_SETTLE_WISH) and is on the point, or touches a settled agent
+// of the same destination nearer to that point (a support), is settled; it
+// is in a pocket when on the point or touching two settled agents.
 // Two settled agents of one destination, both slow, keep ORCA_REST_GAP
 // between their bodies instead of the clearance; one in a pocket builds
 // its half-plane as if the other stood still, and gives nothing of it in
@@ -14,8 +12,8 @@
 // jam is what pressed a resting heap into itself; the other's velocity
 // noise is what kept it sliding). A pair of which one has just left the
 // settled state keeps a margin that grows back to the clearance over
-// 1 s (1 / ORCA_SETTLE_EASE steps of 0.1 s), so that a heap given a new
-// order is not pushed apart in one step.
+// 1 / ORCA_SETTLE_EASE steps, so that a heap given a new order is not
+// pushed apart in one step.
 //
 // A stiff heap stays as it settled: one that settled lopsided (a first
 // ring of five, arches of agents leaning on outer ones) left a late agent
@@ -64,22 +62,12 @@
 /// point leaves, jammed: the matrix's `exit` at the centre 26 of 60 home
 /// against 47; docs/crowds-settle21c.md.)
 #define ORCA_SETTLE_ROOT 1.0f
-/// An agent on the point the step before stays on it within this many of
-/// its radii while no settled agent of its destination touching it is
-/// nearer to the point: a point in the gap between three agents is under
-/// none of them, and the one at 0.5 m flickered on and off it, and with it
-/// the whole heap's settling (docs/crowds-settle21d.md). (Only an agent
-/// that was on it: the nearest agent of a crowd round an exit, which the
-/// agent on the point leaves, is not held there: crowds-settle21d.md.)
-#define ORCA_SETTLE_KEEP 1.5f
 /// A settled neighbour counts when its body is within this much (m) beyond
 /// the distance the pair keeps.
 #define ORCA_SETTLE_REACH 0.05f
 /// Two destinations closer than this (m) are one.
 #define ORCA_SETTLE_SAME 0.01f
-/// How much of the level an agent that is no longer settled loses in 0.1 s
-/// (a step of 0.1 s or more: per step; a shorter one loses its part of it,
-/// so that a pair parts at one speed at any step).
+/// How much of the level an agent that is no longer settled loses a step.
 #define ORCA_SETTLE_EASE 0.1f
 /// The radius (m) that a heap of area a (the sum of its agents' squared
 /// radii) fills packed hexagonally is ORCA_PACKED sqrt(a) (issue 21's
@@ -124,10 +112,10 @@ bool steer__orca_settled(const eval_ctx *ctx, const orca_neighbour *near, int k,
 
 /// The level to publish (the settling state's rest): 1 when settled, else the
 /// level of the step before (`was`) eased towards 0.
-static inline float steer__orca_settle_level(float was, bool settled, float ease)
+static inline float steer__orca_settle_level(float was, bool settled)
 {
     if (settled) return 1.0f;
-    return was > 0.0f ? steer_maxf(was - ease, 0.0f) : 0.0f;
+    return was > 0.0f ? steer_maxf(was - ORCA_SETTLE_EASE, 0.0f) : 0.0f;
 }
 
 /// The level of a pair (dense indices me and j in the settling states and

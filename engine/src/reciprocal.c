@@ -735,11 +735,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
         const float turn = -ORCA_SIDE_BIAS + ORCA_JITTER * steer__rng_binomial(ctx->rng);
         const float opp = listed ? oncoming(ctx->view, near, k, &pairs, against, p, wish, ctx->self) : 0.0f;
         if (ctx->course != NULL) ctx->course->opp = opp;
-        // (opposed or settled, never both; a level eases per 0.1 s, not per
-        // step: orca_settle.h)
-        const float ease = dt < ORCA_WISH_HORIZON ? ORCA_SETTLE_EASE * dt / ORCA_WISH_HORIZON : ORCA_SETTLE_EASE;
+        // (opposed or settled, never both)
         if (ctx->course != NULL && !(opp > 0.0f) && listed)
-            level = steer__orca_settle_level(was, settled, ease);
+            level = steer__orca_settle_level(was, settled);
         // (an opposed seek or arrive leans instead: steer__orca_lean)
         const bool leans = opp > 0.0f && steer__orca_straight(pref->type);
         const steer_vec2 to_dest = steer_sub(dest, ctx->me.position);
