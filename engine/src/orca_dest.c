@@ -8,7 +8,6 @@
 void steer__orca_shared_destination(const eval_ctx *ctx, const orca_neighbour *near, int k, bool idle,
                                     steer_vec2 dest, orca_pairs *pairs)
 {
-    if (!(ORCA_DEST_SPAN > 0.0f) || k == 0) return; // (-DORCA_DEST_SPAN=0: a build with the rule off)
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
     const orca_course *course = view->course;
@@ -21,13 +20,7 @@ void steer__orca_shared_destination(const eval_ctx *ctx, const orca_neighbour *n
     if (rest != NULL && rest[ctx->self].rest > 0.0f) return;
     const uint32_t self = ctx->self_proxy;
     const float r_self = ctx->lim.radius;
-    // (no pair acts when even the farthest neighbour (near: nearest first)
-    // could not be within twice ORCA_DEST_NEAR of the pair's radii of the
-    // point: pairs->r, with the clearance, is at least the two radii)
-    float r_most = 0.0f;
-    for (int i = 0; i < k; ++i) r_most = steer_maxf(r_most, pairs->r[i]);
     const float da = steer_length(steer_v2(g->x[self] - dest.x, g->y[self] - dest.y));
-    if (!(da <= 2.0f * ORCA_DEST_NEAR * r_most + sqrtf(near[k - 1].d2) + 0.01f)) return;
     float sa = -1.0f; // its speed (the grid's), once needed
     for (int i = 0; i < k; ++i) {
         // (first against pairs->r, at hand: most neighbours go elsewhere)

@@ -29,7 +29,10 @@
 #ifndef STEER_ORCA_DEST_H
 #define STEER_ORCA_DEST_H
 
+#include <math.h>
+
 #include "eval.h"
+#include "grid.h"
 #include "orca_lines.h"
 
 /// Two destinations within this fraction of the pair's two radii are one
@@ -56,6 +59,26 @@
 #ifndef ORCA_DEST_NEAR
 #define ORCA_DEST_NEAR 1.0f
 #endif
+
+/// Whether any of the k pairs can be near enough to the agent's destination
+/// `dest` for steer__orca_shared_destination to act (inline: in a crowd
+/// far from its destinations the call is skipped): not when even the
+/// farthest neighbour (near: nearest first) could not be within twice
+/// ORCA_DEST_NEAR of the pair's radii of it. Unless the radii are mixed
+/// every neighbour's is the agent's stored one; else pairs->r, with the
+/// clearance, is at least the two.
+static inline bool steer__orca_dest_within_reach(const eval_ctx *ctx, const orca_neighbour *near, int k,
+                                                 steer_vec2 dest, const orca_pairs *pairs)
+{
+    if (!(ORCA_DEST_SPAN > 0.0f) || k == 0) return false; // (-DORCA_DEST_SPAN=0: a build with the rule off)
+    const neighbour_grid *g = ctx->view->grid;
+    float r_most = ctx->lim.radius + ctx->view->limits[ctx->self].radius;
+    if (g->mixed_radii)
+        for (int i = 0; i < k; ++i) r_most = steer_maxf(r_most, pairs->r[i]);
+    const float ex = g->x[ctx->self_proxy] - dest.x, ey = g->y[ctx->self_proxy] - dest.y;
+    const float bound = 2.0f * ORCA_DEST_NEAR * r_most + sqrtf(near[k - 1].d2) + 0.01f;
+    return ex * ex + ey * ey <= bound * bound;
+}
 
 /// The shares of the k pairs (steer__orca_shares's) moved by how much nearer
 /// to the agent's destination `dest` each neighbour heading there is (idle:
