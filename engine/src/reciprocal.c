@@ -28,6 +28,7 @@
 #include "behaviour.h"
 #include "eval.h"
 #include "geometry.h"
+#include "orca_dest.h"
 #include "orca_lines.h"
 #include "orca_lp.h"
 #include "orca_obstacles.h"
@@ -700,6 +701,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle);
+    if (listed && goes && ctx->course != NULL && ctx->view->course != NULL &&
+        steer__orca_dest_within_reach(ctx, near, k, dest, &pairs))
+        steer__orca_shared_destination(ctx, near, k, idle, dest, &pairs);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
     // a settled agent's pairs of the same destination (not with layers or
     // priorities in use: their lines are rebuilt below with the clearance)

@@ -1,0 +1,85 @@
+// A shared destination (orca_dest.h; docs/crowds.md, "The nearer one goes
+// first"): of avoiders heading for one point, the one nearer to it takes
+// less of their avoidance, so a ring pressed round an exit point is let in
+// one by one, nearest first; the same bits for any spawn order and worker
+// count.
+#include <math.h>
+#include <stdio.h>
+
+#include "reciprocal_fixture.h"
+#include "test.h"
+
+// An exit: three agents of radius 0.5 round the origin at 0.62, 0.64 and
+// 0.66 m (120 degrees apart: 1.07 m between centres, the clearance's
+// distance), three more 2 m out between them, all with the matrix's arrive
+// to the origin under reciprocal avoidance (horizon 2 s, max speed 1.5 m/s,
+// acceleration 15 m/s^2, dt 0.1 s), each removed within 0.5 m of the
+// origin. Returns the time the last one left (0 if one is still there
+// at 30 s), the times each left in out[6], the world hash in *hash.
+static float ring_at_an_exit(uint64_t seed, int run, float out[6], uint64_t *hash)
+{
+    enum { N = 6 };
+    steer_world_def wd = steer_default_world_def();
+    wd.seed = seed;
+    wd.cell_size = 6.0f;
+    wd.worker_count = same_bits_workers(run);
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *bs[N];
+    steer_agent_id ids[N];
+    for (int k = 0; k < N; ++k) {
+        const int i = same_bits_spawn(run, k, N);
+        const float a = i < 3 ? 2.0943951f * (float)i : 2.0943951f * (float)(i - 3) + 1.0471976f;
+        const float d = i < 3 ? 0.62f + 0.02f * (float)i : 2.0f;
+        bs[i] = avoid_to_within(0.0f, 0.0f, 2.0f, 7.0f);
+        ids[i] = avoider(w, steer_v2(d * cosf(a), d * sinf(a)), 0.5f, bs[i], (uint64_t)i + 1);
+        out[i] = 0.0f;
+    }
+    float last = 0.0f;
+    int left = N;
+    for (int s = 1; s <= 300 && left > 0; ++s) {
+        steer_world_step(w, 0.1f);
+        for (int i = 0; i < N; ++i) {
+            if (out[i] > 0.0f || steer_length(steer_agent_get_position(w, ids[i])) >= 0.5f) continue;
+            out[i] = last = 0.1f * (float)s;
+            steer_agent_destroy(w, ids[i]);
+            --left;
+        }
+    }
+    *hash = steer_world_hash(w);
+    for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
+    steer_world_destroy(w);
+    return left == 0 ? last : 0.0f;
+}
+
+// Without the rule the ring splits each avoidance equally: at world seeds 1
+// to 8 the last leaves at 13.8 to 14.3 s, and the ring's third (0.66 m)
+// before its second (0.64 m). With it: 11.8 to 12.1 s, the ring nearest
+// first. Seeds 1 to 3 here, each on one and three workers, in both spawn
+// orders.
+static void the_nearer_one_goes_first(void)
+{
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+        uint64_t h[4];
+        float first[6] = {0.0f};
+        float all = 0.0f;
+        for (int run = 0; run < 4; ++run) {
+            float out[6];
+            const float t = ring_at_an_exit(seed, run, out, &h[run]);
+            if (run == 0) {
+                all = t;
+                for (int i = 0; i < 6; ++i) first[i] = out[i];
+            }
+        }
+        printf("  seed %d: all out at %.1f s; the ring at %.1f, %.1f, %.1f s\n", (int)seed, (double)all,
+               (double)first[0], (double)first[1], (double)first[2]);
+        CHECK(all > 0.0f && all < 13.0f);
+        CHECK(first[0] < first[1] && first[1] < first[2]);
+        CHECK(same_bits(h));
+    }
+}
+
+int main(void)
+{
+    RUN(the_nearer_one_goes_first);
+    return TEST_RESULT();
+}
