@@ -175,7 +175,7 @@ bool steer_lua_parse_color(const char *s, uint32_t *out)
 
 uint32_t steer_laux_color(lua_State *L, steer_laux_where w, int vidx)
 {
-    uint32_t c;
+    uint32_t c = 0; // (steer_laux_error does not return)
     if (lua_type(L, vidx) != LUA_TSTRING || !steer_lua_parse_color(lua_tostring(L, vidx), &c))
         steer_laux_error(L, w, "must be a colour '#rrggbb'", vidx);
     return c;

@@ -66,13 +66,16 @@ static inline uint64_t plain_pairs(orca_pairs *in, const grid_body *bodies, cons
     return against;
 }
 
+#if defined(__SSE2__) || defined(STEER_X86_DISPATCH)
 // The bits of pairs 0 to k - 1 of a mask (those past k: the padding).
 static inline uint64_t first_bits(uint64_t m, int k)
 {
     return k < 64 ? m & ((UINT64_C(1) << k) - 1) : m;
 }
+#endif
 
-// The one-by-one path of steer__orca_oncoming (in every build).
+#if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
+// The one-by-one path of steer__orca_oncoming.
 static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
 {
     const float wl = steer_length(wish);
@@ -80,6 +83,7 @@ static inline uint64_t plain_oncoming(const orca_pairs *in, int k, steer_vec2 wi
     for (int i = 0; i < k; ++i) m |= (uint64_t)oncoming_candidate(in, i, wish, wl, relay) << i;
     return m;
 }
+#endif
 
 #if defined(STEER_X86_DISPATCH) || !defined(__SSE2__)
 // The one-by-one paths.
