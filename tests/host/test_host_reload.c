@@ -764,8 +764,8 @@ static void test_role_colors(void)
         "local steer = require 'steer'\n"
         "return { roles = { hare = steer.wander{}, hound = steer.wander{} },\n"
         "  colors = { hare = '#ff8000', hound = '#2040ff' } }\n",
-        "local steer = require 'steer'\n"
-        "return { roles = { hare = steer.wander{} }, colors = { hare = 'red' } }\n",
+        ("local steer = require 'steer'\n"
+         "return { roles = { hare = steer.wander{} }, colors = { hare = 'red' } }\n"),
     };
     write_in_place(path, version[0]);
     CHECK(steer_host_load(h, path) == 0);
