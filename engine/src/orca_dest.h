@@ -25,7 +25,7 @@
 // counts. Everything read of either agent is the grid's copy or the course
 // of the step before: the same bits for any agent order and worker count.
 // Not with layers or priorities in use (their lines are rebuilt with their
-// own shares: reciprocal.c, adjust_lines).
+// own shares: reciprocal.c, adjust_lines; the caller skips it there).
 #ifndef STEER_ORCA_DEST_H
 #define STEER_ORCA_DEST_H
 

@@ -701,8 +701,9 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle);
-    if (listed && goes && ctx->course != NULL && ctx->view->course != NULL &&
-        steer__orca_dest_within_reach(ctx, near, k, dest, &pairs))
+    // (not with layers or priorities in use: adjust_lines rebuilds the lines)
+    if (listed && goes && ctx->course != NULL && ctx->view->course != NULL && !ctx->view->filtered &&
+        !ctx->view->prioritised && steer__orca_dest_within_reach(ctx, near, k, dest, &pairs))
         steer__orca_shared_destination(ctx, near, k, idle, dest, &pairs);
     steer__orca_agent_lines(&pairs, k, inv_tau, inv_dt, v, lines + count);
     // a settled agent's pairs of the same destination (not with layers or
