@@ -521,12 +521,18 @@ static void a_file_stopping_short_is_not_crushed(void)
     // one ahead and the one behind; at a step of 0.1 s a file at full speed
     // closes 0.15 m in a step, more than the clearance's 0.1 m: 5.9 to 9.1
     // cm deep over these seeds before the pair's radius covered it
-    // (step_radius, orca_lines.h); at 0.05 s the clearance covers it
+    // (step_radius, orca_lines.h); at 0.05 s the clearance covers it. With
+    // it, 4.2 to 4.5 cm were left at 0.1 s: the second agent, pushed back
+    // out of its clearance with the stopped front, ran back into the one
+    // behind at its full acceleration while that one still walked up (the
+    // right of way gave the pair to the one behind); since an agent moving
+    // against its wish takes up to half of the avoidance with one closing
+    // on it from behind (recoil_share, orca_lines.h) about 2.5 cm
     for (uint64_t seed = 1; seed <= 5; ++seed) {
         const float coarse = file_into_a_wall(seed, 0.1f), fine = file_into_a_wall(seed, 0.05f);
-        if (!(coarse < 0.05f && fine < 0.05f))
+        if (!(coarse < 0.03f && fine < 0.05f))
             fprintf(stderr, "  seed %d: deepest %.4f m at dt 0.1, %.4f m at dt 0.05\n", (int)seed, coarse, fine);
-        CHECK(coarse < 0.05f);
+        CHECK(coarse < 0.03f);
         CHECK(fine < 0.05f);
     }
 }
