@@ -103,6 +103,16 @@ static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float 
 }
 #endif
 
+// The recoil (recoil_share) over the k shares of an agent moving against
+// its wish, one by one on every path (rare: no vector form).
+static void recoil_shares(orca_pairs *in, int k, steer_vec2 v, steer_vec2 mine, float shed)
+{
+    if (!(steer_dot(v, mine) < 0.0f)) return;
+    for (int i = 0; i < k; ++i)
+        in->share[i] = recoil_share(in->share[i], v, mine, steer_v2(in->rx[i], in->ry[i]),
+                                    steer_v2(in->jx[i], in->jy[i]), shed);
+}
+
 #if defined(__SSE2__)
 // Four lines, the scalar code's cases selected lane by lane. Always
 // inlined: the AVX2 path takes its last four with it (in AVX's encoding).
@@ -599,7 +609,7 @@ uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_n
     return plain_pairs(in, bodies, near, k, f);
 }
 
-void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle, float shed)
 {
     if (lines_level >= 2) {
         shares_avx2(in, k, v, speed, mine, idle);
@@ -608,6 +618,7 @@ void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_
     } else {
         for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
     }
+    recoil_shares(in, k, v, mine, shed);
 }
 
 uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
@@ -634,9 +645,10 @@ uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_n
     return plain_pairs(in, bodies, near, k, f);
 }
 #if defined(__SSE2__)
-void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle, float shed)
 {
     shares_sse2(in, k, v, speed, mine, idle);
+    recoil_shares(in, k, v, mine, shed);
 }
 
 uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)
@@ -649,9 +661,10 @@ void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float i
     lines_sse2(in, k, inv_tau, inv_dt, v, out);
 }
 #else
-void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle, float shed)
 {
     for (int i = 0; i < k; ++i) plain_share(in, i, v, speed, mine, idle);
+    recoil_shares(in, k, v, mine, shed);
 }
 
 uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay)

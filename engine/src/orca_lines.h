@@ -203,6 +203,46 @@ static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, fl
     return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, theirs));
 }
 
+/// The recoil: an agent moving against its own wish (its velocity and its
+/// preferred velocity as the grid keeps it more than 90 degrees apart:
+/// pushed backwards) takes up to this share of the avoidance with a
+/// neighbour behind it along that wish (see recoil_share).
+#define ORCA_RECOIL_SHARE 0.5f
+
+// The share of an agent of velocity v and wish `mine` (its preferred
+// velocity as the grid keeps it) with a neighbour at rel of velocity vj,
+// raised by the recoil. The right of way gives a queue to the one behind
+// ("the one behind takes it all"), so an agent pushed back (recoiling out
+// of its clearance with the one ahead, which braked) saw the one behind as
+// taking all of it and moved back into it at its full acceleration. At a
+// low acceleration the one behind, still walking up, cannot shed its
+// closing speed within the step, and the recoil ran down the file, each
+// agent pushed into the next: up to 7 cm deep (issue 21's matrix at an
+// acceleration of 3 times the max speed, dt 0.1 s;
+// docs/crowds-bounce21.md). So an agent moving backwards takes more of the
+// avoidance with one behind it that closes on it, up to half (as the
+// paper shares) when that one closes at `shed` or faster: the speed one
+// can shed in a step (the agent's own max acceleration times the step, the
+// one behind taken to be alike), linearly below it. At a high acceleration
+// (shed well above any walking speed) it fades out: the one behind answers
+// within the step. Not a fixed half: against a push that does not give way
+// (a player backing into a file), a file whose members all held half would
+// pass the press to its front instead of backing up (a player backing at
+// 0.4 m/s into a file at 1.1 m/s, max acceleration 4.5 m/s^2: 17 cm deep
+// with a fixed half, 10 cm without the rule, 10 cm with this one). The
+// two shares may add up to more than 1, which only avoids more. An agent
+// walking up to a door or a crowd (along its wish) is not touched: its
+// avoidance is not widened. Reads the agent's own velocity, the grid's
+// copy of its wish and the neighbour's grid record only.
+static STEER_ALWAYS_INLINE float recoil_share(float share, steer_vec2 v, steer_vec2 mine, steer_vec2 rel, steer_vec2 vj,
+                                              float shed)
+{
+    if (!(steer_dot(v, mine) < 0.0f && steer_dot(rel, mine) < 0.0f)) return share;
+    const float d = steer_length(rel), closes = -steer_dot(vj, rel) / d; // (d > 0: rel . mine < 0)
+    const float ramp = closes >= shed ? 1.0f : closes > 0.0f ? closes / shed : 0.0f;
+    return steer_maxf(share, ORCA_RECOIL_SHARE * ramp);
+}
+
 /// What agent_line takes for each of an agent's neighbours, one array a
 /// field, with room past the last neighbour for a group of eight.
 #define ORCA_PAIRS_ROOM (STEER_MAX_AVOID_NEIGHBOURS + 8)
@@ -248,12 +288,13 @@ uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_n
 /// the grid keeps it; idle: see steer__reciprocal_steer) with the first k
 /// pairs, to in->share: for pair i
 ///   s = avoids[i] != 0 ? flow_share(rel i, v, speed, (jx, jy)[i], mine, (tx, ty)[i], mean[i]) : 1,
-///   then max(s, 0.5) when idle,
+///   then max(s, 0.5) when idle, then recoil_share(s, v, mine, rel i, (jx, jy)[i], shed),
 /// eight at a time with AVX2, four with SSE2, else one by one: the same
 /// IEEE operations in the same order on every path, so the same bits
-/// (tests/c/test_kernel.c). The shares past k in the last group of eight
-/// may be written.
-void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
+/// (tests/c/test_kernel.c; the recoil one by one on every path, for an
+/// agent moving against its wish only). The shares past k in the last
+/// group of eight may be written.
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle, float shed);
 
 /// out[i] = agent_line(pair i, inv_tau, inv_dt, v) for i < k (k at most
 /// STEER_MAX_AVOID_NEIGHBOURS): eight at a time with AVX2, four with SSE2,

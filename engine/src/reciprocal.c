@@ -423,7 +423,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
         float share = (view->flags[j] & AGENT_AVOIDS)
                           ? flow_share(rel, f->v, f->speed, vj, f->wish, steer_v2(g->px[q], g->py[q]), mean_max)
                           : 1.0f;
-        share = adjusted_share(ctx, j, share);
+        share = adjusted_share(ctx, j, recoil_share(share, f->v, f->wish, rel, vj, ctx->lim.max_acceleration * ctx->dt));
         if (f->idle) share = steer_maxf(share, 0.5f);
         const float rj = view->limits[j].radius;
         const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj);
@@ -700,7 +700,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish, ctx->lim.radius};
     const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
-    steer__orca_shares(&pairs, k, v, speed, wish, idle);
+    steer__orca_shares(&pairs, k, v, speed, wish, idle, ctx->lim.max_acceleration * dt);
     // (not with layers or priorities in use: adjust_lines rebuilds the lines)
     if (listed && goes && ctx->course != NULL && ctx->view->course != NULL && !ctx->view->filtered &&
         !ctx->view->prioritised && steer__orca_dest_within_reach(ctx, near, k, dest, &pairs))

@@ -308,7 +308,9 @@ local NOT_YET = {
   -- c8173f1, before seeklock21, in brackets); every agent home in every run of the first two since a
   -- held-up opposed seek does not press ahead (docs/crowds-seeklock21.md); the overlap left is `seek` at
   -- an acceleration of 3 times the max speed, dt 0.1
-  twoway_50 = set("wait", "overlap"),        -- 352, 50 of 50 (67 / 66, 0 of 50); up to 6.6 cm in 5 runs
+  twoway_50 = set("wait", "overlap"),        -- 352, 50 of 50 (67 / 66, 0 of 50); up to 6.6 cm in 5 runs (since
+                                             -- the recoil, docs/crowds-bounce21.md: 5.9 cm in 1 of the 60 at
+                                             -- acceleration 3, dt 0.1; 4 before)
   twoway_shared_40 = set("overlap"),         -- 357, 40 of 40 (61 / 69, 3 of 40); up to 5.9 cm in 3 runs
   twoway_door_20 = set("home", "wait"),      -- 0, 3 of 20 (RVO2: 8 to 13): agents pushed aside stand at the
                                              -- middle wall with their goal behind it; with routes (--pref
@@ -320,11 +322,10 @@ local NOT_YET = {
   -- 360, 39 of 40 home at worst (home missed in 2 runs, wait in 8); 348 at 2e6a5d6, 38 of 40 home at worst
   -- (home missed in 6 runs, wait in 12)
   oneway_keep_40 = set("home", "wait"),
-  oneway_narrow_40 = set("overlap"),          -- the full matrix at 2e6a5d6: 357 of 360 runs ok, up to 7.0 cm in
-                                              -- 3 (at an acceleration of 3 times the max speed, dt 0.1; 351 and
-                                              -- 9.3 cm before the step's travel)
-  oneway_bend_40 = set("overlap"),            -- the full matrix at 2e6a5d6: 359 of 360; 5.1 cm in 1 (351 and 9.7
-                                              -- cm in 9 before the step's travel)
+  -- oneway_narrow_40 and oneway_bend_40: every target held since an agent moving against its wish takes more
+  -- of the avoidance with one closing on it from behind (docs/crowds-bounce21.md: 360 of 360 runs ok each);
+  -- at 2e6a5d6 357 and 359, up to 7.0 and 5.1 cm at an acceleration of 3 times the max speed, dt 0.1 (351 and
+  -- 9.3 / 9.7 cm before the step's travel)
   -- oneway_park_40: 360 of 360 at 2e6a5d6 (358 before the step's travel: a 35.5 s wait in 2)
 }
 

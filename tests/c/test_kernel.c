@@ -38,7 +38,7 @@ int steer__neighbour_shortlist(const float *dist_sq, int found, float guess, uin
 void steer__neighbour_rank(const uint32_t *bits, int n, uint32_t *order);
 void steer__orca_agent_lines(const orca_pairs *in, int k, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out);
 void steer__orca_lines_limit(int level);
-void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle);
+void steer__orca_shares(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle, float shed);
 uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_neighbour *near, int k,
                            const orca_pair_frame *f);
 uint64_t steer__orca_oncoming(const orca_pairs *in, int k, steer_vec2 wish, bool relay);
@@ -484,6 +484,7 @@ static void shares_agree(int level)
         if (round % 89 == 0) speed = NAN;                          // (the floor's maxps: its operands' order)
         const steer_vec2 mine = steer_v2(uniform(&rng, -5.0f, 5.0f), uniform(&rng, -5.0f, 5.0f));
         const bool idle = round % 3 == 0;
+        const float shed = round % 5 == 0 ? 0.0f : uniform(&rng, 0.0f, 2.0f); // (0: any closing takes half)
         for (int i = 0; i < ORCA_PAIRS_ROOM; ++i) {
             random_share_pair(&rng, &in, i); // (the padding too)
             if (steer__rng_float(&rng) < 0.03f) {
@@ -497,14 +498,15 @@ static void shares_agree(int level)
                               ? flow_share(steer_v2(in.rx[i], in.ry[i]), v, speed, steer_v2(in.jx[i], in.jy[i]), mine,
                                            steer_v2(in.tx[i], in.ty[i]), in.mean[i])
                               : 1.0f;
-            want[i] = idle ? steer_maxf(share, 0.5f) : share;
+            want[i] = recoil_share(idle ? steer_maxf(share, 0.5f) : share, v, mine, steer_v2(in.rx[i], in.ry[i]),
+                                   steer_v2(in.jx[i], in.jy[i]), shed);
             share_cases(&in, i, v, speed, mine, idle, cases);
             mutant_differ += in.avoids[i] != 0.0f && !same_float(share, share_reassociated(&in, i, v, speed, mine));
         }
         count_blend_groups(&in, k, speed, groups);
         plain = in;
-        steer__orca_shares(&in, k, v, speed, mine, idle);
-        plain_orca_shares(&plain, k, v, speed, mine, idle);
+        steer__orca_shares(&in, k, v, speed, mine, idle, shed);
+        plain_orca_shares(&plain, k, v, speed, mine, idle, shed);
         compared += k;
         for (int i = 0; i < k; ++i) {
             differ += !same_float(want[i], in.share[i]);

@@ -483,17 +483,23 @@ static void a_jam_at_a_gap_ignores_order_and_workers(void)
 // A file of ten agents (radius 0.5, max speed 1.5 m/s, max acceleration 10
 // m/s^2) walking at full speed, 1.12 m apart (their clearance), along a
 // corridor one body wide into a wall across it, steps of `dt`: the deepest
-// overlap of two of them.
-static float file_into_a_wall(uint64_t seed, float dt)
+// overlap of two of them. `run`: the spawn order and the workers of a
+// same-bits check (same_bits_spawn, same_bits_workers); the world's hash at
+// the end to *hash.
+static float file_into_a_wall_run(uint64_t seed, float dt, int run, uint64_t *hash)
 {
-    steer_world *w = make_world(seed);
+    steer_world_def wd = steer_default_world_def();
+    wd.seed = seed;
+    wd.worker_count = same_bits_workers(run);
+    steer_world *w = steer_world_create(&wd);
     steer_world_add_segment(w, steer_v2(-100, -0.6f), steer_v2(20, -0.6f));
     steer_world_add_segment(w, steer_v2(-100, 0.6f), steer_v2(20, 0.6f));
     steer_world_add_segment(w, steer_v2(0, -5), steer_v2(0, 5));
     enum { N = 10 };
     steer_behaviour *bs[N];
     steer_agent_id ids[N];
-    for (int i = 0; i < N; ++i) {
+    for (int k = 0; k < N; ++k) {
+        const int i = same_bits_spawn(run, k, N);
         bs[i] = avoid_to(10, 0, 2);
         steer_agent_def d = steer_default_agent_def();
         d.state.position = steer_v2(-5.0f - 1.12f * (float)i, 0);
@@ -510,9 +516,16 @@ static float file_into_a_wall(uint64_t seed, float dt)
         steer_world_step(w, dt);
         for (int i = 0; i + 1 < N; ++i) deepest = steer_maxf(deepest, 1.0f - distance(w, ids[i], ids[i + 1]));
     }
+    *hash = steer_world_hash(w);
     for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
     steer_world_destroy(w);
     return deepest;
+}
+
+static float file_into_a_wall(uint64_t seed, float dt)
+{
+    uint64_t hash;
+    return file_into_a_wall_run(seed, dt, 0, &hash);
 }
 
 static void a_file_stopping_short_is_not_crushed(void)
@@ -521,14 +534,25 @@ static void a_file_stopping_short_is_not_crushed(void)
     // one ahead and the one behind; at a step of 0.1 s a file at full speed
     // closes 0.15 m in a step, more than the clearance's 0.1 m: 5.9 to 9.1
     // cm deep over these seeds before the pair's radius covered it
-    // (step_radius, orca_lines.h); at 0.05 s the clearance covers it
+    // (step_radius, orca_lines.h); at 0.05 s the clearance covers it. With
+    // it, 4.2 to 4.5 cm were left at 0.1 s: the second agent, pushed back
+    // out of its clearance with the stopped front, ran back into the one
+    // behind at its full acceleration while that one still walked up (the
+    // right of way gave the pair to the one behind); since an agent moving
+    // against its wish takes up to half of the avoidance with one closing
+    // on it from behind (recoil_share, orca_lines.h) about 2.5 cm
     for (uint64_t seed = 1; seed <= 5; ++seed) {
         const float coarse = file_into_a_wall(seed, 0.1f), fine = file_into_a_wall(seed, 0.05f);
-        if (!(coarse < 0.05f && fine < 0.05f))
+        if (!(coarse < 0.03f && fine < 0.05f))
             fprintf(stderr, "  seed %d: deepest %.4f m at dt 0.1, %.4f m at dt 0.05\n", (int)seed, coarse, fine);
-        CHECK(coarse < 0.05f);
+        CHECK(coarse < 0.03f);
         CHECK(fine < 0.05f);
     }
+    // the recoil reads the grid's copies only: the same bits for either
+    // spawn order and one or three workers
+    uint64_t h[4];
+    for (int run = 0; run < 4; ++run) file_into_a_wall_run(1, 0.1f, run, &h[run]);
+    CHECK(same_bits(h));
 }
 
 // An opposed seek standing on a door post (a wall on its right, its
