@@ -12,9 +12,10 @@
 // by dp = (dA - dB) / (ORCA_DEST_SPAN (rA + rB)), clamped to
 // +-ORCA_DEST_MAX (dA, dB: the two distances to the point): towards all of
 // the avoidance for the further one (s + dp (1 - s)), towards none for the
-// nearer (s + dp s). The two shares of a pair still add up to 1 (before the
-// idle floor). dp fades out as the pair's speeds add up to ORCA_DEST_SLOW
-// times their mean max speed (at speed the velocities decide who is
+// nearer (s + dp s). Two shares that added up to 1 still do (before the
+// idle floor; the recoil, orca_lines.h, may have raised one above it). dp
+// fades out as the pair's speeds add up to ORCA_DEST_SLOW times their mean
+// max speed (at speed the velocities decide who is
 // ahead, and two seekers contending for a spot kept orbiting longer), and
 // as the nearer of the two gets further than ORCA_DEST_NEAR times their two
 // radii from the point (a queue at a gap towards a waypoint beyond it, or a
