@@ -1,11 +1,13 @@
 -- steer on a held-out layout through the public Lua API, as docs/crowds.md's "A crowd brain":
 -- reciprocal_avoidance around arrive{ slow_radius = 2, time_to_target = 0.5 } (or seek), RVO2's
--- settings one to one, max_acceleration 100 x max speed, contact resolution off.
+-- settings one to one, max_acceleration 100 x max speed (HELDOUT_ACCEL=k: k x max speed), contact resolution off.
 -- Usage: steer-lua steer_driver.lua LAYOUT.txt SEED arrive|seek | measure_stream LAYOUT.txt steer PREF SEED
 -- Writes the start and every step's positions (2N little-endian floats a record) to stdout.
 local steer = require "steer"
 local path, seed, pref = arg[1], tonumber(arg[2]), arg[3]
 assert(path and seed and (pref == "arrive" or pref == "seek"), "usage: steer_driver.lua LAYOUT.txt SEED arrive|seek")
+local accel = tonumber(os.getenv("HELDOUT_ACCEL") or "100")
+assert(accel and accel > 0, "HELDOUT_ACCEL: expected a positive number (max acceleration in max speeds a second)")
 
 local words = {}
 for w in assert(io.open(path)):read("a"):gmatch("%S+") do words[#words + 1] = w end
@@ -54,7 +56,7 @@ for i, s in ipairs(specs) do
     time_horizon = time_horizon, obstacle_time_horizon = obstacle_time_horizon,
   }
   agents[i] = world:spawn{
-    x = s.x, y = s.y, radius = s.r, max_speed = s.speed, max_acceleration = 100 * s.speed,
+    x = s.x, y = s.y, radius = s.r, max_speed = s.speed, max_acceleration = accel * s.speed,
     key = i, steering = brain,
   }
 end
