@@ -13,7 +13,7 @@ local FULL = { seeds = { 1, 2, 3, 4, 5 }, prefs = { "arrive", "seek" }, taus = {
   accels = { 3, 10, 100 }, dts = { 0.05, 0.1 }, tobs = { 1 } }
 local SMALL = { "contend_2", "contend_3", "hallway_shared_20", "junction_20", "exit_12", "gather_12",
   "kinematic", "random_12", "corridor_16", "twoway_16", "goal_line_16", "oneway_20" }
-local LARGE = { "hallway_shared", "junction", "exit", "gather_100", "gather_r2", "random_60", "corridor",
+local LARGE = { "hallway_shared", "junction", "exit", "exit_r2", "gather_100", "gather_r2", "random_60", "corridor",
   "twoway_50", "twoway_shared_40", "twoway_door_20", "goal_line_40", "oneway_40", "oneway_shared_40",
   "oneway_narrow_40", "oneway_bend_40", "oneway_stream_60", "oneway_wide_30", "oneway_thin_30", "oneway_park_40",
   "oneway_keep_40" }
@@ -287,6 +287,9 @@ local NOT_YET = {
   hallway_shared = set("home", "wait", "overlap"),
   junction = set("home", "wait", "overlap"),
   exit = set("home"),
+  exit_r2 = set("home", "wait"),      -- 80 of 216 runs at world seeds 1 to 3 (home 48, wait 134; `exit` 192): a heap of
+                                      -- radius-2 bodies settles round one that is on the point (under its body)
+                                      -- but not within the 0.5 m that removes it (docs/crowds-junction21.md)
   gather_100 = set("rest"),
   gather_r2 = set("gap", "contacts"),
   corridor = set("wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
