@@ -41,6 +41,6 @@ void steer__orca_shared_destination(const eval_ctx *ctx, const orca_neighbour *n
         if (dp == 0.0f) continue;
         float share = pairs->share[i];
         share = dp > 0.0f ? share + dp * (1.0f - share) : share + dp * share;
-        pairs->share[i] = idle ? steer_maxf(share, 0.5f) : share;
+        pairs->share[i] = idle_share(share, idle);
     }
 }

@@ -93,7 +93,7 @@ static inline void plain_share(orca_pairs *in, int i, steer_vec2 v, float speed,
                                                      steer_v2(in->jx[i], in->jy[i]), mine,
                                                      steer_v2(in->tx[i], in->ty[i]), in->mean[i])
                                         : 1.0f;
-    in->share[i] = idle ? steer_maxf(share, 0.5f) : share;
+    in->share[i] = idle_share(share, idle);
 }
 
 static inline void plain_line(const orca_pairs *in, int i, float inv_tau, float inv_dt, steer_vec2 v, orca_line *out)
@@ -278,7 +278,7 @@ static STEER_ALWAYS_INLINE __m128 shares4_at(const orca_pairs *in, int i, int la
                                         _mm_mul_ps(_mm_sub_ps(one, w), _mm_add_ps(half, _mm_mul_ps(half, qa))));
         share = select4(avoids, select4(slow, mixed, vshare), one);
     }
-    return idle ? _mm_max_ps(share, half) : share;
+    return idle ? _mm_max_ps(share, _mm_set1_ps(ORCA_IDLE_SHARE)) : share;
 }
 
 static STEER_NOINLINE void shares_sse2(orca_pairs *in, int k, steer_vec2 v, float speed, steer_vec2 mine, bool idle)
@@ -468,7 +468,7 @@ __attribute__((target("avx2"))) static inline __m256 shares8_at(const orca_pairs
         const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(w, vshare), _mm256_mul_ps(_mm256_sub_ps(one, w), queued));
         share = select8(avoids, select8(slow, mixed, vshare), one);
     }
-    return idle ? _mm256_max_ps(share, half) : share;
+    return idle ? _mm256_max_ps(share, _mm256_set1_ps(ORCA_IDLE_SHARE)) : share;
 }
 
 // AVX2: eight at a time; the last four or fewer with shares4_at.

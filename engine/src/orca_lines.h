@@ -203,6 +203,18 @@ static STEER_ALWAYS_INLINE float flow_share(steer_vec2 rel_pos, steer_vec2 v, fl
     return w * vshare + (1.0f - w) * (0.5f + 0.5f * queue_ahead(rel_pos, mine, theirs));
 }
 
+/// The idle floor: an idle agent (what it wants is under ORCA_IDLE_SPEED
+/// times its max speed: steer__reciprocal_steer) takes at least this share
+/// of each avoidance, whatever the right of way says (docs/crowds.md, "Idle
+/// agents"). One constant for every path: the vector kernels of
+/// steer__orca_shares, plain_share, the layered path (reciprocal.c) and
+/// the nearer-one-first rule (orca_dest.c).
+#define ORCA_IDLE_SHARE 0.5f
+static STEER_ALWAYS_INLINE float idle_share(float share, bool idle)
+{
+    return idle ? steer_maxf(share, ORCA_IDLE_SHARE) : share;
+}
+
 /// The recoil: an agent moving against its own wish (its velocity and its
 /// preferred velocity as the grid keeps it more than 90 degrees apart:
 /// pushed backwards) takes up to this share of the avoidance with a
@@ -288,7 +300,7 @@ uint64_t steer__orca_pairs(orca_pairs *in, const grid_body *bodies, const orca_n
 /// the grid keeps it; idle: see steer__reciprocal_steer) with the first k
 /// pairs, to in->share: for pair i
 ///   s = avoids[i] != 0 ? flow_share(rel i, v, speed, (jx, jy)[i], mine, (tx, ty)[i], mean[i]) : 1,
-///   then max(s, 0.5) when idle, then recoil_share(s, v, mine, rel i, (jx, jy)[i], shed),
+///   then idle_share(s, idle), then recoil_share(s, v, mine, rel i, (jx, jy)[i], shed),
 /// eight at a time with AVX2, four with SSE2, else one by one: the same
 /// IEEE operations in the same order on every path, so the same bits
 /// (tests/c/test_kernel.c; the recoil one by one on every path, for an

@@ -424,7 +424,7 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
                           ? flow_share(rel, f->v, f->speed, vj, f->wish, steer_v2(g->px[q], g->py[q]), mean_max)
                           : 1.0f;
         share = adjusted_share(ctx, j, recoil_share(share, f->v, f->wish, rel, vj, ctx->lim.max_acceleration * ctx->dt));
-        if (f->idle) share = steer_maxf(share, 0.5f);
+        share = idle_share(share, f->idle);
         const float rj = view->limits[j].radius;
         const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj);
         lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, share);
