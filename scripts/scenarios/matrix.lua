@@ -289,7 +289,8 @@ local NOT_YET = {
   exit = set("home"),
   exit_r2 = set("home", "wait"),      -- 80 of 216 runs at world seeds 1 to 3 (home 48, wait 134; `exit` 192): a heap of
                                       -- radius-2 bodies settles round one that is on the point (under its body)
-                                      -- but not within the 0.5 m that removes it (docs/crowds-junction21.md)
+                                      -- but not within the 0.5 m that removes it (docs/crowds-junction21.md);
+                                      -- over the full matrix 158 of 360 (home 72, wait 198; none of 12 home at worst)
   gather_100 = set("rest"),
   gather_r2 = set("gap", "contacts"),
   corridor = set("wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
