@@ -328,7 +328,7 @@ local NOT_YET = {
                                              -- 287 at 3afee14 (home 18, wait 72, 5.6 cm in 1), 310 since an
                                              -- agent held off its spot makes room (home 9, wait 49; the last
                                              -- agents into the line: docs/crowds-goalline21.md), though at
-                                             -- seeds 6 to 10 332 before, 305 since
+                                             -- seeds 6 to 10 332 before, 305 since (11 to 15: 305, 322)
   -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
   -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds-parked21.md) 352 of
