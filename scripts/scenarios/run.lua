@@ -2,15 +2,20 @@
 -- total, so that two versions or two brains can be compared:
 --
 --   steer-lua scripts/scenarios/run.lua [--brain notes|orca|contacts] [--small] [--check] [--seed n] [case ...]
---   steer-lua scripts/scenarios/run.lua --matrix [--small|--large] [--quick] [--check] [--detail]
+--   steer-lua scripts/scenarios/run.lua --matrix [--small|--large|--big] [--quick] [--check] [--detail]
 --     [--markdown] [--seeds 1,2] [--pref arrive,seek,navigate] [--tau 1,2,5] [--accel 3,10,100] [--dt 0.05,0.1]
---     [--tau-obst 1,5,tau] [layout ...]
+--     [--tau-obst 1,5,tau] [--bigstep] [--episodes] [--max-episodes n] [layout ...]
 --
 -- --matrix runs the layouts of matrix/ over the matrix of settings (matrix.lua);
 -- --pref navigate runs the layouts with `navigate` (a route round the walls) as the
 -- preferred behaviour instead of a straight line (not in the default matrix);
 -- --tau-obst sets the obstacle time horizons (default 1 s; `tau`: the agents' horizon);
 -- --markdown prints, after the text table, its summary rows as a Markdown table.
+-- --big runs the bigstep layouts (big bodies) at their own settings (dt 0.25 s,
+-- max speed 2 m/s, horizons 5 and 10 s, world seeds 1 to 10); --bigstep runs any
+-- layout at those; either prints the contact episodes table (also --episodes);
+-- --max-episodes n makes --check fail when a layout's contact episodes with
+-- contact resolution off, summed over its runs, exceed n (docs/crowds-bigstep21.md).
 --
 -- Brains: `notes` is the notes' behaviours alone (priority of obstacle
 -- avoidance, then a blend of arrive, separation and collision avoidance);

@@ -9,6 +9,9 @@
 -- stream meets the opposite one head-on in the middle.
 local args = { ... }
 local per, width = tonumber(args[2]) or 12, tonumber(args[3]) or 10
+-- radii rmin + span u^2 (default 0.3 + 1.7 u^2; arguments 4 and 5: rmin, rmax)
+local rmin = tonumber(args[4]) or 0.3
+local span = args[5] and tonumber(args[5]) - rmin or 1.7
 local w = width / 2
 local function generate(rnd)
   local agents = {}
@@ -28,7 +31,7 @@ local function generate(rnd)
     end
     local pending = nil
     while i < per do
-      local r = 0.3 + 1.7 * rnd() ^ 2
+      local r = rmin + span * rnd() ^ 2
       i = i + 1
       if pending then
         -- two abreast at a quarter of the street from either side when
