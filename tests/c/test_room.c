@@ -2,7 +2,8 @@
 // goal lies just behind a row of agents parked on their own spots gets
 // through the row, and they return to their spots once it has passed;
 // latecomers get through a whole field of them, on one worker or two; a
-// latecomer gets to its goal between two parked closer than a body's width.
+// latecomer gets to its goal between two parked closer than a body's width;
+// an idle agent held off its spot by more than its radius makes room too.
 #include "reciprocal_fixture.h"
 #include "test.h"
 
@@ -191,10 +192,82 @@ static void latecomers_through_a_field_on_two_workers(void)
     CHECK(one == two && h1 == h2);
 }
 
+// An agent B whose spot is (0, -1.1) held 0.6 m off it (more than its
+// radius) at (0, -0.5) by a body at rest that does not avoid, at (0, -1.6)
+// (settled for 10 s), and a latecomer from (from_x, 0) to (0, 0), 0.5 m
+// from B: on its goal within 0.5 m it would touch B, so B has to give way.
+// Horizon tau, step dt, 40 s; `reversed`: spawned in the other order.
+static passage beside_one_held_off(float from_x, float tau, float dt, bool reversed)
+{
+    enum { N = 3 };
+    steer_world *w = make_world(5);
+    steer_behaviour *b[N] = {NULL, avoid_to(0.0f, -1.1f, tau), avoid_to(0.0f, 0.0f, tau)};
+    const steer_vec2 at[N] = {steer_v2(0.0f, -1.6f), steer_v2(0.0f, -1.1f), steer_v2(from_x, 0.0f)};
+    steer_agent_id ids[N];
+    const int settle = (int)(10.0f / dt + 0.5f), steps = settle + (int)(40.0f / dt + 0.5f);
+    passage r = {0.0f, 0.0f, 100.0f, 0};
+    for (int s = 1; s <= steps; ++s) {
+        if (s == 1) {
+            for (int k = 0; k < 2; ++k) {
+                int i = reversed ? 1 - k : k;
+                ids[i] = avoider(w, at[i], 0.5f, b[i], (uint64_t)i + 1);
+            }
+        }
+        if (s == settle + 1) {
+            const steer_vec2 spot = steer_v2(0.0f, -1.1f);
+            r.off = steer_length(steer_sub(steer_agent_get_position(w, ids[1]), spot));
+            ids[2] = avoider(w, at[2], 0.5f, b[2], 3);
+        }
+        steer_world_step(w, dt);
+        if (s > settle) {
+            if (r.arrived == 0.0f && steer_length(steer_agent_get_position(w, ids[2])) < 0.5f)
+                r.arrived = dt * (float)(s - settle);
+            for (int i = 0; i < N; ++i) {
+                for (int j = i + 1; j < N; ++j)
+                    r.closest = steer_minf(r.closest, distance(w, ids[i], ids[j]));
+            }
+        }
+    }
+    r.hash = steer_world_hash(w);
+    for (int i = 1; i < N; ++i)
+        steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return r;
+}
+
+static void an_agent_held_off_its_spot_makes_room(void)
+{
+    // B idle 0.6 m off its spot (further than its radius: it was not
+    // parked, and made no room): before, the latecomer stopped at rest
+    // 0.59 m from its goal, 1.1 m from B, for the 40 s in 11 of the 16
+    // runs; now B steps aside (within ORCA_ROOM_PARKED radii of its spot,
+    // goalline21), it is home within 15 s, no two bodies overlap, and spawn
+    // order changes no bit
+    const float from[4] = {-3.0f, 3.0f, -1.0f, 1.0f}, taus[2] = {2.0f, 5.0f},
+                dts[2] = {0.05f, 0.1f};
+    for (int c = 0; c < 4; ++c) {
+        for (int t = 0; t < 2; ++t) {
+            for (int d = 0; d < 2; ++d) {
+                passage a = beside_one_held_off(from[c], taus[t], dts[d], false);
+                passage b = beside_one_held_off(from[c], taus[t], dts[d], true);
+                printf("  from %.1f, tau %.0f, dt %.2f: B %.2f m off its spot, home at %.2f s, "
+                       "closest %.3f m\n",
+                       (double)from[c], (double)taus[t], (double)dts[d], (double)a.off,
+                       (double)a.arrived, (double)a.closest);
+                CHECK(a.off > 0.55f);
+                CHECK(a.arrived > 0.0f && a.arrived < 15.0f);
+                CHECK(a.closest >= 1.0f - 1e-3f);
+                CHECK(a.hash == b.hash && a.arrived == b.arrived);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     RUN(a_latecomer_gets_through_a_parked_row);
     RUN(latecomers_through_a_field_on_two_workers);
     RUN(a_latecomer_gets_into_a_line_of_goals);
+    RUN(an_agent_held_off_its_spot_makes_room);
     return TEST_RESULT();
 }
