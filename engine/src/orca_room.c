@@ -27,6 +27,13 @@
 /// ...and it makes room no further out than this fraction of that reach
 /// (its radius, or ORCA_ROOM_PARKED of them) from its destination
 #define ORCA_ROOM_HOLD 0.8f
+/// A parked agent steps aside at this fraction of its max speed, not
+/// ORCA_ROOM_STEP, when a neighbour that wants to get past it is among
+/// those it makes room for (bigswap21: bodies of radius 1.5 to 2 on spots
+/// 5.2 m apart, a latecomer outside the ring round its spot; the one in
+/// its way made room at every step at ORCA_ROOM_STEP and hardly moved,
+/// docs/crowds-bigswap21.md)
+#define ORCA_ROOM_STEP_PAST 0.3f
 
 // The unit direction square to u (a unit vector) on the side of rel
 // (`across`, u x rel): left of u when rel is on its left, else right.
@@ -69,9 +76,10 @@ static inline steer_vec2 away_from_line(steer_vec2 u, float across)
 //   and on past it along that line (the stagger a line of goals closer than
 //   a body needs: away from j's destination alone, or square to its line
 //   alone, brought fewer home, docs/crowds-room21b.md).
-// The sum over such neighbours, at ORCA_ROOM_STEP of its max speed, while
-// that lasts; once j moves on, is past it or no longer wants it, its own
-// arrive takes it back (and never further than ORCA_ROOM_HOLD of the reach
+// The sum over such neighbours, at ORCA_ROOM_STEP of its max speed
+// (ORCA_ROOM_STEP_PAST when one of them wants past it), while that lasts;
+// once j moves on, is past it or no longer wants it, its own arrive takes
+// it back (and never further than ORCA_ROOM_HOLD of the reach
 // it is parked by from its destination: beyond it, it would no longer be
 // parked). The preferred velocity is not
 // the avoidance: nothing pulls it back while it lasts (a step back inside
@@ -95,6 +103,7 @@ steer_vec2 steer__orca_make_room(const eval_ctx *ctx, steer_vec2 dest_me,
     if (!(at2 < near_spot * near_spot)) return preferred;
     const bool parked = at2 < r_me * r_me;
     bool wide = false; // made room for one bound elsewhere
+    bool past = false; // ...for one that wants to get past it
     steer_vec2 side = steer_v2(0.0f, 0.0f);
     for (int i = 0; i < k; ++i) {
         uint32_t q = near[i].proxy, j = g->agent[q];
@@ -115,10 +124,12 @@ steer_vec2 steer__orca_make_room(const eval_ctx *ctx, steer_vec2 dest_me,
         if (wl >= ORCA_ROOM_WISH) {
             const steer_vec2 u = steer_scale(w, 1.0f / wl);
             const float ahead = steer_dot(rel, u), across = steer_cross(u, rel);
-            if (ahead > 0.0f && fabsf(across) < keep && steer_dot(steer_sub(dest, pj), u) > ahead + r_me) {
+            if (ahead > 0.0f && fabsf(across) < keep &&
+                steer_dot(steer_sub(dest, pj), u) > ahead + r_me) {
                 // away from j's line
                 side = steer_add(side, away_from_line(u, across));
                 wide = wide || other;
+                past = true;
                 continue;
             }
         }
@@ -135,7 +146,8 @@ steer_vec2 steer__orca_make_room(const eval_ctx *ctx, steer_vec2 dest_me,
     }
     const float len = steer_length(side);
     if (!(len > 0.0f)) return preferred;
-    side = steer_scale(side, ORCA_ROOM_STEP * ctx->lim.max_speed / len);
+    side =
+        steer_scale(side, (past ? ORCA_ROOM_STEP_PAST : ORCA_ROOM_STEP) * ctx->lim.max_speed / len);
     // at the edge of its spot: no further out (it holds there, rather than
     // leave it, be taken back by its arrive and step out again)
     const steer_vec2 out = steer_sub(me, dest_me);

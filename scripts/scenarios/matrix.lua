@@ -378,8 +378,10 @@ local NOT_YET = {
   big_cross = set("home", "wait", "overlap"),    -- 124: a big body left beside its group's exit (31 of 36
                                                  -- home at worst, in 1 run); not traced
   big_swap = set("home", "wait", "overlap"),     -- 93: 30 of 32 home at worst (home missed in 14 runs, a
-                                                 -- jam of 0.33): two big bodies head-on short of their
-                                                 -- goals; not traced
+                                                 -- jam of 0.33); 96 since a parked agent steps aside
+                                                 -- faster for one that wants past it (home missed in
+                                                 -- 8, all seekers orbiting the middle of their grid
+                                                 -- of goals; docs/crowds-bigswap21.md)
 }
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end

@@ -3,7 +3,9 @@
 // through the row, and they return to their spots once it has passed;
 // latecomers get through a whole field of them, on one worker or two; a
 // latecomer gets to its goal between two parked closer than a body's width;
-// an idle agent held off its spot by more than its radius makes room too.
+// an idle agent held off its spot by more than its radius makes room too;
+// a big body at a long step gets into the free middle spot of a grid of
+// big parked bodies.
 #include "reciprocal_fixture.h"
 #include "test.h"
 
@@ -263,11 +265,79 @@ static void an_agent_held_off_its_spot_makes_room(void)
     }
 }
 
+// Bodies of radius 1.75 at a long step (the bigstep settings: dt 0.25 s,
+// max speed 2 m/s, neighbours within 15 m): eight parked on a grid 5.2 m
+// apart (1.7 m between bodies: a body needs 3.85 m), 3 x 3 with the
+// middle spot free, and a latecomer bound for it from 4 m outside the
+// grid, behind the middle of one side, at horizon tau and max acceleration
+// accel times the max speed, for 60 s
+static passage big_into_a_grid(float tau, float accel, bool reversed)
+{
+    enum { PARKED = 8, N = PARKED + 1 };
+    steer_world *w = make_world(5);
+    steer_behaviour *b[N];
+    steer_agent_id ids[N];
+    steer_vec2 spot[N];
+    for (int k = 0; k < N; ++k) {
+        int i = reversed ? N - 1 - k : k;
+        int c = i < 4 ? i : i + 1; // the grid's places, the middle (4) left free
+        spot[i] = i < PARKED ? steer_v2(5.2f * (float)(c % 3 - 1), 5.2f * (float)(c / 3 - 1))
+                             : steer_v2(0.0f, 0.0f);
+        b[i] = avoid_to_within(spot[i].x, spot[i].y, tau, 15.0f);
+        ids[i] = avoider(w, i < PARKED ? spot[i] : steer_v2(0.3f, 9.2f), 1.75f, b[i], (uint64_t)i + 1);
+        steer_limits lim = steer_agent_get_limits(w, ids[i]);
+        lim.max_speed = 2.0f;
+        lim.max_acceleration = accel * 2.0f;
+        steer_agent_set_limits(w, ids[i], &lim);
+    }
+    passage r = {0.0f, 0.0f, 100.0f, 0};
+    for (int s = 1; s <= 240; ++s) {
+        steer_world_step(w, 0.25f);
+        steer_vec2 late = steer_agent_get_position(w, ids[PARKED]);
+        if (r.arrived == 0.0f && steer_length(steer_sub(late, spot[PARKED])) < 0.5f)
+            r.arrived = 0.25f * (float)s;
+        for (int i = 0; i < N; ++i) {
+            for (int j = i + 1; j < N; ++j) r.closest = steer_minf(r.closest, distance(w, ids[i], ids[j]));
+        }
+    }
+    for (int i = 0; i < PARKED; ++i) {
+        r.off = steer_maxf(r.off, steer_length(steer_sub(steer_agent_get_position(w, ids[i]), spot[i])));
+    }
+    r.hash = steer_world_hash(w);
+    for (int i = 0; i < N; ++i) steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return r;
+}
+
+static void a_big_latecomer_gets_into_a_grid_of_parked(void)
+{
+    // before (ORCA_ROOM_STEP 0.1): at a horizon of 10 s the latecomer
+    // never got in (60 s; the parked up to 0.53 m off their spots at the
+    // end), at 5 s it was home at 27.75 s; now
+    // home at 19.5 s (5 s) and 27.75 s (10 s), the parked back within 0.1 m
+    // of their spots, no two bodies overlapping, and spawn order changes
+    // no bit (bigswap21)
+    const float taus[2] = {5.0f, 10.0f}, accels[2] = {10.0f, 100.0f};
+    for (int t = 0; t < 2; ++t) {
+        for (int a = 0; a < 2; ++a) {
+            passage x = big_into_a_grid(taus[t], accels[a], false);
+            passage y = big_into_a_grid(taus[t], accels[a], true);
+            printf("  tau %.0f, accel %.0f: home at %.2f s, parked %.2f m off at the end, closest %.3f m\n",
+                   (double)taus[t], (double)accels[a], (double)x.arrived, (double)x.off, (double)x.closest);
+            CHECK(x.arrived > 0.0f && x.arrived < 40.0f);
+            CHECK(x.off < 0.12f);
+            CHECK(x.closest >= 3.5f - 1e-3f);
+            CHECK(x.hash == y.hash && x.arrived == y.arrived);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(a_latecomer_gets_through_a_parked_row);
     RUN(latecomers_through_a_field_on_two_workers);
     RUN(a_latecomer_gets_into_a_line_of_goals);
     RUN(an_agent_held_off_its_spot_makes_room);
+    RUN(a_big_latecomer_gets_into_a_grid_of_parked);
     return TEST_RESULT();
 }
