@@ -5,7 +5,7 @@
 -- unless --tau-obst says otherwise; `tau`: the agents' time horizon), each
 -- with contact resolution off and on; one table row per setting (worst case over seeds and the two
 -- contact settings) and a summary per layout; with --markdown the summaries
--- again as a Markdown table (the same cells). The bigstep layouts (BIG_LARGE)
+-- again as a Markdown table (the same cells). The bigstep layouts (BIG_LAYOUTS)
 -- run at their own settings (BIG: big bodies at a long step), as does any
 -- layout with --bigstep, and print the contact episodes summed over the runs.
 local steer = require "steer"
@@ -27,9 +27,8 @@ local LARGE = { "hallway_shared", "junction", "exit", "exit_r2", "gather_100", "
   "twoway_50", "twoway_shared_40", "twoway_door_20", "goal_line_40", "oneway_40", "oneway_shared_40",
   "oneway_narrow_40", "oneway_bend_40", "oneway_stream_60", "oneway_wide_30", "oneway_thin_30", "oneway_park_40",
   "oneway_keep_40" }
--- the layouts at the bigstep settings (docs/crowds-bigstep21.md): small, large
-local BIG_SMALL = {}
-local BIG_LARGE = { "big_junction", "big_gather", "big_cross", "big_swap" }
+-- the layouts at the bigstep settings (docs/crowds-bigstep21.md)
+local BIG_LAYOUTS = { "big_junction", "big_gather", "big_cross", "big_swap" }
 
 -- True when (x, y) is at least sqrt(d2) m from every point of `list` (the
 -- layouts' random placements: matrix.lua's own, and each generator's, which
@@ -559,15 +558,16 @@ end
 -- ones (--bigstep, or a layout that sets `bigstep`), each overridden by the
 -- options given; --quick takes the corners (one seed, the extremes of the
 -- horizons and accelerations).
+local function ends(list)
+  if #list == 1 then return { list[1] } end
+  return { list[1], list[#list] }
+end
+
 local function selection(base, given, quick)
   local sel = {}
   for k, v in pairs(base) do sel[k] = v end
   for k, v in pairs(given) do sel[k] = v end
-  if quick then
-    sel.seeds = { sel.seeds[1] }
-    if base == FULL then sel.taus, sel.accels = { 1, 5 }, { 3, 100 }
-    else sel.taus, sel.accels = { sel.taus[1], sel.taus[#sel.taus] }, { sel.accels[1], sel.accels[#sel.accels] } end
-  end
+  if quick then sel.seeds, sel.taus, sel.accels = { sel.seeds[1] }, ends(sel.taus), ends(sel.accels) end
   return sel
 end
 
@@ -608,8 +608,7 @@ return function(args, dir)
     elseif a == "--small" then for _, n in ipairs(SMALL) do names[#names + 1] = n end
     elseif a == "--large" then for _, n in ipairs(LARGE) do names[#names + 1] = n end
     elseif a == "--big" then
-      for _, n in ipairs(BIG_SMALL) do names[#names + 1] = n end
-      for _, n in ipairs(BIG_LARGE) do names[#names + 1] = n end
+      for _, n in ipairs(BIG_LAYOUTS) do names[#names + 1] = n end
     elseif a == "--bigstep" then bigstep = true
     elseif a == "--episodes" then episodes = true
     elseif a == "--max-episodes" then
@@ -631,7 +630,7 @@ return function(args, dir)
     i = i + 1
   end
   if #names == 0 then
-    for _, list in ipairs({ SMALL, LARGE, BIG_SMALL, BIG_LARGE }) do
+    for _, list in ipairs({ SMALL, LARGE, BIG_LAYOUTS }) do
       for _, n in ipairs(list) do names[#names + 1] = n end
     end
   end

@@ -18,6 +18,42 @@ typedef struct passage {
     uint64_t hash; ///< the world's at the end
 } passage;
 
+// The closest two of the n agents' centres came, with `closest` so far
+static float closest_pair(steer_world *w, const steer_agent_id *ids, int n, float closest)
+{
+    for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j)
+            closest = steer_minf(closest, distance(w, ids[i], ids[j]));
+    }
+    return closest;
+}
+
+// Steps the world `steps` times of dt with the latecomer the last of the n
+// agents (bound for spot[n - 1]) and the others parked on their spots; then
+// releases the behaviours and the world. arrived, closest, off (the parked
+// ones' furthest from their spots at the end) and hash as passage says.
+static passage run_latecomer(steer_world *w, steer_behaviour **b, const steer_agent_id *ids,
+                             const steer_vec2 *spot, int n, float dt, int steps)
+{
+    passage r = {0.0f, 0.0f, 100.0f, 0};
+    for (int s = 1; s <= steps; ++s) {
+        steer_world_step(w, dt);
+        steer_vec2 late = steer_agent_get_position(w, ids[n - 1]);
+        if (r.arrived == 0.0f && steer_length(steer_sub(late, spot[n - 1])) < 0.5f)
+            r.arrived = dt * (float)s;
+        r.closest = closest_pair(w, ids, n, r.closest);
+    }
+    for (int i = 0; i < n - 1; ++i) {
+        r.off = steer_maxf(r.off,
+                           steer_length(steer_sub(steer_agent_get_position(w, ids[i]), spot[i])));
+    }
+    r.hash = steer_world_hash(w);
+    for (int i = 0; i < n; ++i)
+        steer_behaviour_release(b[i]);
+    steer_world_destroy(w);
+    return r;
+}
+
 // Five agents of radius 0.5 parked 1.5 m apart across x = 0 (0.5 m between
 // bodies: the latecomer needs 2.2 m), each on its own spot; a latecomer
 // from (from_x, 0.75) to (to_x, 0.75), straight between the middle two, for
@@ -33,27 +69,10 @@ static passage through_a_row(float from_x, float to_x, float tau, bool reversed)
         int i = reversed ? N - 1 - k : k;
         spot[i] = i < PARKED ? steer_v2(0.0f, 1.5f * (float)(i - 2)) : steer_v2(to_x, 0.75f);
         b[i] = avoid_to(spot[i].x, spot[i].y, tau);
-        ids[i] = avoider(w, i < PARKED ? spot[i] : steer_v2(from_x, 0.75f), 0.5f, b[i], (uint64_t)i + 1);
+        ids[i] =
+            avoider(w, i < PARKED ? spot[i] : steer_v2(from_x, 0.75f), 0.5f, b[i], (uint64_t)i + 1);
     }
-    passage r = {0.0f, 0.0f, 100.0f, 0};
-    for (int s = 1; s <= 400; ++s) {
-        steer_world_step(w, 0.1f);
-        steer_vec2 late = steer_agent_get_position(w, ids[PARKED]);
-        if (r.arrived == 0.0f && steer_length(steer_sub(late, spot[PARKED])) < 0.5f) r.arrived = 0.1f * (float)s;
-        for (int i = 0; i < N; ++i) {
-            for (int j = i + 1; j < N; ++j) {
-                steer_vec2 pi = steer_agent_get_position(w, ids[i]), pj = steer_agent_get_position(w, ids[j]);
-                r.closest = steer_minf(r.closest, steer_length(steer_sub(pi, pj)));
-            }
-        }
-    }
-    for (int i = 0; i < PARKED; ++i) {
-        r.off = steer_maxf(r.off, steer_length(steer_sub(steer_agent_get_position(w, ids[i]), spot[i])));
-    }
-    r.hash = steer_world_hash(w);
-    for (int i = 0; i < N; ++i) steer_behaviour_release(b[i]);
-    steer_world_destroy(w);
-    return r;
+    return run_latecomer(w, b, ids, spot, N, 0.1f, 400);
 }
 
 static void a_latecomer_gets_through_a_parked_row(void)
@@ -94,27 +113,35 @@ static passage into_a_line(float from_x, float tau, float dt, bool reversed)
         b[i] = avoid_to(spot[i].x, spot[i].y, tau);
         ids[i] = avoider(w, i < 2 ? spot[i] : steer_v2(from_x, 0.0f), 0.5f, b[i], (uint64_t)i + 1);
     }
-    passage r = {0.0f, 0.0f, 100.0f, 0};
-    const int steps = (int)(40.0f / dt + 0.5f);
-    for (int s = 1; s <= steps; ++s) {
-        steer_world_step(w, dt);
-        if (r.arrived == 0.0f &&
-            steer_length(steer_sub(steer_agent_get_position(w, ids[2]), spot[2])) < 0.5f)
-            r.arrived = dt * (float)s;
-        for (int i = 0; i < N; ++i) {
-            for (int j = i + 1; j < N; ++j)
-                r.closest = steer_minf(r.closest, distance(w, ids[i], ids[j]));
+    return run_latecomer(w, b, ids, spot, N, dt, (int)(40.0f / dt + 0.5f));
+}
+
+// A world of one latecomer (line_world: from from_x, horizon tau, step dt,
+// spawned in order or reversed) over every start, horizon and step of the
+// line tests: the latecomer home within `by` s, the held agents' `off`
+// within [off_lo, off_hi), no two bodies overlapping, and spawn order
+// changing no bit
+typedef passage (*line_world)(float from_x, float tau, float dt, bool reversed);
+static void every_start(line_world run, float by, float off_lo, float off_hi)
+{
+    const float from[4] = {-3.0f, 3.0f, -1.0f, 1.0f}, taus[2] = {2.0f, 5.0f},
+                dts[2] = {0.05f, 0.1f};
+    for (int c = 0; c < 4; ++c) {
+        for (int t = 0; t < 2; ++t) {
+            for (int d = 0; d < 2; ++d) {
+                passage a = run(from[c], taus[t], dts[d], false);
+                passage b = run(from[c], taus[t], dts[d], true);
+                printf(
+                    "  from %.1f, tau %.0f, dt %.2f: home at %.2f s, off %.2f m, closest %.3f m\n",
+                    (double)from[c], (double)taus[t], (double)dts[d], (double)a.arrived,
+                    (double)a.off, (double)a.closest);
+                CHECK(a.arrived > 0.0f && a.arrived < by);
+                CHECK(a.off >= off_lo && a.off < off_hi);
+                CHECK(a.closest >= 1.0f - 1e-3f);
+                CHECK(a.hash == b.hash && a.arrived == b.arrived);
+            }
         }
     }
-    for (int i = 0; i < 2; ++i) {
-        r.off = steer_maxf(r.off,
-                           steer_length(steer_sub(steer_agent_get_position(w, ids[i]), spot[i])));
-    }
-    r.hash = steer_world_hash(w);
-    for (int i = 0; i < N; ++i)
-        steer_behaviour_release(b[i]);
-    steer_world_destroy(w);
-    return r;
 }
 
 static void a_latecomer_gets_into_a_line_of_goals(void)
@@ -126,24 +153,7 @@ static void a_latecomer_gets_into_a_line_of_goals(void)
     // stay within 0.6 m of their spots (the latecomer on its goal keeps them
     // at least 0.4 m off), with no two bodies overlapping; and spawn order
     // changes no bit
-    const float from[4] = {-3.0f, 3.0f, -1.0f, 1.0f}, taus[2] = {2.0f, 5.0f},
-                dts[2] = {0.05f, 0.1f};
-    for (int c = 0; c < 4; ++c) {
-        for (int t = 0; t < 2; ++t) {
-            for (int d = 0; d < 2; ++d) {
-                passage a = into_a_line(from[c], taus[t], dts[d], false);
-                passage b = into_a_line(from[c], taus[t], dts[d], true);
-                printf("  from %.1f, tau %.0f, dt %.2f: home at %.2f s, parked off %.2f m, closest "
-                       "%.3f m\n",
-                       (double)from[c], (double)taus[t], (double)dts[d], (double)a.arrived,
-                       (double)a.off, (double)a.closest);
-                CHECK(a.arrived > 0.0f && a.arrived < 20.0f);
-                CHECK(a.off < 0.65f);
-                CHECK(a.closest >= 1.0f - 1e-3f);
-                CHECK(a.hash == b.hash && a.arrived == b.arrived);
-            }
-        }
-    }
+    every_start(into_a_line, 20.0f, 0.0f, 0.65f);
 }
 
 // A field of 10 x 10 agents parked 1.5 m apart and 10 latecomers, one
@@ -171,13 +181,15 @@ static int through_a_field(int workers, uint64_t *hash)
         b[i] = avoid_to(goal[i].x, goal[i].y, 2.0f);
         ids[i] = avoider(w, from, 0.5f, b[i], (uint64_t)i + 1);
     }
-    for (int s = 0; s < 1800; ++s) steer_world_step(w, 0.1f);
+    for (int s = 0; s < 1800; ++s)
+        steer_world_step(w, 0.1f);
     int home = 0;
     for (int i = SIDE * SIDE; i < N; ++i) {
         home += steer_length(steer_sub(steer_agent_get_position(w, ids[i]), goal[i])) < 0.5f;
     }
     *hash = steer_world_hash(w);
-    for (int i = 0; i < N; ++i) steer_behaviour_release(b[i]);
+    for (int i = 0; i < N; ++i)
+        steer_behaviour_release(b[i]);
     steer_world_destroy(w);
     return home;
 }
@@ -224,10 +236,7 @@ static passage beside_one_held_off(float from_x, float tau, float dt, bool rever
         if (s > settle) {
             if (r.arrived == 0.0f && steer_length(steer_agent_get_position(w, ids[2])) < 0.5f)
                 r.arrived = dt * (float)(s - settle);
-            for (int i = 0; i < N; ++i) {
-                for (int j = i + 1; j < N; ++j)
-                    r.closest = steer_minf(r.closest, distance(w, ids[i], ids[j]));
-            }
+            r.closest = closest_pair(w, ids, N, r.closest);
         }
     }
     r.hash = steer_world_hash(w);
@@ -240,29 +249,12 @@ static passage beside_one_held_off(float from_x, float tau, float dt, bool rever
 static void an_agent_held_off_its_spot_makes_room(void)
 {
     // B idle 0.6 m off its spot (further than its radius: it was not
-    // parked, and made no room): before, the latecomer stopped at rest
-    // 0.59 m from its goal, 1.1 m from B, for the 40 s in 11 of the 16
-    // runs; now B steps aside (within ORCA_ROOM_PARKED radii of its spot,
-    // goalline21), it is home within 15 s, no two bodies overlap, and spawn
-    // order changes no bit
-    const float from[4] = {-3.0f, 3.0f, -1.0f, 1.0f}, taus[2] = {2.0f, 5.0f},
-                dts[2] = {0.05f, 0.1f};
-    for (int c = 0; c < 4; ++c) {
-        for (int t = 0; t < 2; ++t) {
-            for (int d = 0; d < 2; ++d) {
-                passage a = beside_one_held_off(from[c], taus[t], dts[d], false);
-                passage b = beside_one_held_off(from[c], taus[t], dts[d], true);
-                printf("  from %.1f, tau %.0f, dt %.2f: B %.2f m off its spot, home at %.2f s, "
-                       "closest %.3f m\n",
-                       (double)from[c], (double)taus[t], (double)dts[d], (double)a.off,
-                       (double)a.arrived, (double)a.closest);
-                CHECK(a.off > 0.55f);
-                CHECK(a.arrived > 0.0f && a.arrived < 15.0f);
-                CHECK(a.closest >= 1.0f - 1e-3f);
-                CHECK(a.hash == b.hash && a.arrived == b.arrived);
-            }
-        }
-    }
+    // parked, and made no room; `off` is B's before the latecomer comes):
+    // before, the latecomer stopped at rest 0.59 m from its goal, 1.1 m
+    // from B, for the 40 s in 11 of the 16 runs; now B steps aside (within
+    // ORCA_ROOM_PARKED radii of its spot, goalline21), it is home within
+    // 15 s, no two bodies overlap, and spawn order changes no bit
+    every_start(beside_one_held_off, 15.0f, 0.55f, 1.0f);
 }
 
 // Bodies of radius 1.75 at a long step (the bigstep settings: dt 0.25 s,
@@ -284,29 +276,14 @@ static passage big_into_a_grid(float tau, float accel, bool reversed)
         spot[i] = i < PARKED ? steer_v2(5.2f * (float)(c % 3 - 1), 5.2f * (float)(c / 3 - 1))
                              : steer_v2(0.0f, 0.0f);
         b[i] = avoid_to_within(spot[i].x, spot[i].y, tau, 15.0f);
-        ids[i] = avoider(w, i < PARKED ? spot[i] : steer_v2(0.3f, 9.2f), 1.75f, b[i], (uint64_t)i + 1);
+        ids[i] =
+            avoider(w, i < PARKED ? spot[i] : steer_v2(0.3f, 9.2f), 1.75f, b[i], (uint64_t)i + 1);
         steer_limits lim = steer_agent_get_limits(w, ids[i]);
         lim.max_speed = 2.0f;
         lim.max_acceleration = accel * 2.0f;
         steer_agent_set_limits(w, ids[i], &lim);
     }
-    passage r = {0.0f, 0.0f, 100.0f, 0};
-    for (int s = 1; s <= 240; ++s) {
-        steer_world_step(w, 0.25f);
-        steer_vec2 late = steer_agent_get_position(w, ids[PARKED]);
-        if (r.arrived == 0.0f && steer_length(steer_sub(late, spot[PARKED])) < 0.5f)
-            r.arrived = 0.25f * (float)s;
-        for (int i = 0; i < N; ++i) {
-            for (int j = i + 1; j < N; ++j) r.closest = steer_minf(r.closest, distance(w, ids[i], ids[j]));
-        }
-    }
-    for (int i = 0; i < PARKED; ++i) {
-        r.off = steer_maxf(r.off, steer_length(steer_sub(steer_agent_get_position(w, ids[i]), spot[i])));
-    }
-    r.hash = steer_world_hash(w);
-    for (int i = 0; i < N; ++i) steer_behaviour_release(b[i]);
-    steer_world_destroy(w);
-    return r;
+    return run_latecomer(w, b, ids, spot, N, 0.25f, 240);
 }
 
 static void a_big_latecomer_gets_into_a_grid_of_parked(void)
@@ -322,8 +299,10 @@ static void a_big_latecomer_gets_into_a_grid_of_parked(void)
         for (int a = 0; a < 2; ++a) {
             passage x = big_into_a_grid(taus[t], accels[a], false);
             passage y = big_into_a_grid(taus[t], accels[a], true);
-            printf("  tau %.0f, accel %.0f: home at %.2f s, parked %.2f m off at the end, closest %.3f m\n",
-                   (double)taus[t], (double)accels[a], (double)x.arrived, (double)x.off, (double)x.closest);
+            printf("  tau %.0f, accel %.0f: home at %.2f s, parked %.2f m off at the end, closest "
+                   "%.3f m\n",
+                   (double)taus[t], (double)accels[a], (double)x.arrived, (double)x.off,
+                   (double)x.closest);
             CHECK(x.arrived > 0.0f && x.arrived < 40.0f);
             CHECK(x.off < 0.12f);
             CHECK(x.closest >= 3.5f - 1e-3f);
