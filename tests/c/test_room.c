@@ -28,6 +28,20 @@ static float closest_pair(steer_world *w, const steer_agent_id *ids, int n, floa
     return closest;
 }
 
+// Spawns the n agents in order (or reversed): the first n - 1 parked on
+// spot[i], the last (the latecomer) at `from`, each of radius r under an
+// arrive to its spot at horizon tau, seeing neighbours within `within` m.
+static void spawn_latecomer(steer_world *w, steer_behaviour **b, steer_agent_id *ids,
+                            const steer_vec2 *spot, int n, steer_vec2 from, float r, float tau,
+                            float within, bool reversed)
+{
+    for (int k = 0; k < n; ++k) {
+        int i = reversed ? n - 1 - k : k;
+        b[i] = avoid_to_within(spot[i].x, spot[i].y, tau, within);
+        ids[i] = avoider(w, i < n - 1 ? spot[i] : from, r, b[i], (uint64_t)i + 1);
+    }
+}
+
 // Steps the world `steps` times of dt with the latecomer the last of the n
 // agents (bound for spot[n - 1]) and the others parked on their spots; then
 // releases the behaviours and the world. arrived, closest, off (the parked
@@ -65,13 +79,9 @@ static passage through_a_row(float from_x, float to_x, float tau, bool reversed)
     steer_behaviour *b[N];
     steer_agent_id ids[N];
     steer_vec2 spot[N];
-    for (int k = 0; k < N; ++k) {
-        int i = reversed ? N - 1 - k : k;
+    for (int i = 0; i < N; ++i)
         spot[i] = i < PARKED ? steer_v2(0.0f, 1.5f * (float)(i - 2)) : steer_v2(to_x, 0.75f);
-        b[i] = avoid_to(spot[i].x, spot[i].y, tau);
-        ids[i] =
-            avoider(w, i < PARKED ? spot[i] : steer_v2(from_x, 0.75f), 0.5f, b[i], (uint64_t)i + 1);
-    }
+    spawn_latecomer(w, b, ids, spot, N, steer_v2(from_x, 0.75f), 0.5f, tau, 6.0f, reversed);
     return run_latecomer(w, b, ids, spot, N, 0.1f, 400);
 }
 
@@ -108,11 +118,7 @@ static passage into_a_line(float from_x, float tau, float dt, bool reversed)
     steer_behaviour *b[N];
     steer_agent_id ids[N];
     const steer_vec2 spot[N] = {steer_v2(0.0f, -0.7f), steer_v2(0.0f, 0.7f), steer_v2(0.0f, 0.0f)};
-    for (int k = 0; k < N; ++k) {
-        int i = reversed ? N - 1 - k : k;
-        b[i] = avoid_to(spot[i].x, spot[i].y, tau);
-        ids[i] = avoider(w, i < 2 ? spot[i] : steer_v2(from_x, 0.0f), 0.5f, b[i], (uint64_t)i + 1);
-    }
+    spawn_latecomer(w, b, ids, spot, N, steer_v2(from_x, 0.0f), 0.5f, tau, 6.0f, reversed);
     return run_latecomer(w, b, ids, spot, N, dt, (int)(40.0f / dt + 0.5f));
 }
 
@@ -270,14 +276,13 @@ static passage big_into_a_grid(float tau, float accel, bool reversed)
     steer_behaviour *b[N];
     steer_agent_id ids[N];
     steer_vec2 spot[N];
-    for (int k = 0; k < N; ++k) {
-        int i = reversed ? N - 1 - k : k;
+    for (int i = 0; i < N; ++i) {
         int c = i < 4 ? i : i + 1; // the grid's places, the middle (4) left free
         spot[i] = i < PARKED ? steer_v2(5.2f * (float)(c % 3 - 1), 5.2f * (float)(c / 3 - 1))
                              : steer_v2(0.0f, 0.0f);
-        b[i] = avoid_to_within(spot[i].x, spot[i].y, tau, 15.0f);
-        ids[i] =
-            avoider(w, i < PARKED ? spot[i] : steer_v2(0.3f, 9.2f), 1.75f, b[i], (uint64_t)i + 1);
+    }
+    spawn_latecomer(w, b, ids, spot, N, steer_v2(0.3f, 9.2f), 1.75f, tau, 15.0f, reversed);
+    for (int i = 0; i < N; ++i) {
         steer_limits lim = steer_agent_get_limits(w, ids[i]);
         lim.max_speed = 2.0f;
         lim.max_acceleration = accel * 2.0f;
