@@ -1,5 +1,5 @@
 // orca_dest.c: of two avoiders heading for one point, the nearer one goes
-// first (orca_dest.h; issue 21, docs/crowds-exit21.md, docs/crowds-exit21b.md).
+// first (orca_dest.h; issue 21, docs/crowds/exit21.md, docs/crowds/exit21b.md).
 #include "orca_dest.h"
 #include "world.h"
 

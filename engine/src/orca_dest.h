@@ -1,6 +1,6 @@
 // orca_dest.h: of two avoiders heading for one point, the nearer one goes
 // first (orca_dest.c; issue 21, docs/crowds.md "The nearer one goes first",
-// docs/crowds-exit21b.md), for reciprocal avoidance (reciprocal.c).
+// docs/crowds/exit21b.md), for reciprocal avoidance (reciprocal.c).
 //
 // A crowd converging on one point (an exit: agents leave there) stands in
 // a ring round it, each about the clearance distance from the next; every

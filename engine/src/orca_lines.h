@@ -231,7 +231,7 @@ static STEER_ALWAYS_INLINE float idle_share(float share, bool idle)
 // closing speed within the step, and the recoil ran down the file, each
 // agent pushed into the next: up to 7 cm deep (issue 21's matrix at an
 // acceleration of 3 times the max speed, dt 0.1 s;
-// docs/crowds-bounce21.md). So an agent moving backwards takes more of the
+// docs/crowds/bounce21.md). So an agent moving backwards takes more of the
 // avoidance with one behind it that closes on it, up to half (as the
 // paper shares) when that one closes at `shed` or faster: the speed one
 // can shed in a step (the agent's own max acceleration times the step, the

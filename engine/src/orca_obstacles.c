@@ -90,7 +90,7 @@ static bool cutoff_line(const obstacle_query *q, const geo_prim *prim, steer_vec
 // the closest point's line, which lets it back away; chosen by the
 // preferred velocity instead, the legs of a door's two jambs left a stuck
 // agent only the way forward, into the one coming the other way
-// (docs/crowds-wallend21.md).
+// (docs/crowds/wallend21.md).
 // Inside the gap (d < radius), leave within the step, at a bounded speed so
 // that the static lines stay satisfiable together. Every line admits the
 // zero velocity, so the static lines together always do.

@@ -1,5 +1,5 @@
-// orca_room.c: parked agents make room (issue 21; docs/crowds-parked21.md,
-// docs/crowds-room21b.md, docs/crowds-goalline21.md).
+// orca_room.c: parked agents make room (issue 21; docs/crowds/parked21.md,
+// docs/crowds/room21b.md, docs/crowds/goalline21.md).
 #include <math.h>
 
 #include "behaviour.h"
@@ -22,7 +22,7 @@
 /// Parked: idle within its radius of its destination; for a neighbour bound
 /// for a destination of its own, within this many of its radii (goalline21:
 /// held off its spot by more than its radius, in a line of goals closer
-/// than a body's width, it made no room; docs/crowds-goalline21.md)
+/// than a body's width, it made no room; docs/crowds/goalline21.md)
 #define ORCA_ROOM_PARKED 1.5f
 /// ...and it makes room no further out than this fraction of that reach
 /// (its radius, or ORCA_ROOM_PARKED of them) from its destination
@@ -32,7 +32,7 @@
 /// those it makes room for (bigswap21: bodies of radius 1.5 to 2 on spots
 /// 5.2 m apart, a latecomer outside the ring round its spot; the one in
 /// its way made room at every step at ORCA_ROOM_STEP and hardly moved,
-/// docs/crowds-bigswap21.md)
+/// docs/crowds/bigswap21.md)
 #define ORCA_ROOM_STEP_PAST 0.3f
 
 // The unit direction square to u (a unit vector) on the side of rel
@@ -46,7 +46,7 @@ static inline steer_vec2 away_from_line(steer_vec2 u, float across)
 // among or behind agents parked on their own spots stops at rest at the
 // clearance distance from two of them, and from rest nobody gives ground:
 // its velocity is zero, so the idle agents' share of the avoidance is zero
-// too (docs/crowds-parked21.md). So an idle agent on its own destination
+// too (docs/crowds/parked21.md). So an idle agent on its own destination
 // (parked: within its radius of it, not held up in a heap short of it; for
 // a neighbour bound for a destination other than its own, within
 // ORCA_ROOM_PARKED of its radii: held a little off its spot by its
@@ -75,7 +75,7 @@ static inline steer_vec2 away_from_line(steer_vec2 u, float across)
 //   It steps away from the line from j to j's destination, square to it,
 //   and on past it along that line (the stagger a line of goals closer than
 //   a body needs: away from j's destination alone, or square to its line
-//   alone, brought fewer home, docs/crowds-room21b.md).
+//   alone, brought fewer home, docs/crowds/room21b.md).
 // The sum over such neighbours, at ORCA_ROOM_STEP of its max speed
 // (ORCA_ROOM_STEP_PAST when one of them wants past it), while that lasts;
 // once j moves on, is past it or no longer wants it, its own arrive takes

@@ -1,5 +1,5 @@
 // orca_settle.h: settling at a shared point (reciprocal.c;
-// docs/crowds-gap21.md, docs/crowds-settle21c.md). A group sent to one
+// docs/crowds/gap21.md, docs/crowds/settle21c.md). A group sent to one
 // point piles up round it; an agent of it that is slow and asks for little
 // (under ORCA_SETTLE_WISH) and is on the point, or touches a settled agent
 // of the same destination nearer to that point (a support), is settled; it
@@ -60,7 +60,7 @@
 /// both. (At 1.2, gap21's, two agents straddling the point were both on it
 /// and stood stiff against each other: an exit, where the agent on the
 /// point leaves, jammed: the matrix's `exit` at the centre 26 of 60 home
-/// against 47; docs/crowds-settle21c.md.)
+/// against 47; docs/crowds/settle21c.md.)
 #define ORCA_SETTLE_ROOT 1.0f
 /// A settled neighbour counts when its body is within this much (m) beyond
 /// the distance the pair keeps.

@@ -12,7 +12,7 @@
 #define ORCA_LEAN 0.15f
 /// ...plus this fraction of its max speed as far as it is opposed
 /// (ORCA_ONCOMING_SIDE five times: what an arrive with the default
-/// time_to_target of 0.5 s reached at a step of 0.1 s; docs/crowds-seek21.md)
+/// time_to_target of 0.5 s reached at a step of 0.1 s; docs/crowds/seek21.md)
 #define ORCA_ONCOMING_LEAN 0.85f
 /// (not within this many metres of its destination: no direction to lean from)
 #define ORCA_LEAN_NEAR 1e-3f
@@ -71,7 +71,7 @@ static inline bool steer__orca_straight(steer_behaviour_type type)
     return type == STEER_SEEK || type == STEER_ARRIVE || type == STEER_KINEMATIC_SEEK || type == STEER_KINEMATIC_ARRIVE;
 }
 
-// Leaning right in two-way traffic (issue 21, docs/crowds-seek21.md). The
+// Leaning right in two-way traffic (issue 21, docs/crowds/seek21.md). The
 // step to the right of an opposed agent (and the side bias) were added to
 // the preferred velocity every step; a child whose output follows the
 // agent's velocity (an arrive: v + (desired - v) dt / time_to_target)
@@ -90,7 +90,7 @@ static inline bool steer__orca_straight(steer_behaviour_type type)
 // linear program into a slide along the wall; at an angle to the
 // destination (a door post, the destination diagonally through the door)
 // that slide went back, away from it, into the agents there
-// (docs/crowds-door21.md). So where it would, the lean's part along that
+// (docs/crowds/door21.md). So where it would, the lean's part along that
 // line beyond it is taken back; the part into the wall is kept.
 static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_dest, float dist, float right,
                                           const orca_line *hard_lines, int hard)
@@ -118,7 +118,7 @@ static inline steer_vec2 steer__orca_lean(steer_vec2 preferred, steer_vec2 to_de
     return steer_add(steer_mul_add(preferred, r, add), undo);
 }
 
-// Not pressing into an oncoming front (issue 21, docs/crowds-seeklock21.md).
+// Not pressing into an oncoming front (issue 21, docs/crowds/seeklock21.md).
 // A seek asks for its max speed towards its goal whatever its velocity, so
 // held up at a crawl by the group coming the other way it still asked for
 // full speed ahead, as much as the lean asked to the right: each front

@@ -41,7 +41,7 @@
 /// child's steering applied over the larger of the step and this many seconds
 /// (the step the rules' thresholds were set at), so that what an agent wishes
 /// for, against what each step's rules add and take, does not halve with the
-/// step (docs/crowds-dt21.md); with nothing to avoid, over the step (the
+/// step (docs/crowds/dt21.md); with nothing to avoid, over the step (the
 /// child's own steering). A child that brings the agent to rest within the
 /// step (an arrive inside its target radius) is not carried past rest.
 #define ORCA_WISH_HORIZON 0.1f
@@ -55,8 +55,8 @@
 /// Two-way traffic (oncoming): as far as the traffic ahead opposes it, the agent
 /// adds a velocity of up to this fraction of its max speed to the right of its
 /// preferred velocity, so that groups head-on sort into lanes before they meet
-/// (docs/crowds-relay21.md). A speed, not a turn: at a crawl a turn asks for
-/// almost nothing sideways (docs/crowds-twowaylarge21.md, G).
+/// (docs/crowds/relay21.md). A speed, not a turn: at a crawl a turn asks for
+/// almost nothing sideways (docs/crowds/twowaylarge21.md, G).
 #ifndef ORCA_ONCOMING_SIDE
 #define ORCA_ONCOMING_SIDE 0.17f
 #endif
@@ -543,7 +543,7 @@ static inline void write_rest(eval_ctx *ctx, bool held, orca_rest r)
 // oppose: they would orbit it). Its weight: how far beyond 120 degrees, how
 // fast both wish, how much it is ahead. A neighbour ahead wishing the same
 // way passes its own opposition back, scaled by how much it is ahead and
-// the same way, so that the whole group turns, not only its front (crowds-relay21.md).
+// the same way, so that the whole group turns, not only its front (crowds/relay21.md).
 // The pairs that fail the first test (oncoming_candidate, orca_lines.h) are
 // found several at a time (steer__orca_oncoming) and skipped: in a crowd
 // where no wishes oppose, the loop body never runs.

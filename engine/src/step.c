@@ -44,7 +44,7 @@
 // crowd takes about 350 ns, several times a miss to memory: from 8, 4 and
 // 2 agents ahead the lines fetched had probably partly left the L1 cache
 // again (5, 3, 1: the free crowd x0.97 to x0.985 at 7,000 to 13,000
-// agents; 12, 6, 3: x1.09; docs/crowds-bench21.md).
+// agents; 12, 6, 3: x1.09; docs/crowds/bench21.md).
 // Every cache line of a node: evaluation reads its header, its definition
 // and its children pointer, spread over the whole struct.
 // (Inlined early on purpose: gcc otherwise finds these functions free of

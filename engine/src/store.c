@@ -122,7 +122,7 @@ static int spare_of(int c)
 // columns joined memory's on page starts (state, limits, filter and intent
 // were there already), and the free disc crowd took x1.11 the CPU time for
 // +2.9% instructions; x1.05 in the block (docs/crowds.md, "Benchmark",
-// and docs/crowds-bench21.md). In the block each
+// and docs/crowds/bench21.md). In the block each
 // array starts at a cache line, and in a large block each also at a
 // colour of its own: `stagger` bytes further into its page than the array
 // before (the proxies' arrays do the same, grid.c). A small block is

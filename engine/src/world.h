@@ -51,7 +51,7 @@ typedef struct orca_course {
 /// agent settles at a shared point or its level eases back to 0. An agent
 /// whose states in both buffers are 0 (its `rest_held` marks) neither
 /// reads nor writes them, so the course every agent writes stays 12 bytes
-/// (docs/crowds-course21.md).
+/// (docs/crowds/course21.md).
 typedef struct orca_rest {
     float rest; ///< the settling level in [0, 1] (orca_settle.h)
     /// settled at a shared point: how much it presses on its supports,

@@ -18,7 +18,7 @@ local FULL = { seeds = { 1, 2, 3, 4, 5 }, prefs = { "arrive", "seek" }, taus = {
 -- settings would run them (dt 0.25 s, max speed 2 m/s, neighbours within
 -- 15 m, 10 of them, obstacle horizon equal to the agents' horizon of 5 or
 -- 10 s); RVO2 has no acceleration limit, so 10 and 100 times the max speed
--- (docs/crowds-bigstep21.md).
+-- (docs/crowds/bigstep21.md).
 local BIG = { seeds = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, prefs = { "arrive", "seek" }, taus = { 5, 10 },
   accels = { 10, 100 }, dts = { 0.25 }, tobs = { "tau" }, speed = 2, neighbour_radius = 15 }
 local SMALL = { "contend_2", "contend_3", "hallway_shared_20", "junction_20", "exit_12", "gather_12",
@@ -27,7 +27,7 @@ local LARGE = { "hallway_shared", "junction", "exit", "exit_r2", "gather_100", "
   "twoway_50", "twoway_shared_40", "twoway_door_20", "goal_line_40", "oneway_40", "oneway_shared_40",
   "oneway_narrow_40", "oneway_bend_40", "oneway_stream_60", "oneway_wide_30", "oneway_thin_30", "oneway_park_40",
   "oneway_keep_40" }
--- the layouts at the bigstep settings (docs/crowds-bigstep21.md)
+-- the layouts at the bigstep settings (docs/crowds/bigstep21.md)
 local BIG_LAYOUTS = { "big_junction", "big_gather", "big_cross", "big_swap" }
 
 -- True when (x, y) is at least sqrt(d2) m from every point of `list` (the
@@ -287,17 +287,17 @@ local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true
 local NOT_YET = {
   junction_20 = set("wait"),                  -- a 30 s wait in 12 runs of 360 (6 before the lean, 14 before the
                                               -- sideways keep-right step); every agent home since wallend21
-                                              -- (docs/crowds-wallend21.md)
+                                              -- (docs/crowds/wallend21.md)
   gather_12 = set("gap"),                     -- 2 runs of 360 on 75d552e (8 with the nearer one goes first, 4
                                               -- before it, 2 before the wish's horizon; 4 just before the room
                                               -- rules): the heap still slides and keeps the clearance
-                                              -- (docs/crowds-settle21c.md, docs/crowds-exit21b.md)
+                                              -- (docs/crowds/settle21c.md, docs/crowds/exit21b.md)
   -- the large layouts: the full matrix at 2e6a5d6 (docs/crowds.md, "The large layouts over the full matrix
   -- (world seeds 1 to 5)"), runs ok of 360 and the targets missed (runs): hallway_shared 214 (home 145,
   -- wait 20, overlap 1), junction 269 (wait 90, home 28, overlap 1), exit 170 (home 190), gather_100 268
   -- (rest 89, gap 10), gather_r2 350 (gap 8, contacts 2), corridor 358 (wait 2); only those targets listed.
   -- Since the wish's horizon (arrive at dt 0.05 rerun): hallway_shared 276, junction 275, exit 182,
-  -- gather_100 298, gather_r2 348; since the nearer one goes first at a shared point (docs/crowds-exit21b.md):
+  -- gather_100 298, gather_r2 348; since the nearer one goes first at a shared point (docs/crowds/exit21b.md):
   -- hallway_shared 342, junction 273, exit 310 (home 50), gather_100 312 (rest 48; its gap met since),
   -- gather_r2 348 (gap 5, contacts 7)
   hallway_shared = set("home", "wait", "overlap"),
@@ -305,35 +305,35 @@ local NOT_YET = {
   exit = set("home"),
   exit_r2 = set("home", "wait"),      -- 80 of 216 runs at world seeds 1 to 3 (home 48, wait 134; `exit` 192): a heap of
                                       -- radius-2 bodies settles round one that is on the point (under its body)
-                                      -- but not within the 0.5 m that removes it (docs/crowds-junction21.md);
+                                      -- but not within the 0.5 m that removes it (docs/crowds/junction21.md);
                                       -- over the full matrix 158 of 360 (home 72, wait 198; none of 12 home at worst)
   gather_100 = set("rest"),
   gather_r2 = set("gap", "contacts"),
   corridor = set("wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
                                               -- --quick corners); with --tau-obst 5 at every agent horizon
-  -- two groups head-on in a hallway a few bodies wide (docs/crowds-twoway21.md): the groups meet
+  -- two groups head-on in a hallway a few bodies wide (docs/crowds/twoway21.md): the groups meet
   -- before the side bias has sorted them into lanes and lock into one block three across
-  -- keeping right by the relayed opposition (docs/crowds-relay21.md) drains most of them: twoway_16 314 of
+  -- keeping right by the relayed opposition (docs/crowds/relay21.md) drains most of them: twoway_16 314 of
   -- 360 runs ok (194 before), no jam; 2 runs with a contact (0.9 cm); 323 since the sideways step (1 contact,
-  -- 0.5 cm); 322 and no contact with the step's travel (docs/crowds-overlap21.md); 345 since a seek or an
-  -- arrive leans alike (docs/crowds-seek21.md: seek 143 -> 167 of 180), with a contact in 2 runs (1.7 cm);
-  -- 344 and 3 since the lean is taken back along a wall (docs/crowds-door21.md); 359 and 1 (1.7 cm), every
-  -- agent home in every run, since a held-up opposed seek does not press ahead (docs/crowds-seeklock21.md)
+  -- 0.5 cm); 322 and no contact with the step's travel (docs/crowds/overlap21.md); 345 since a seek or an
+  -- arrive leans alike (docs/crowds/seek21.md: seek 143 -> 167 of 180), with a contact in 2 runs (1.7 cm);
+  -- 344 and 3 since the lean is taken back along a wall (docs/crowds/door21.md); 359 and 1 (1.7 cm), every
+  -- agent home in every run, since a held-up opposed seek does not press ahead (docs/crowds/seeklock21.md)
   twoway_16 = set("contacts"),
   goal_line_16 = set("home", "wait"),         -- 354 of 360 runs ok on 75d552e (home missed in 4, a wait in 6);
                                               -- 358 since an agent held off its spot makes room for one bound
                                               -- elsewhere, before a parked agent steps aside faster
                                               -- (world seeds 1 to 15: 1,058 of 1,080, home missed in 10)
-                                              -- (docs/crowds-goalline21.md; 350 and home missed in 8 before,
+                                              -- (docs/crowds/goalline21.md; 350 and home missed in 8 before,
                                               -- 348 since parked agents make room for a goal among them,
-                                              -- docs/crowds-room21b.md; 282 before, 270 before the lean, 288
+                                              -- docs/crowds/room21b.md; 282 before, 270 before the lean, 288
                                               -- with the turn, 254 before keeping right)
   -- the full matrix at 2e6a5d6 (360 runs each): runs ok, the worst run's agents home (at seeds 1 / 2 at
   -- c8173f1, before seeklock21, in brackets); every agent home in every run of the first two since a
-  -- held-up opposed seek does not press ahead (docs/crowds-seeklock21.md); the overlap left is `seek` at
+  -- held-up opposed seek does not press ahead (docs/crowds/seeklock21.md); the overlap left is `seek` at
   -- an acceleration of 3 times the max speed, dt 0.1
   twoway_50 = set("wait", "overlap"),        -- 352, 50 of 50 (67 / 66, 0 of 50); up to 6.6 cm in 5 runs (since
-                                             -- the recoil, docs/crowds-bounce21.md: 5.9 cm in 1 of the 60 at
+                                             -- the recoil, docs/crowds/bounce21.md: 5.9 cm in 1 of the 60 at
                                              -- acceleration 3, dt 0.1; 4 before)
   twoway_shared_40 = set("overlap"),         -- 357, 40 of 40 (61 / 69, 3 of 40); up to 5.9 cm in 3 runs
   twoway_door_20 = set("home", "wait", "overlap"), -- 0, 3 of 20 (RVO2: 8 to 13): agents pushed aside stand at the
@@ -345,25 +345,25 @@ local NOT_YET = {
   goal_line_40 = set("home", "wait", "overlap"), -- 297, 39 of 40 (59 / 62; RVO2: 40); up to 6.4 cm in 5 runs;
                                              -- 287 at 3afee14 (home 18, wait 72, 5.6 cm in 1), 310 since an
                                              -- agent held off its spot makes room (home 9, wait 49; the last
-                                             -- agents into the line: docs/crowds-goalline21.md), though at
+                                             -- agents into the line: docs/crowds/goalline21.md), though at
                                              -- seeds 6 to 10 332 before, 305 since (11 to 15: 305, 322)
-  -- one-way hallways (docs/crowds-oneway21.md). Kept at their own goals in the open past the end, goals
+  -- one-way hallways (docs/crowds/oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
-  -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds-parked21.md) 352 of
+  -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds/parked21.md) 352 of
   -- 360, 39 of 40 home at worst (home missed in 2 runs, wait in 8); 348 at 2e6a5d6, 38 of 40 home at worst
   -- (home missed in 6 runs, wait in 12); 352 since an agent held off its spot makes room (goalline21: every
   -- agent home, wait missed in 8)
   oneway_keep_40 = set("home", "wait"),
   -- oneway_narrow_40 and oneway_bend_40: every target held since an agent moving against its wish takes more
-  -- of the avoidance with one closing on it from behind (docs/crowds-bounce21.md: 360 of 360 runs ok each);
+  -- of the avoidance with one closing on it from behind (docs/crowds/bounce21.md: 360 of 360 runs ok each);
   -- at 2e6a5d6 357 and 359, up to 7.0 and 5.1 cm at an acceleration of 3 times the max speed, dt 0.1 (351 and
   -- 9.3 / 9.7 cm before the step's travel)
   -- oneway_park_40: 360 of 360 at 2e6a5d6 (358 before the step's travel: a 35.5 s wait in 2); 358 since the
   -- recoil: the last agent (seek, horizon 5, acceleration 3, dt 0.1, seed 2) pushed back into the hallway
   -- waits 61.5 s (docs/crowds.md, "Since the recoil"); 356 since an agent held off its spot makes room
-  -- (goalline21: the same setting at seed 3 waits 32.4 s against 25.2; docs/crowds-goalline21.md)
+  -- (goalline21: the same setting at seed 3 waits 32.4 s against 25.2; docs/crowds/goalline21.md)
   oneway_park_40 = set("wait"),
-  -- the bigstep layouts (dt 0.25 s, max speed 2 m/s, radius 1.5 to 2; docs/crowds-bigstep21.md), main at
+  -- the bigstep layouts (dt 0.25 s, max speed 2 m/s, radius 1.5 to 2; docs/crowds/bigstep21.md), main at
   -- 3afee14 over world seeds 1 to 10 (160 runs each). Overlap: a body moves 0.5 m a step, and an
   -- overlap opened in one step is taken back over the next ones, 8 to 20 cm deep with contact resolution off
   -- (at most 1.5 cm with it on) in every layout; a target issue 21 set at dt 0.05 and 0.1.
@@ -375,14 +375,14 @@ local NOT_YET = {
                                                  -- at dt 0.25 an arrive from rest asks for more than
                                                  -- settling allows; reading the ask over 0.1 s settles it
                                                  -- (gap in 9) but doubles the contacts (not landed,
-                                                 -- docs/crowds-bigrest21.md)
+                                                 -- docs/crowds/bigrest21.md)
   big_cross = set("home", "wait", "overlap"),    -- 124: a big body left beside its group's exit (31 of 36
                                                  -- home at worst, in 1 run); not traced
   big_swap = set("home", "wait", "overlap"),     -- 93: 30 of 32 home at worst (home missed in 14 runs, a
                                                  -- jam of 0.33); 96 since a parked agent steps aside
                                                  -- faster for one that wants past it (home missed in
                                                  -- 8, all seekers orbiting the middle of their grid
-                                                 -- of goals; docs/crowds-bigswap21.md)
+                                                 -- of goals; docs/crowds/bigswap21.md)
 }
 
 local function fmt(x) if x == math.huge then return "inf" end return string.format("%.3f", x) end

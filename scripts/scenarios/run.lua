@@ -15,7 +15,7 @@
 -- max speed 2 m/s, horizons 5 and 10 s, world seeds 1 to 10); --bigstep runs any
 -- layout at those; either prints the contact episodes table (also --episodes);
 -- --max-episodes n makes --check fail when a layout's contact episodes with
--- contact resolution off, summed over its runs, exceed n (docs/crowds-bigstep21.md).
+-- contact resolution off, summed over its runs, exceed n (docs/crowds/bigstep21.md).
 --
 -- Brains: `notes` is the notes' behaviours alone (priority of obstacle
 -- avoidance, then a blend of arrive, separation and collision avoidance);

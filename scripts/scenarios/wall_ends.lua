@@ -1,5 +1,5 @@
 -- wall_ends.lua: walls' ends and blocks' corners ahead (issue 21, wallend21;
--- docs/crowds-wallend21.md). Agents with reciprocal_avoidance around arrive
+-- docs/crowds/wallend21.md). Agents with reciprocal_avoidance around arrive
 -- (time horizon 2 s, max speed 1.5, acceleration 15, dt 0.1) at obstacle
 -- time horizons of 1 and 5 s:
 --   pass:  one agent on a straight line that passes a wall's end (or a
@@ -20,7 +20,7 @@
 -- printed, not checked: a two-way door with arrive jams on main too (the
 -- jam of issue 21), and the last of the file of 6 at the 5 s horizon leans
 -- into the wall below the door in some world seeds (the side bias, below),
--- as 2 of main's do in others (docs/crowds-wallend21.md). The swerve is
+-- as 2 of main's do in others (docs/crowds/wallend21.md). The swerve is
 -- printed, not checked (the side bias).
 local steer = require "steer"
 

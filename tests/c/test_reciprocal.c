@@ -75,7 +75,7 @@ static void lp_least_violation_of_nearly_opposite_lines(void)
 {
     // an agent in a file along a wall (y >= -0.001, hard), its follower's
     // line x >= 0.061 and its leader's x <= -0.030, 0.0009 rad from opposite
-    // (goal_line_16 with world seed 4, seek, docs/crowds-g21.md; the values
+    // (goal_line_16 with world seed 4, seek, docs/crowds/g21.md; the values
     // to the bit): the least violation is x = 0.016, 0.046 into each. The
     // two lines cross 11.5 km away; a bisector through that crossing lost
     // its place in float, and the program kept the preferred velocity, 1.5
@@ -324,7 +324,7 @@ static void a_wall_end_ahead_brakes_only_a_path_into_it(void)
     // side: the path misses the end, so nothing brakes it. The closest
     // point's line alone held its approach to the end to gap / 5 = 0.49
     // m/s, and the slide along it turned it aside (v.y 1.17 m/s before
-    // this change; docs/crowds-wallend21.md)
+    // this change; docs/crowds/wallend21.md)
     const float c = 0.9396926f, s = 0.3420201f; // 20 degrees
     steer_vec2 v = at_a_wall_end(-3.0f, 1.0f, 1.0f, 0.0f);
     CHECK(v.x >= 1.49f);

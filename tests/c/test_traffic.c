@@ -329,7 +329,7 @@ static float right_after(int kind, float dt)
 }
 
 // Keeping right does not hinge on the preferred behaviour's braking or on
-// the step (docs/crowds-seek21.md): before, the step to the right and the
+// the step (docs/crowds/seek21.md): before, the step to the right and the
 // side bias were added to the preferred velocity every step, an arrive
 // carried each step's into the next (its output follows the velocity) and
 // a seek did not: after 0.5 s the arrive stepped right at 0.85 and 1.16
@@ -430,7 +430,7 @@ static void groups_head_on_in_a_hallway_get_through(void)
 {
     // before, the groups met before the side bias had sorted them into
     // lanes and locked into one block three across (2 of 16 home in 124 s,
-    // docs/crowds-twoway21.md); now the whole of each group keeps right as
+    // docs/crowds/twoway21.md); now the whole of each group keeps right as
     // soon as its front sees the other coming, and all get through, the
     // same bits for either spawn order and any worker count
     check_hallway_groups(false);
@@ -442,7 +442,7 @@ static void groups_head_on_in_a_hallway_get_through(void)
 // 100 times the max speed (the velocity follows the program's answer at
 // once) nobody had room to step right (this hallway with seeks: 0 of 16
 // home in 124 s, the front rows at a few cm/s; the matrix's twoway_50 0 of
-// 50, docs/crowds-seeklock21.md). Now an opposed seek or arrive asks ahead
+// 50, docs/crowds/seeklock21.md). Now an opposed seek or arrive asks ahead
 // for no more than its own speed that way plus a fifth of its max speed
 // (steer__orca_unpressed): all get through, the same bits for either spawn
 // order and any worker count.
@@ -557,7 +557,7 @@ static void a_file_stopping_short_is_not_crushed(void)
 
 // An opposed seek standing on a door post (a wall on its right, its
 // destination through the door ahead and to its right) with a file coming
-// the other way through the door (docs/crowds-door21.md): before, its lean
+// the other way through the door (docs/crowds/door21.md): before, its lean
 // to the right pressed into the wall and the linear program turned it into
 // a slide along the wall, away from the door (0.7 to 1.6 m at three of
 // these four settings), into whoever stood there (the matrix's
@@ -649,7 +649,7 @@ static void the_gather_guess_changes_no_bit(void)
     }
 }
 
-// The wish over a fixed horizon (docs/crowds-dt21.md): an arrive among
+// The wish over a fixed horizon (docs/crowds/dt21.md): an arrive among
 // neighbours asks, after one step from rest, for the velocity its child
 // reaches in ORCA_WISH_HORIZON (0.1 s), at a step of 0.05 s as at 0.1 s
 // (before: half as much at 0.05, a jam's front wishing half as hard); alone

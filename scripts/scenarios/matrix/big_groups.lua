@@ -1,5 +1,5 @@
 -- Big bodies at a long step (`run.lua --matrix`'s bigstep settings: dt
--- 0.25 s, max speed 2 m/s; docs/crowds-bigstep21.md). Groups in the open,
+-- 0.25 s, max speed 2 m/s; docs/crowds/bigstep21.md). Groups in the open,
 -- each agent to its own goal across the middle, kept on arrival; bodies of
 -- radius 1.5 to 2 (drawn from the world seed), every `small`-th of radius
 -- 0.5 (0: none), placed on a grid 5.2 m apart with up to 0.3 m of jitter (goals at least

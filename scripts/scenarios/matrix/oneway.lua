@@ -11,7 +11,7 @@
 -- hallway's far end, which is closed: the group walks 20 m down the hallway
 -- as a block and stays); `parkmix` (the slots dealt out at random: agents
 -- must pass others already parked; a sliding puzzle, no member uses it,
--- docs/crowds-oneway21.md). Shapes: `straight`; `narrow` (the hallway
+-- docs/crowds/oneway21.md). Shapes: `straight`; `narrow` (the hallway
 -- narrows to half its width over 4 m, halfway along); `bend` (it turns left
 -- by 45 degrees halfway along). Nobody comes the other way: whatever stops
 -- the crowd is the crowd itself and the walls.
