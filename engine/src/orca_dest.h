@@ -35,6 +35,7 @@
 #include "eval.h"
 #include "grid.h"
 #include "orca_lines.h"
+#include "world.h"
 
 /// Two destinations within this fraction of the pair's two radii are one
 /// point (the published course is the target itself: a float's rounding)
@@ -60,6 +61,80 @@
 #ifndef ORCA_DEST_NEAR
 #define ORCA_DEST_NEAR 1.0f
 #endif
+
+/// A standoff at a shared point (reciprocal.c, yields): of two slow avoiders
+/// that want into each other, the one that comes first keeps its way and the
+/// other yields. By key, a setting, unless both head for one point (the
+/// agent's destination kept since the step before, the neighbour's course
+/// within ORCA_DEST_SAME of their two radii of it) and neither of the two is
+/// settled or easing out (a heap is the settling rules'; read of the pair
+/// alone, so both decide alike: exitgate21; the nearer-moving gate below
+/// keeps it out of a packed heap): then the one
+/// nearer to it by more than ORCA_DEST_YIELD_BY of their two radii (the
+/// grid's positions), else by key. By key alone, the one nearest an exit
+/// yielded to one 0.3 m further out, which then had to crawl round it
+/// (docs/crowds/exitdt21.md). Both agents of a pair measure to the course of
+/// the one whose key comes first, so they agree; everything is the step
+/// before's. 0: by key alone (main's rule before exitdt21).
+#ifndef ORCA_DEST_YIELD
+#define ORCA_DEST_YIELD 1
+#endif
+/// ...a difference of distances under this fraction of the two radii goes by
+/// key, a decision noise cannot flip (at any difference: `big_gather` 1,686
+/// contact episodes; at 0.1: 1,433; at 0.2: 1,011, main 1,082; at 0.25 the
+/// exit's stall came back)
+#ifndef ORCA_DEST_YIELD_BY
+#define ORCA_DEST_YIELD_BY 0.2f
+#endif
+/// ...and only while the nearer one moves in at this fraction of its max
+/// speed or more: a holder standing on a kept point goes by key, as before
+/// the rule (ungated, `blocks_100` of the held-out set lost in every cell).
+/// At 0.1 (the idle speed) an exit's front braking in its last half metre
+/// fell under it and yielded by key to one further out: `exit` `arrive` 166
+/// of 180 runs ok, 178 at 0.02 (docs/crowds/exitgate21.md)
+#ifndef ORCA_DEST_YIELD_MOVING
+#define ORCA_DEST_YIELD_MOVING 0.02f
+#endif
+
+/// Whether a standoff of the agent's may go to the nearer (ORCA_DEST_YIELD):
+/// its destination `dest` kept since the step before and no layers or
+/// priorities in use (the pair's own gates: steer__orca_comes_first).
+static inline bool steer__orca_nearer_may_win(const eval_ctx *ctx, steer_vec2 dest)
+{
+    const eval_view *view = ctx->view;
+    if (!ORCA_DEST_YIELD || view->course == NULL || view->filtered || view->prioritised) return false;
+    return view->course[ctx->self].dx == dest.x && view->course[ctx->self].dy == dest.y;
+}
+
+/// Whether neighbour j (proxy q) comes first against the agent in a standoff
+/// (ORCA_DEST_YIELD); `nearer`: steer__orca_nearer_may_win's answer.
+static inline bool steer__orca_comes_first(const eval_ctx *ctx, uint32_t q, uint32_t j, bool nearer)
+{
+    const eval_view *view = ctx->view;
+    const bool by_key = view->key[j] < ctx->key;
+    if (!nearer) return by_key;
+    const orca_course *a = &view->course[ctx->self], *b = &view->course[j];
+    const float ex = b->dx - a->dx, ey = b->dy - a->dy, rr = ctx->lim.radius + view->limits[j].radius;
+    if (ex * ex + ey * ey > ORCA_DEST_SAME * ORCA_DEST_SAME * rr * rr) return by_key;
+    // ...neither of the two settled or easing out (a heap is the settling
+    // rules'): both read the same two levels, the step before's
+    if (view->settling && (view->rest[ctx->self].rest > 0.0f || view->rest[j].rest > 0.0f)) return by_key;
+    const orca_course *at = by_key ? b : a; // (the point both measure to)
+    const neighbour_grid *g = view->grid;
+    const float da = steer_length(steer_v2(g->x[ctx->self_proxy] - at->dx, g->y[ctx->self_proxy] - at->dy));
+    const float db = steer_length(steer_v2(g->x[q] - at->dx, g->y[q] - at->dy));
+    const float m = ORCA_DEST_YIELD_BY * rr;
+    const int win = db < da - m ? 1 : da < db - m ? -1 : 0; // (1: the neighbour)
+    if (win == 0) return by_key;
+    // ...only while the nearer one still moves in (an exit's front crawls
+    // in; a kept point's holder stands on it)
+    const uint32_t p = win > 0 ? q : ctx->self_proxy;
+    const float wx = at->dx - g->x[p], wy = at->dy - g->y[p], wd = win > 0 ? db : da;
+    const float in = wd > 0.0f ? (g->vx[p] * wx + g->vy[p] * wy) / wd : 0.0f;
+    const float top = win > 0 ? view->limits[j].max_speed : ctx->lim.max_speed;
+    if (!(in >= ORCA_DEST_YIELD_MOVING * top)) return by_key;
+    return win > 0;
+}
 
 /// Whether any of the k pairs can be near enough to the agent's destination
 /// `dest` for steer__orca_shared_destination to act (inline: in a crowd

@@ -306,7 +306,7 @@ static float priority_share(float share, float mine, float theirs)
 // to `away` (at most ORCA_YIELD_MAX).
 #define ORCA_YIELD_MAX 8
 static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
-                       steer_vec2 *away, int *n_away)
+                       steer_vec2 dest, steer_vec2 *away, int *n_away)
 {
     const eval_view *view = ctx->view;
     const neighbour_grid *g = view->grid;
@@ -314,6 +314,7 @@ static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour 
     if (speed >= ORCA_YIELD_SLOW * ctx->lim.max_speed || ctx->self_proxy >= (uint32_t)g->count) return 0;
     const steer_vec2 me = ctx->me.position;
     const uint64_t mine = ctx->key, was = g->yield_to[ctx->self_proxy];
+    const bool nearer = steer__orca_nearer_may_win(ctx, dest); // (orca_dest.h)
     const float want_len = steer_length(want);
     uint64_t first = 0;
     for (int i = 0; i < k && *n_away < ORCA_YIELD_MAX; ++i) {
@@ -338,7 +339,7 @@ static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour 
         if (was != 0 && view->key[j] == was && ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed) {
             to = was; // still beside the one it yielded to (only that one: see above)
         } else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
-                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && view->key[j] < mine) {
+                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && steer__orca_comes_first(ctx, q, j, nearer)) {
             to = view->key[j];
         }
         if (to == 0) continue;
@@ -649,7 +650,7 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
                          steer_length_sq(want) >= ORCA_YIELD_INTENT * ORCA_YIELD_INTENT * max_speed * max_speed;
     steer_vec2 away[ORCA_YIELD_MAX];
     int n_away = 0;
-    const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, away, &n_away) : 0;
+    const uint64_t yielded = intends ? yields(ctx, near, k, want, speed, dest, away, &n_away) : 0;
     if (ctx->intent != NULL) {
         // the preferred velocity for the queue's right of way (flow_share),
         // as a direction shortened below ORCA_SHARE_FLOOR of the max speed

@@ -1,8 +1,8 @@
 // A shared destination (orca_dest.h; docs/crowds.md, "The nearer one goes
 // first"): of avoiders heading for one point, the one nearer to it takes
 // less of their avoidance, so a ring pressed round an exit point is let in
-// one by one, nearest first; the same bits for any spawn order and worker
-// count.
+// one by one, nearest first; and in a standoff the nearer one keeps its way
+// (the other yields); the same bits for any spawn order and worker count.
 #include <math.h>
 #include <stdio.h>
 
@@ -78,8 +78,82 @@ static void the_nearer_one_goes_first(void)
     }
 }
 
+// The standoff the 60-agent exit stalled on (the matrix's `exit`, world seed
+// 1, horizon 2 s, acceleration 3 times the max speed, dt 0.1 s: no arrival
+// from 46.9 to 53.2 s): three agents of radius 0.5 round an exit point,
+// 1.00 m out at 8 degrees (key 1), 0.77 m at 83 (key 2) and 0.92 m at -61
+// (key 3), from rest or crawling in at up to 0.3 m/s (`crawl`), with the
+// matrix's arrive to it, each removed within 0.5 m.
+// Returns the time the last left (0 if one is still there at 20 s), the
+// order they left in (their keys) in order[3], the world hash in *hash.
+static float standoff_at_an_exit(uint64_t seed, float crawl, int run, int order[3], uint64_t *hash)
+{
+    enum { N = 3 };
+    static const float dist[N] = {1.00f, 0.77f, 0.92f}, deg[N] = {8.0f, 83.0f, -61.0f};
+    steer_world_def wd = steer_default_world_def();
+    wd.seed = seed;
+    wd.cell_size = 6.0f;
+    wd.worker_count = same_bits_workers(run);
+    steer_world *w = steer_world_create(&wd);
+    steer_behaviour *bs[N];
+    steer_agent_id ids[N];
+    bool gone[N] = {false};
+    for (int k = 0; k < N; ++k) {
+        const int i = same_bits_spawn(run, k, N);
+        const float a = deg[i] * 0.017453293f;
+        bs[i] = avoid_to_within(0.0f, 0.0f, 2.0f, 6.0f);
+        ids[i] = avoider(w, steer_v2(dist[i] * cosf(a), dist[i] * sinf(a)), 0.5f, bs[i], (uint64_t)i + 1);
+        steer_agent_set_velocity(w, ids[i], steer_v2(-crawl * cosf(a), -crawl * sinf(a)));
+    }
+    float last = 0.0f;
+    int left = 0;
+    for (int s = 1; s <= 200 && left < N; ++s) {
+        steer_world_step(w, 0.1f);
+        for (int i = 0; i < N; ++i) {
+            if (gone[i] || steer_length(steer_agent_get_position(w, ids[i])) >= 0.5f) continue;
+            gone[i] = true;
+            order[left++] = i + 1;
+            last = 0.1f * (float)s;
+            steer_agent_destroy(w, ids[i]);
+        }
+    }
+    *hash = steer_world_hash(w);
+    for (int i = 0; i < N; ++i) steer_behaviour_release(bs[i]);
+    steer_world_destroy(w);
+    return left == N ? last : 0.0f;
+}
+
+// By key alone the nearest (key 2) yielded to the one furthest out (key 1),
+// which then crawled in round it: all out at 6.4 to 6.7 s in the order 1 2 3
+// (world seeds 1 to 3, from rest and crawling in at 0.1 to 0.3 m/s). The
+// nearer keeping its way (0.23 m nearer, over ORCA_DEST_YIELD_BY of the two
+// radii, while it moves in at ORCA_DEST_YIELD_MOVING of its max speed or
+// more): 2 first, all out at 3.5 to 4.6 s. (With the gate at 0.1 of the max
+// speed the pair went by key when the nearer braked under it, from rest and
+// at 0.15 or 0.22 to 0.3 m/s: docs/crowds/exitgate21.md.)
+static void a_standoff_at_an_exit_goes_to_the_nearer(void)
+{
+    static const float crawl[] = {0.0f, 0.1f, 0.2f, 0.3f};
+    for (uint64_t seed = 1; seed <= 3; ++seed)
+        for (int c = 0; c < 4; ++c) {
+            uint64_t h[4];
+            int order[4][3] = {{0}};
+            float all = 0.0f;
+            for (int run = 0; run < 4; ++run) {
+                const float t = standoff_at_an_exit(seed, crawl[c], run, order[run], &h[run]);
+                if (run == 0) all = t;
+            }
+            printf("  seed %d, in at %.1f m/s: all out at %.1f s, in the order %d %d %d\n", (int)seed,
+                   (double)crawl[c], (double)all, order[0][0], order[0][1], order[0][2]);
+            CHECK(all > 0.0f && all < 5.5f);
+            CHECK(order[0][0] == 2);
+            CHECK(same_bits(h));
+        }
+}
+
 int main(void)
 {
     RUN(the_nearer_one_goes_first);
+    RUN(a_standoff_at_an_exit_goes_to_the_nearer);
     return TEST_RESULT();
 }

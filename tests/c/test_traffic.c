@@ -174,8 +174,9 @@ static uint64_t yielded_to(steer_world *w, steer_agent_id id)
 
 static void a_yield_ends_with_the_one_yielded_to(void)
 {
-    // two contenders from 6 m either side: the second key yields to the
-    // first and stays beside it. Then the first leaves (as at an exit) and
+    // two contenders from 6 m either side: one yields to the other (the
+    // nearer to the point keeps its way: orca_dest.h, ORCA_DEST_YIELD) and
+    // stays beside it. Then the holder leaves (as at an exit) and
     // another agent, at rest on the spot it held (its own goal), takes its
     // place. Before, the yield was kept for any idle agent touching the
     // loser in its way, so the loser stayed yielded to an agent no longer
@@ -192,14 +193,15 @@ static void a_yield_ends_with_the_one_yielded_to(void)
             ids[i] = walker(w, i == 0 ? -6.0f : 6.0f, 0.0f, b[i], (uint64_t)i + 1);
         }
         for (int s = 0; s < 100; ++s) steer_world_step(w, 0.1f);
-        CHECK(steer_length(steer_agent_get_position(w, ids[0])) < 0.5f);
-        CHECK(yielded_to(w, ids[1]) == 1);
-        steer_vec2 spot = steer_agent_get_position(w, ids[0]);
-        steer_agent_destroy(w, ids[0]);
+        const int h = steer_length(steer_agent_get_position(w, ids[0])) < 0.5f ? 0 : 1, o = 1 - h;
+        CHECK(steer_length(steer_agent_get_position(w, ids[h])) < 0.5f);
+        CHECK(yielded_to(w, ids[o]) == (uint64_t)h + 1);
+        steer_vec2 spot = steer_agent_get_position(w, ids[h]);
+        steer_agent_destroy(w, ids[h]);
         b[2] = avoid_to(spot.x, spot.y, 2);
         ids[2] = walker(w, spot.x, spot.y, b[2], 3);
         for (int s = 0; s < 5; ++s) steer_world_step(w, 0.1f);
-        CHECK(yielded_to(w, ids[1]) == 0);
+        CHECK(yielded_to(w, ids[o]) == 0);
         for (int i = 0; i < 3; ++i) steer_behaviour_release(b[i]);
         steer_world_destroy(w);
     }
