@@ -284,9 +284,9 @@ static float priority_share(float share, float mine, float theirs)
 // clearance distance the half-planes pass through both velocities). So a
 // slow agent yields to a slow avoider j it touches and wants to go into
 // (`want`, the change of velocity it asks for, points at j) when
-// - j has not yielded itself, wants back into it (a standoff) and j's key
-//   comes first: it yields to j (a setting, so velocity noise cannot flip
-//   it, and the first key never yields);
+// - j has not yielded itself, wants back into it (a standoff) and j comes
+//   first (steer__orca_comes_first: by key, which velocity noise cannot
+//   flip; at a shared point the nearer one, orca_dest.h): it yields to j;
 // - or it yielded last time to j, and j is idle (at rest on the spot: the
 //   loser stays beside the winner). Only to j: before, any idle agent
 //   touching it in its way kept the old yield, so that an agent stayed
@@ -301,9 +301,8 @@ static float priority_share(float share, float mine, float theirs)
 // between two, or straight behind one. The winner pushes it off the spot
 // (yield_lines). Any new order that no longer points into a touching
 // neighbour, or the neighbour moving off, ends the yield at once.
-// Everything read of j is the grid's copy from before the step. Returns the
-// key yielded to (the first), or 0; the directions of those yielded to go
-// to `away` (at most ORCA_YIELD_MAX).
+// Everything read of j is the grid's copy from before the step. Returns the key
+// yielded to (the first), or 0; their directions go to `away` (at most ORCA_YIELD_MAX).
 #define ORCA_YIELD_MAX 8
 static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour *near, int k, steer_vec2 want, float speed,
                        steer_vec2 dest, steer_vec2 *away, int *n_away)
