@@ -9,6 +9,16 @@
 #include "reciprocal_fixture.h"
 #include "test.h"
 
+// A world for the exits below: seed, 6 m cells, run's worker count.
+static steer_world *exit_world(uint64_t seed, int run)
+{
+    steer_world_def wd = steer_default_world_def();
+    wd.seed = seed;
+    wd.cell_size = 6.0f;
+    wd.worker_count = same_bits_workers(run);
+    return steer_world_create(&wd);
+}
+
 // An exit: three agents of radius 0.5 round the origin at 0.62, 0.64 and
 // 0.66 m (120 degrees apart: 1.07 m between centres, the clearance's
 // distance), three more 2 m out between them, all with the matrix's arrive
@@ -19,11 +29,7 @@
 static float ring_at_an_exit(uint64_t seed, int run, float out[6], uint64_t *hash)
 {
     enum { N = 6 };
-    steer_world_def wd = steer_default_world_def();
-    wd.seed = seed;
-    wd.cell_size = 6.0f;
-    wd.worker_count = same_bits_workers(run);
-    steer_world *w = steer_world_create(&wd);
+    steer_world *w = exit_world(seed, run);
     steer_behaviour *bs[N];
     steer_agent_id ids[N];
     for (int k = 0; k < N; ++k) {
@@ -90,11 +96,7 @@ static float standoff_at_an_exit(uint64_t seed, float crawl, int run, int order[
 {
     enum { N = 3 };
     static const float dist[N] = {1.00f, 0.77f, 0.92f}, deg[N] = {8.0f, 83.0f, -61.0f};
-    steer_world_def wd = steer_default_world_def();
-    wd.seed = seed;
-    wd.cell_size = 6.0f;
-    wd.worker_count = same_bits_workers(run);
-    steer_world *w = steer_world_create(&wd);
+    steer_world *w = exit_world(seed, run);
     steer_behaviour *bs[N];
     steer_agent_id ids[N];
     bool gone[N] = {false};
