@@ -308,8 +308,11 @@ local NOT_YET = {
   exit_r2 = set("home", "wait"),      -- 80 of 216 runs at world seeds 1 to 3 (home 48, wait 134; `exit` 192): a heap of
                                       -- radius-2 bodies settles round one that is on the point (under its body)
                                       -- but not within the 0.5 m that removes it (docs/crowds/junction21.md);
-                                      -- over the full matrix 158 of 360 (home 72, wait 198; none of 12 home at worst)
-  gather_100 = set("rest"),
+                                      -- over the full matrix 158 of 360 (home 72, wait 198; none of 12 home at worst);
+                                      -- 166 (home 68, wait 188) since the nearer keeps its way in a standoff
+  gather_100 = set("rest"),           -- 299 of 360 (rest 61) since the nearer keeps its way in a standoff (312,
+                                      -- rest 48): as any reorder of the first arrivals' standoffs
+                                      -- (docs/crowds/exitgate21.md)
   gather_r2 = set("gap", "contacts"),
   corridor = set("wait"),             -- agent horizon 1 s at dt 0.1: a head-on jam (9 of 40 home at the
                                               -- --quick corners); with --tau-obst 5 at every agent horizon
