@@ -35,7 +35,6 @@
 #include "eval.h"
 #include "grid.h"
 #include "orca_lines.h"
-#include "world.h"
 
 /// Two destinations within this fraction of the pair's two radii are one
 /// point (the published course is the target itself: a float's rounding)
@@ -96,45 +95,10 @@
 #define ORCA_DEST_YIELD_MOVING 0.02f
 #endif
 
-/// Whether a standoff of the agent's may go to the nearer (ORCA_DEST_YIELD):
-/// its destination `dest` kept since the step before and no layers or
-/// priorities in use (the pair's own gates: steer__orca_comes_first).
-static inline bool steer__orca_nearer_may_win(const eval_ctx *ctx, steer_vec2 dest)
-{
-    const eval_view *view = ctx->view;
-    if (!ORCA_DEST_YIELD || view->course == NULL || view->filtered || view->prioritised) return false;
-    return view->course[ctx->self].dx == dest.x && view->course[ctx->self].dy == dest.y;
-}
-
 /// Whether neighbour j (proxy q) comes first against the agent in a standoff
-/// (ORCA_DEST_YIELD); `nearer`: steer__orca_nearer_may_win's answer.
-static inline bool steer__orca_comes_first(const eval_ctx *ctx, uint32_t q, uint32_t j, bool nearer)
-{
-    const eval_view *view = ctx->view;
-    const bool by_key = view->key[j] < ctx->key;
-    if (!nearer) return by_key;
-    const orca_course *a = &view->course[ctx->self], *b = &view->course[j];
-    const float ex = b->dx - a->dx, ey = b->dy - a->dy, rr = ctx->lim.radius + view->limits[j].radius;
-    if (ex * ex + ey * ey > ORCA_DEST_SAME * ORCA_DEST_SAME * rr * rr) return by_key;
-    // ...neither of the two settled or easing out (a heap is the settling
-    // rules'): both read the same two levels, the step before's
-    if (view->settling && (view->rest[ctx->self].rest > 0.0f || view->rest[j].rest > 0.0f)) return by_key;
-    const orca_course *at = by_key ? b : a; // (the point both measure to)
-    const neighbour_grid *g = view->grid;
-    const float da = steer_length(steer_v2(g->x[ctx->self_proxy] - at->dx, g->y[ctx->self_proxy] - at->dy));
-    const float db = steer_length(steer_v2(g->x[q] - at->dx, g->y[q] - at->dy));
-    const float m = ORCA_DEST_YIELD_BY * rr;
-    const int win = db < da - m ? 1 : da < db - m ? -1 : 0; // (1: the neighbour)
-    if (win == 0) return by_key;
-    // ...only while the nearer one still moves in (an exit's front crawls
-    // in; a kept point's holder stands on it)
-    const uint32_t p = win > 0 ? q : ctx->self_proxy;
-    const float wx = at->dx - g->x[p], wy = at->dy - g->y[p], wd = win > 0 ? db : da;
-    const float in = wd > 0.0f ? (g->vx[p] * wx + g->vy[p] * wy) / wd : 0.0f;
-    const float top = win > 0 ? view->limits[j].max_speed : ctx->lim.max_speed;
-    if (!(in >= ORCA_DEST_YIELD_MOVING * top)) return by_key;
-    return win > 0;
-}
+/// (reciprocal.c, yields): by key, or by ORCA_DEST_YIELD's rule when the
+/// agent's destination is `dest`.
+bool steer__orca_comes_first(const eval_ctx *ctx, uint32_t q, uint32_t j, steer_vec2 dest);
 
 /// Whether any of the k pairs can be near enough to the agent's destination
 /// `dest` for steer__orca_shared_destination to act (inline: in a crowd

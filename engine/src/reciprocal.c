@@ -313,7 +313,6 @@ static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour 
     if (speed >= ORCA_YIELD_SLOW * ctx->lim.max_speed || ctx->self_proxy >= (uint32_t)g->count) return 0;
     const steer_vec2 me = ctx->me.position;
     const uint64_t mine = ctx->key, was = g->yield_to[ctx->self_proxy];
-    const bool nearer = steer__orca_nearer_may_win(ctx, dest); // (orca_dest.h)
     const float want_len = steer_length(want);
     uint64_t first = 0;
     for (int i = 0; i < k && *n_away < ORCA_YIELD_MAX; ++i) {
@@ -338,7 +337,7 @@ static STEER_NOINLINE uint64_t yields(const eval_ctx *ctx, const orca_neighbour 
         if (was != 0 && view->key[j] == was && ij_len < ORCA_IDLE_SPEED * view->limits[j].max_speed) {
             to = was; // still beside the one it yielded to (only that one: see above)
         } else if (ij_len >= ORCA_YIELD_INTENT * view->limits[j].max_speed &&
-                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && steer__orca_comes_first(ctx, q, j, nearer)) {
+                   -steer_dot(ij, rel) > ORCA_YIELD_COS * ij_len * d && steer__orca_comes_first(ctx, q, j, dest)) {
             to = view->key[j];
         }
         if (to == 0) continue;
