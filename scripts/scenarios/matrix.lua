@@ -285,7 +285,8 @@ end
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
 local NOT_YET = {
-  junction_20 = set("wait"),                  -- a 30 s wait in 12 runs of 360 (6 before the lean, 14 before the
+  junction_20 = set("wait"),                  -- a 30 s wait in 6 runs of 360 since the braking (12 before it; 6
+                                              -- before the lean, 14 before the
                                               -- sideways keep-right step); every agent home since wallend21
                                               -- (docs/crowds/wallend21.md)
   gather_12 = set("gap"),                     -- 2 runs of 360 on 75d552e (8 with the nearer one goes first, 4
@@ -326,7 +327,9 @@ local NOT_YET = {
   -- 344 and 3 since the lean is taken back along a wall (docs/crowds/door21.md); 359 and 1 (1.7 cm), every
   -- agent home in every run, since a held-up opposed seek does not press ahead (docs/crowds/seeklock21.md)
   twoway_16 = set("contacts"),
-  goal_line_16 = set("home", "wait"),         -- 354 of 360 runs ok on 75d552e (home missed in 4, a wait in 6);
+  goal_line_16 = set("home", "wait"),         -- 352 since the braking (home 2, wait 8; docs/crowds.md, "The
+                                              -- small layouts"); 354 of 360 runs ok on 75d552e (home missed in 4,
+                                              -- a wait in 6);
                                               -- 358 since an agent held off its spot makes room for one bound
                                               -- elsewhere, before a parked agent steps aside faster
                                               -- (world seeds 1 to 15: 1,058 of 1,080, home missed in 10)
