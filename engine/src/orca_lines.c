@@ -45,7 +45,8 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->ry[i] = rel.y;
     in->vx[i] = rel_vel.x;
     in->vy[i] = rel_vel.y;
-    in->r[i] = step_radius(pair_radius(f->r_self, f->r_cap, b->radius), f->radius + b->radius, f->lead, rel, f->v, vj);
+    in->r[i] = step_radius(pair_radius(f->r_self, f->r_cap, b->radius), f->radius + b->radius, f->lead, rel, f->v, vj,
+                           f->shed, f->inv2a);
     in->jx[i] = vj.x;
     in->jy[i] = vj.y;
     in->tx[i] = b->px;
@@ -554,6 +555,7 @@ __attribute__((target("avx2"))) static STEER_NOINLINE uint64_t pairs_avx2(orca_p
     const __m256 max_speed = _mm256_set1_ps(f->max_speed), half = _mm256_set1_ps(0.5f);
     const __m256 clearance = _mm256_set1_ps(ORCA_CLEARANCE), radius = _mm256_set1_ps(f->radius);
     const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 shed = _mm256_set1_ps(f->shed), inv2a = _mm256_set1_ps(f->inv2a);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); // the proxies of four orca_neighbour
@@ -588,8 +590,11 @@ __attribute__((target("avx2"))) static STEER_NOINLINE uint64_t pairs_avx2(orca_p
         const __m256 away = _mm256_max_ps(_mm256_max_ps(c_mine, c_theirs), zero);
         const __m256 d = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry)));
         const __m256 bodies = _mm256_add_ps(radius, b[2]);
-        const __m256 travel = _mm256_mul_ps(lead, _mm256_div_ps(away, _mm256_max_ps(d, bodies)));
-        _mm256_storeu_ps(in->r + i, _mm256_max_ps(_mm256_add_ps(bodies, travel), r));
+        const __m256 c = _mm256_div_ps(away, _mm256_max_ps(d, bodies)), travel = _mm256_mul_ps(lead, c);
+        const __m256 over = _mm256_and_ps(_mm256_cmp_ps(c_mine, zero, _CMP_GT_OQ), // the agent closing
+                                          _mm256_max_ps(_mm256_sub_ps(c, shed), zero));
+        const __m256 brake = _mm256_mul_ps(_mm256_mul_ps(over, over), inv2a);
+        _mm256_storeu_ps(in->r + i, _mm256_max_ps(_mm256_add_ps(_mm256_add_ps(bodies, travel), brake), r));
         _mm256_storeu_ps(in->jx + i, a[2]);
         _mm256_storeu_ps(in->jy + i, a[3]);
         _mm256_storeu_ps(in->tx + i, b[0]);

@@ -424,8 +424,9 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
                           : 1.0f;
         share = adjusted_share(ctx, j, recoil_share(share, f->v, f->wish, rel, vj, ctx->lim.max_acceleration * ctx->dt));
         share = idle_share(share, f->idle);
-        const float rj = view->limits[j].radius;
-        const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj);
+        const float rj = view->limits[j].radius, a = ctx->lim.max_acceleration;
+        const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj,
+                                    orca_shed(f->lead, a, ctx->dt), orca_inv2a(f->lead, a));
         lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, share);
     }
 }
@@ -696,7 +697,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // each several at a time (orca_lines.c: flow_share's and agent_line's
     // bits)
     orca_pairs pairs;
-    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish, ctx->lim.radius};
+    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish, ctx->lim.radius,
+                                   orca_shed(lead, ctx->lim.max_acceleration, dt), orca_inv2a(lead, ctx->lim.max_acceleration)};
     const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle, ctx->lim.max_acceleration * dt);

@@ -285,7 +285,8 @@ end
 -- The rest of the targets are held: a regression on them fails the check.
 local function set(...) local t = {}; for _, k in ipairs({ ... }) do t[k] = true end; return t end
 local NOT_YET = {
-  junction_20 = set("wait"),                  -- a 30 s wait in 12 runs of 360 (6 before the lean, 14 before the
+  junction_20 = set("wait"),                  -- a 30 s wait in 6 runs of 360 since the braking (12 before it; 6
+                                              -- before the lean, 14 before the
                                               -- sideways keep-right step); every agent home since wallend21
                                               -- (docs/crowds/wallend21.md)
   gather_12 = set("gap"),                     -- 2 runs of 360 on 75d552e (8 with the nearer one goes first, 4
@@ -309,7 +310,8 @@ local NOT_YET = {
                                       -- radius-2 bodies settles round one that is on the point (under its body)
                                       -- but not within the 0.5 m that removes it (docs/crowds/junction21.md);
                                       -- over the full matrix 158 of 360 (home 72, wait 198; none of 12 home at worst);
-                                      -- 166 (home 68, wait 188) since the nearer keeps its way in a standoff
+                                      -- 166 (home 68, wait 188) since the nearer keeps its way in a standoff;
+                                      -- 160 since the braking (its seekers at acceleration 3: crowds.md)
   gather_100 = set("rest"),           -- 299 of 360 (rest 61) since the nearer keeps its way in a standoff (312,
                                       -- rest 48): as any reorder of the first arrivals' standoffs
                                       -- (docs/crowds/exitgate21.md)
@@ -325,7 +327,9 @@ local NOT_YET = {
   -- 344 and 3 since the lean is taken back along a wall (docs/crowds/door21.md); 359 and 1 (1.7 cm), every
   -- agent home in every run, since a held-up opposed seek does not press ahead (docs/crowds/seeklock21.md)
   twoway_16 = set("contacts"),
-  goal_line_16 = set("home", "wait"),         -- 354 of 360 runs ok on 75d552e (home missed in 4, a wait in 6);
+  goal_line_16 = set("home", "wait"),         -- 352 since the braking (home 2, wait 8; docs/crowds.md, "The
+                                              -- small layouts"); 354 of 360 runs ok on 75d552e (home missed in 4,
+                                              -- a wait in 6);
                                               -- 358 since an agent held off its spot makes room for one bound
                                               -- elsewhere, before a parked agent steps aside faster
                                               -- (world seeds 1 to 15: 1,058 of 1,080, home missed in 10)
@@ -335,23 +339,27 @@ local NOT_YET = {
                                               -- with the turn, 254 before keeping right)
   -- the full matrix at 2e6a5d6 (360 runs each): runs ok, the worst run's agents home (at seeds 1 / 2 at
   -- c8173f1, before seeklock21, in brackets); every agent home in every run of the first two since a
-  -- held-up opposed seek does not press ahead (docs/crowds/seeklock21.md); the overlap left is `seek` at
-  -- an acceleration of 3 times the max speed, dt 0.1
-  twoway_50 = set("wait", "overlap"),        -- 352, 50 of 50 (67 / 66, 0 of 50); up to 6.6 cm in 5 runs (since
+  -- held-up opposed seek does not press ahead (docs/crowds/seeklock21.md); the overlap left was `seek` at
+  -- an acceleration of 3 times the max speed, dt 0.1, and every run of the two (and of goal_line_40) is
+  -- under 5 cm since the closer's step radius counts its braking distance (docs/crowds/overlap21d.md: 5.9,
+  -- 5.3 and 5.6 cm -> 2.2, 1.8 and 2.9 in those runs)
+  twoway_50 = set("wait"),                   -- 352, 50 of 50 (67 / 66, 0 of 50); up to 6.6 cm in 5 runs (since
                                              -- the recoil, docs/crowds/bounce21.md: 5.9 cm in 1 of the 60 at
                                              -- acceleration 3, dt 0.1; 4 before)
-  twoway_shared_40 = set("overlap"),         -- 357, 40 of 40 (61 / 69, 3 of 40); up to 5.9 cm in 3 runs
+                                             -- (twoway_shared_40, no longer listed: 357, 40 of 40 (61 / 69, 3
+                                             -- of 40); up to 5.9 cm in 3 runs before the braking)
   twoway_door_20 = set("home", "wait", "overlap"), -- 0, 3 of 20 (RVO2: 8 to 13): agents pushed aside stand at the
                                              -- middle wall with their goal behind it; with routes (--pref
                                              -- navigate) 62 of 180 runs ok (docs/crowds.md, "The matrix"); since
                                              -- the recoil one run (seek, horizon 1, acceleration 100, dt 0.05,
                                              -- seed 1) squeezes an agent onto one at rest at the middle wall:
                                              -- 16.0 cm (docs/crowds.md, "Since the recoil")
-  goal_line_40 = set("home", "wait", "overlap"), -- 297, 39 of 40 (59 / 62; RVO2: 40); up to 6.4 cm in 5 runs;
+  goal_line_40 = set("home", "wait"),        -- 297, 39 of 40 (59 / 62; RVO2: 40); up to 6.4 cm in 5 runs;
                                              -- 287 at 3afee14 (home 18, wait 72, 5.6 cm in 1), 310 since an
                                              -- agent held off its spot makes room (home 9, wait 49; the last
                                              -- agents into the line: docs/crowds/goalline21.md), though at
-                                             -- seeds 6 to 10 332 before, 305 since (11 to 15: 305, 322)
+                                             -- seeds 6 to 10 332 before, 305 since (11 to 15: 305, 322); 311 at
+                                             -- a02ab07, 322 since the braking (docs/crowds.md, "today")
   -- one-way hallways (docs/crowds/oneway21.md). Kept at their own goals in the open past the end, goals
   -- 1.2 m apart: latecomers stop at rest against two agents parked at theirs (38 of 48 runs ok at the
   -- centre, 262 of 360 over the full matrix); since parked agents make room (crowds/parked21.md) 352 of

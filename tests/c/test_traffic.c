@@ -482,13 +482,13 @@ static void a_jam_at_a_gap_ignores_order_and_workers(void)
     CHECK(same_bits(h));
 }
 
-// A file of ten agents (radius 0.5, max speed 1.5 m/s, max acceleration 10
-// m/s^2) walking at full speed, 1.12 m apart (their clearance), along a
-// corridor one body wide into a wall across it, steps of `dt`: the deepest
+// A file of ten agents (radius 0.5, max speed 1.5 m/s, max acceleration
+// `accel` m/s^2) walking at full speed, 1.12 m apart (their clearance), along
+// a corridor one body wide into a wall across it, steps of `dt`: the deepest
 // overlap of two of them. `run`: the spawn order and the workers of a
 // same-bits check (same_bits_spawn, same_bits_workers); the world's hash at
 // the end to *hash.
-static float file_into_a_wall_run(uint64_t seed, float dt, int run, uint64_t *hash)
+static float file_into_a_wall_run(uint64_t seed, float dt, float accel, int run, uint64_t *hash)
 {
     steer_world_def wd = steer_default_world_def();
     wd.seed = seed;
@@ -508,7 +508,7 @@ static float file_into_a_wall_run(uint64_t seed, float dt, int run, uint64_t *ha
         d.state.velocity = steer_v2(1.5f, 0);
         d.limits.radius = 0.5f;
         d.limits.max_speed = 1.5f;
-        d.limits.max_acceleration = 10.0f;
+        d.limits.max_acceleration = accel;
         d.behaviour = bs[i];
         d.key = (uint64_t)i + 1;
         ids[i] = steer_agent_create(w, &d);
@@ -524,10 +524,10 @@ static float file_into_a_wall_run(uint64_t seed, float dt, int run, uint64_t *ha
     return deepest;
 }
 
-static float file_into_a_wall(uint64_t seed, float dt)
+static float file_into_a_wall(uint64_t seed, float dt, float accel)
 {
     uint64_t hash;
-    return file_into_a_wall_run(seed, dt, 0, &hash);
+    return file_into_a_wall_run(seed, dt, accel, 0, &hash);
 }
 
 static void a_file_stopping_short_is_not_crushed(void)
@@ -544,7 +544,7 @@ static void a_file_stopping_short_is_not_crushed(void)
     // against its wish takes up to half of the avoidance with one closing
     // on it from behind (recoil_share, orca_lines.h) about 2.5 cm
     for (uint64_t seed = 1; seed <= 5; ++seed) {
-        const float coarse = file_into_a_wall(seed, 0.1f), fine = file_into_a_wall(seed, 0.05f);
+        const float coarse = file_into_a_wall(seed, 0.1f, 10.0f), fine = file_into_a_wall(seed, 0.05f, 10.0f);
         if (!(coarse < 0.03f && fine < 0.05f))
             fprintf(stderr, "  seed %d: deepest %.4f m at dt 0.1, %.4f m at dt 0.05\n", (int)seed, coarse, fine);
         CHECK(coarse < 0.03f);
@@ -553,8 +553,29 @@ static void a_file_stopping_short_is_not_crushed(void)
     // the recoil reads the grid's copies only: the same bits for either
     // spawn order and one or three workers
     uint64_t h[4];
-    for (int run = 0; run < 4; ++run) file_into_a_wall_run(1, 0.1f, run, &h[run]);
+    for (int run = 0; run < 4; ++run) file_into_a_wall_run(1, 0.1f, 10.0f, run, &h[run]);
     CHECK(same_bits(h));
+}
+
+// The same file at a low max acceleration (2 to 4 times the max speed):
+// it sheds at most a * dt of its speed a step, so the one walking up onto one
+// that stopped short closes in over more than the step's travel. At 6 m/s^2
+// and a step of 0.1 s 5.5 to 5.7 cm deep over these seeds (2.5 to 2.9 cm at
+// 3 and 4.5) before step_radius counted the braking distance, (c - a dt)^2 /
+// 2a for a closing speed c, in the program of the one closing (orca_lines.h;
+// docs/crowds/overlap21c.md, overlap21d.md); with it under 3 cm.
+static void a_file_at_a_low_acceleration_brakes_in_time(void)
+{
+    const float accels[3] = {3.0f, 4.5f, 6.0f}, dts[2] = {0.1f, 0.05f};
+    for (int a = 0; a < 3; ++a)
+        for (int t = 0; t < 2; ++t)
+            for (uint64_t seed = 1; seed <= 5; ++seed) {
+                const float deepest = file_into_a_wall(seed, dts[t], accels[a]);
+                if (!(deepest < 0.03f))
+                    fprintf(stderr, "  max acceleration %g, dt %g, seed %d: deepest %.4f m\n", (double)accels[a],
+                            (double)dts[t], (int)seed, (double)deepest);
+                CHECK(deepest < 0.03f);
+            }
 }
 
 // An opposed seek standing on a door post (a wall on its right, its
@@ -693,6 +714,7 @@ int main(void)
     RUN(opposed_seekers_held_up_do_not_press);
     RUN(a_jam_at_a_gap_ignores_order_and_workers);
     RUN(a_file_stopping_short_is_not_crushed);
+    RUN(a_file_at_a_low_acceleration_brakes_in_time);
     RUN(an_opposed_seek_on_a_door_post_does_not_slide_away);
     RUN(the_gather_guess_changes_no_bit);
     RUN(the_wish_does_not_hinge_on_the_step);
