@@ -46,7 +46,7 @@ static inline void plain_pair(orca_pairs *in, const grid_body *bodies, const orc
     in->vx[i] = rel_vel.x;
     in->vy[i] = rel_vel.y;
     in->r[i] = step_radius(pair_radius(f->r_self, f->r_cap, b->radius), f->radius + b->radius, f->lead, rel, f->v, vj,
-                           f->shed, f->inv2a);
+                           f->brake);
     in->jx[i] = vj.x;
     in->jy[i] = vj.y;
     in->tx[i] = b->px;
@@ -555,7 +555,7 @@ __attribute__((target("avx2"))) static STEER_NOINLINE uint64_t pairs_avx2(orca_p
     const __m256 max_speed = _mm256_set1_ps(f->max_speed), half = _mm256_set1_ps(0.5f);
     const __m256 clearance = _mm256_set1_ps(ORCA_CLEARANCE), radius = _mm256_set1_ps(f->radius);
     const __m256 sign = _mm256_set1_ps(-0.0f);
-    const __m256 shed = _mm256_set1_ps(f->shed), inv2a = _mm256_set1_ps(f->inv2a);
+    const __m256 shed = _mm256_set1_ps(f->brake.shed), inv2a = _mm256_set1_ps(f->brake.inv2a);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6); // the proxies of four orca_neighbour

@@ -31,6 +31,18 @@ static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_
     return steer_minf(r_self + r_other * ORCA_CLEARANCE, r_cap + r_other);
 }
 
+/// step_radius's braking for an agent of max acceleration `accel` at a step
+/// dt: what it sheds of its speed in a step (a dt) and 1 / 2a; none (shed
+/// infinite, inv2a 0) for a kinematic agent (lead 0) or an acceleration that
+/// is not a positive finite number.
+typedef struct orca_brake {
+    float shed, inv2a;
+} orca_brake;
+static STEER_ALWAYS_INLINE orca_brake orca_braking(float lead, float accel, float dt)
+{
+    if (lead > 0.0f && accel > 0.0f && accel <= FLT_MAX) return (orca_brake){accel * dt, 0.5f / accel};
+    return (orca_brake){INFINITY, 0.0f};
+}
 /// The combined radius a pair's half-plane is built with: pair_radius, or
 /// the two bodies plus how far one of the pair closes on the other in the
 /// step its new velocity waits for (`lead`: the notes' integrator moves an
@@ -51,7 +63,7 @@ static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_
 /// bodies the two radii; the step's travel is symmetric in the two agents, so
 /// both build with the same radius. Coincident agents keep pair_radius
 /// (0 / 0 is NaN, and the larger of NaN and r is r).
-/// The braking (shed, inv2a): at a low max acceleration the one closing
+/// The braking (orca_braking): at a low max acceleration the one closing
 /// cannot stop within the step either. ORCA takes any velocity of the speed
 /// disc as reachable in one step, but the agent changes its velocity by at
 /// most `shed` (its max acceleration a times the step) a step, so from a
@@ -66,29 +78,17 @@ static STEER_ALWAYS_INLINE float pair_radius(float r_self, float r_cap, float r_
 /// three runs (5.3 to 5.9 cm; docs/crowds/overlap21c.md). A closing speed
 /// under shed adds exactly 0, so at an acceleration of 10 times the max speed
 /// or more and a step of 0.1 s nothing changes to the bit. A kinematic agent,
-/// or one whose acceleration is not limited, passes shed = infinity, inv2a = 0.
+/// or one whose acceleration is not limited, adds nothing.
 static STEER_ALWAYS_INLINE float step_radius(float r, float bodies, float lead, steer_vec2 rel, steer_vec2 v,
-                                             steer_vec2 vj, float shed, float inv2a)
+                                             steer_vec2 vj, orca_brake brake)
 {
     const float mine = v.x * rel.x + v.y * rel.y, theirs = -(vj.x * rel.x + vj.y * rel.y);
     const float closing = steer_maxf(steer_maxf(theirs > 0.0f ? 0.0f : mine, mine > 0.0f ? 0.0f : theirs), 0.0f);
     const float d = sqrtf(rel.x * rel.x + rel.y * rel.y);
     const float c = closing / steer_maxf(d, bodies);
-    const float over = theirs > 0.0f || !(mine > 0.0f) ? 0.0f : steer_maxf(c - shed, 0.0f); // the agent closing
-    return steer_maxf(bodies + lead * c + over * over * inv2a, r);
+    const float over = theirs > 0.0f || !(mine > 0.0f) ? 0.0f : steer_maxf(c - brake.shed, 0.0f); // the agent closing
+    return steer_maxf(bodies + lead * c + over * over * brake.inv2a, r);
 }
-/// step_radius's braking for an agent of max acceleration `accel` at a step
-/// dt: none (shed infinite, inv2a 0) for a kinematic agent (lead 0) or an
-/// acceleration that is not a positive finite number.
-static STEER_ALWAYS_INLINE float orca_shed(float lead, float accel, float dt)
-{
-    return lead > 0.0f && accel > 0.0f && accel <= FLT_MAX ? accel * dt : INFINITY;
-}
-static STEER_ALWAYS_INLINE float orca_inv2a(float lead, float accel)
-{
-    return lead > 0.0f && accel > 0.0f && accel <= FLT_MAX ? 0.5f / accel : 0.0f;
-}
-
 /// A neighbour reciprocal.c takes into account: its proxy in the grid and
 /// its squared distance.
 typedef struct orca_neighbour {
@@ -308,13 +308,13 @@ typedef struct orca_pair_frame {
     float max_speed;
     steer_vec2 wish;      ///< its preferred velocity as the grid keeps it (steer__orca_pairs' mask)
     float radius;         ///< its body's radius (step_radius)
-    float shed, inv2a;    ///< its max acceleration times the step, 1 / (2 max acceleration) (step_radius)
+    orca_brake brake;     ///< its braking (orca_braking, step_radius)
 } orca_pair_frame;
 
 /// The first k pairs of in from the grid's records of the neighbours near[0..k):
 /// for pair i, with b = bodies[near[i].proxy] and vj = (b.vx, b.vy),
 ///   rel = (b.x, b.y) + vj * lead - p, rx, ry = rel, vx, vy = v - vj,
-///   r = step_radius(pair_radius(r_self, r_cap, b.radius), radius + b.radius, lead, rel, v, vj, shed, inv2a),
+///   r = step_radius(pair_radius(r_self, r_cap, b.radius), radius + b.radius, lead, rel, v, vj, brake),
 ///   jx, jy = vj, tx, ty = (b.px, b.py),
 ///   mean = 0.5 (max_speed + b.max_speed), avoids = 1 when b.max_speed >= 0 (the
 ///   neighbour avoids: grid_body), else 0 (and then mean is not used),

@@ -401,6 +401,7 @@ typedef struct orca_frame {
     float speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt;
     bool idle;
     steer_vec2 wish; ///< the agent's preferred velocity as the neighbours see it (flow_share)
+    orca_brake brake; ///< its braking (step_radius)
 } orca_frame;
 
 // The neighbours' half-planes again, with their shares adjusted for layers
@@ -424,9 +425,9 @@ static STEER_NOINLINE void adjust_lines(const eval_ctx *ctx, const orca_neighbou
                           : 1.0f;
         share = adjusted_share(ctx, j, recoil_share(share, f->v, f->wish, rel, vj, ctx->lim.max_acceleration * ctx->dt));
         share = idle_share(share, f->idle);
-        const float rj = view->limits[j].radius, a = ctx->lim.max_acceleration;
+        const float rj = view->limits[j].radius;
         const float r = step_radius(pair_radius(f->r_self, f->r_cap, rj), ctx->lim.radius + rj, f->lead, rel, f->v, vj,
-                                    orca_shed(f->lead, a, ctx->dt), orca_inv2a(f->lead, a));
+                                    f->brake);
         lines[i] = agent_line(rel, steer_sub(f->v, vj), r, f->inv_tau, f->inv_dt, f->v, share);
     }
 }
@@ -697,8 +698,8 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     // each several at a time (orca_lines.c: flow_share's and agent_line's
     // bits)
     orca_pairs pairs;
-    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish, ctx->lim.radius,
-                                   orca_shed(lead, ctx->lim.max_acceleration, dt), orca_inv2a(lead, ctx->lim.max_acceleration)};
+    const orca_brake brake = orca_braking(lead, ctx->lim.max_acceleration, dt);
+    const orca_pair_frame frame = {p, v, lead, r_self, r_cap, max_speed, wish, ctx->lim.radius, brake};
     const uint64_t against = g->has_bodies ? steer__orca_pairs(&pairs, g->bodies, near, k, &frame)
                                            : pairs_from_columns(ctx, near, k, &frame, &pairs);
     steer__orca_shares(&pairs, k, v, speed, wish, idle, ctx->lim.max_acceleration * dt);
@@ -718,11 +719,11 @@ bool steer__reciprocal_steer(eval_ctx *ctx, const steer_behaviour_def *d, const 
     count += k;
     // layers or priorities in use: the same lines with adjusted shares
     if (ctx->view->filtered || ctx->view->prioritised) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish, brake};
         adjust_lines(ctx, near, k, &f, lines + hard);
     }
     if ((yielded != 0 || g->yielders > 0) && ctx->self_proxy < (uint32_t)g->count) {
-        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish};
+        const orca_frame f = {p, v, speed, lead, max_speed, r_self, r_cap, inv_tau, inv_dt, idle, wish, brake};
         yield_lines(ctx, near, k, &f, yielded, lines + hard);
     }
     if (hard > 0) {

@@ -564,7 +564,7 @@ static void want_pair(orca_pairs *in, const grid_body *b, int i, const orca_pair
     in->vx[i] = rel_vel.x;
     in->vy[i] = rel_vel.y;
     in->r[i] = step_radius(pair_radius(f->r_self, f->r_cap, b->radius), f->radius + b->radius, f->lead, rel, f->v, vj,
-                           f->shed, f->inv2a);
+                           f->brake);
     in->jx[i] = vj.x;
     in->jy[i] = vj.y;
     in->tx[i] = b->px;
@@ -620,8 +620,8 @@ static void pairs_agree(int level)
                                    zeros ? 0.0f : random_field(&rng, 0.0f, 4.0f), random_field(&rng, 0.0f, 5.0f),
                                    steer_v2(random_field(&rng, -1.0f, 1.0f), random_field(&rng, -1.0f, 1.0f)),
                                    zeros ? -0.0f : random_field(&rng, 0.0f, 2.0f),
-                                   round % 5 == 0 ? INFINITY : uniform(&rng, 0.0f, 2.0f),
-                                   round % 5 == 0 ? 0.0f : uniform(&rng, 0.01f, 0.5f)};
+                                   round % 5 == 0 ? (orca_brake){INFINITY, 0.0f}
+                                                  : (orca_brake){uniform(&rng, 0.0f, 2.0f), uniform(&rng, 0.01f, 0.5f)}};
         if (zeros) bodies[near[0].proxy].radius = -0.0f;
         uint64_t against = 0; // (the neighbours wishing against the agent)
         for (int i = 0; i < k; ++i) {
